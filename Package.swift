@@ -1,0 +1,60 @@
+// swift-tools-version: 6.2
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+  name: "KeyValueObserving",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2), .macCatalyst(.v18)],
+  products: [
+    .library(name: "KeyValueObserving", targets: ["KeyValueObserving"]),
+    .executable(name: "kvo-demo", targets: ["kvo-demo"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+    .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+  ],
+  targets: [
+    // The runtime: registrar, observation tokens, options, change records, tracking.
+    // Imports no Foundation and no swift-syntax; declares the macros it is used with.
+    .target(
+      name: "KeyValueObserving",
+      dependencies: ["KeyValueObservingMacros"]
+    ),
+    // The compiler plugin that expands `@KeyValueObservable` and friends.
+    .macro(
+      name: "KeyValueObservingMacros",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+      ]
+    ),
+    // The narrated tour: `swift run kvo-demo`.
+    .executableTarget(
+      name: "kvo-demo",
+      dependencies: ["KeyValueObserving"]
+    ),
+    .testTarget(
+      name: "KeyValueObservingTests",
+      dependencies: ["KeyValueObserving"]
+    ),
+    .testTarget(
+      name: "KeyValueObservingMacrosTests",
+      dependencies: [
+        "KeyValueObservingMacros",
+        .product(name: "MacroTesting", package: "swift-macro-testing"),
+      ]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .plugin {
+  target.swiftSettings = (target.swiftSettings ?? []) + [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("InferIsolatedConformances"),
+  ]
+}

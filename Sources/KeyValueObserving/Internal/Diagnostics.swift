@@ -1,0 +1,24 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif os(Windows)
+  import ucrt
+#endif
+
+/// Tells the developer about a misuse the library has made harmless.
+///
+/// Debug builds print the message to standard error; release builds stay
+/// silent.
+func reportProblem(_ message: String) {
+  #if DEBUG && !os(WASI)
+    let line = "KeyValueObserving: \(message)\n"
+    _ = line.utf8CString.withUnsafeBufferPointer { buffer in
+      write(2, buffer.baseAddress, buffer.count - 1)
+    }
+  #endif
+}

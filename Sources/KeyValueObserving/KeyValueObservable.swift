@@ -1,0 +1,46 @@
+/// A class whose properties can be observed key by key.
+///
+/// Don't conform by hand: apply ``KeyValueObservable()`` to the class and the
+/// macro writes the conformance, the registrar and the key table.
+///
+/// ```swift
+/// @KeyValueObservable
+/// final class Person {
+///     var name = ""
+///     var age = 0
+/// }
+///
+/// let person = Person()
+/// let token = person.observe(\.age, options: [.old, .new]) { _, change in
+///     print("\(change.oldValue!) → \(change.newValue!)")
+/// }
+/// person.age = 1  // prints "0 → 1"
+/// ```
+///
+/// The requirements whose names start with `_$kvo` are written by the macro
+/// and are not API.
+public protocol KeyValueObservable: AnyObject {
+  /// The object's registration storage, or `nil` while nothing has ever
+  /// observed it. Written by the macro.
+  var _$kvoObservedStorage: _KeyValueObservationStorage? { get }
+
+  /// The object's registration storage, created on first use. Written by the
+  /// macro.
+  func _$kvoStorage() -> _KeyValueObservationStorage
+
+  /// How many observable keys the class has, its superclasses' included.
+  /// Written by the macro.
+  static var _$kvoKeyCount: Int { get }
+
+  /// The slot of the observable stored property `keyPath` names, or `nil`
+  /// when it names something else. Written by the macro.
+  static func _$kvoSlot(for keyPath: AnyKeyPath) -> Int?
+
+  /// The slot of the observable stored property called `key`. Written by the
+  /// macro.
+  static func _$kvoSlot(forKey key: String) -> Int?
+
+  /// The name of the observable stored property at `slot`. Written by the
+  /// macro.
+  static func _$kvoKey(forSlot slot: Int) -> String?
+}

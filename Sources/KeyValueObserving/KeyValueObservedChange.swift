@@ -1,0 +1,99 @@
+/// One notification: what kind of change happened, and the values a
+/// registration asked for.
+///
+/// A value is present only when the registration's options asked for it:
+/// ``newValue`` with ``KeyValueObservingOptions/new``, ``oldValue`` with
+/// ``KeyValueObservingOptions/old``. For an optional property the two levels of
+/// optionality stay apart: `nil` means "not requested", `.some(nil)` means
+/// "the property held `nil`".
+///
+/// ```swift
+/// let token = person.observe(\.nickname, options: [.old, .new]) { _, change in
+///     if case .some(.none) = change.oldValue { print("had no nickname") }
+/// }
+/// ```
+///
+/// For to-many changes (``KeyValueChange/insertion``, ``KeyValueChange/removal``,
+/// ``KeyValueChange/replacement``) `Value` is the collection type, ``indexes``
+/// says where, and the old and new values hold only the affected elements.
+public struct KeyValueObservedChange<Value> {
+  /// What happened.
+  ///
+  /// ```swift
+  /// if change.kind == .setting { print("assigned") }
+  /// ```
+  public let kind: KeyValueChange
+
+  /// The value after the change, when ``KeyValueObservingOptions/new`` was
+  /// requested and this is not a prior notification.
+  ///
+  /// ```swift
+  /// print(change.newValue ?? "not requested")
+  /// ```
+  public let newValue: Value?
+
+  /// The value before the change, when ``KeyValueObservingOptions/old`` was
+  /// requested and this is not an initial notification.
+  ///
+  /// ```swift
+  /// print(change.oldValue ?? "not requested")
+  /// ```
+  public let oldValue: Value?
+
+  /// The positions a to-many change affected; `nil` for ``KeyValueChange/setting``.
+  ///
+  /// ```swift
+  /// if let indexes = change.indexes { print(indexes.ranges) }
+  /// ```
+  public let indexes: RangeSet<Int>?
+
+  /// `true` for the notification sent before a change to a registration
+  /// that asked for ``KeyValueObservingOptions/prior``.
+  ///
+  /// ```swift
+  /// if change.isPrior { print("about to change") }
+  /// ```
+  public let isPrior: Bool
+
+  /// Makes a change record.
+  ///
+  /// The library makes these; the initializer is public so that tests and
+  /// adapters can build expected values.
+  ///
+  /// ```swift
+  /// let expected = KeyValueObservedChange(kind: .setting, newValue: 2, oldValue: 1)
+  /// ```
+  public init(
+    kind: KeyValueChange,
+    newValue: Value? = nil,
+    oldValue: Value? = nil,
+    indexes: RangeSet<Int>? = nil,
+    isPrior: Bool = false
+  ) {
+    self.kind = kind
+    self.newValue = newValue
+    self.oldValue = oldValue
+    self.indexes = indexes
+    self.isPrior = isPrior
+  }
+}
+
+extension KeyValueObservedChange: Sendable where Value: Sendable {}
+extension KeyValueObservedChange: Equatable where Value: Equatable {}
+extension KeyValueObservedChange: Hashable where Value: Hashable {}
+
+extension KeyValueObservedChange: CustomStringConvertible {
+  /// A one-line summary, for example `setting old: 1 new: 2`.
+  ///
+  /// ```swift
+  /// print(change)  // setting old: 1 new: 2
+  /// ```
+  public var description: String {
+    var parts = ["\(kind)"]
+    if isPrior { parts.append("prior") }
+    if let oldValue { parts.append("old: \(oldValue)") }
+    if let newValue { parts.append("new: \(newValue)") }
+    if let indexes { parts.append("indexes: \(indexes.ranges)") }
+    return parts.joined(separator: " ")
+  }
+}

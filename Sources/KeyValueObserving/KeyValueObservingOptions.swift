@@ -1,0 +1,78 @@
+/// What a registration asks to receive: which values a change record carries
+/// and which extra notifications are sent.
+///
+/// The same four options as Apple's `NSKeyValueObservingOptions`:
+///
+/// - ``new``: the change carries the value after the change.
+/// - ``old``: the change carries the value before the change.
+/// - ``initial``: one notification is sent at once, before `observe` returns,
+///   with kind ``KeyValueChange/setting`` (and the current value if ``new`` is
+///   also given; never an old value).
+/// - ``prior``: an extra notification is sent before each change, with
+///   ``KeyValueObservedChange/isPrior`` set (and the old value if ``old`` is
+///   also given; never a new value).
+///
+/// ```swift
+/// let token = person.observe(\.name, options: [.old, .new]) { person, change in
+///     print("name went from \(change.oldValue!) to \(change.newValue!)")
+/// }
+/// ```
+public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+
+  /// Makes options from their raw bits.
+  ///
+  /// ```swift
+  /// let both = KeyValueObservingOptions(rawValue: 0b11)  // [.new, .old]
+  /// ```
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  /// The change carries the new value.
+  ///
+  /// ```swift
+  /// person.observe(\.age, options: .new) { _, change in print(change.newValue!) }
+  /// ```
+  public static let new = KeyValueObservingOptions(rawValue: 1 << 0)
+
+  /// The change carries the old value.
+  ///
+  /// ```swift
+  /// person.observe(\.age, options: .old) { _, change in print(change.oldValue!) }
+  /// ```
+  public static let old = KeyValueObservingOptions(rawValue: 1 << 1)
+
+  /// One notification is delivered immediately, before `observe` returns.
+  ///
+  /// ```swift
+  /// person.observe(\.age, options: [.initial, .new]) { _, change in
+  ///     print(change.newValue!)  // prints the current age first
+  /// }
+  /// ```
+  public static let initial = KeyValueObservingOptions(rawValue: 1 << 2)
+
+  /// An extra notification is delivered before each change.
+  ///
+  /// ```swift
+  /// person.observe(\.age, options: [.prior, .old]) { _, change in
+  ///     if change.isPrior { print("about to change from \(change.oldValue!)") }
+  /// }
+  /// ```
+  public static let prior = KeyValueObservingOptions(rawValue: 1 << 3)
+}
+
+extension KeyValueObservingOptions: CustomStringConvertible {
+  /// The options as Swift would spell them, for example `[.new, .old]`.
+  ///
+  /// ```swift
+  /// print(KeyValueObservingOptions([.old, .new]))  // [.new, .old]
+  /// ```
+  public var description: String {
+    let names: [(KeyValueObservingOptions, String)] = [
+      (.new, ".new"), (.old, ".old"), (.initial, ".initial"), (.prior, ".prior"),
+    ]
+    let present = names.filter { contains($0.0) }.map(\.1)
+    return "[" + present.joined(separator: ", ") + "]"
+  }
+}

@@ -1,0 +1,200 @@
+import SwiftDiagnostics
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+
+/// `@KeyValueObservable`: the registrar, the key table, the conformance, and
+/// `@_KeyValueObservableProperty` on every observable stored property.
+public enum KeyValueObservableMacro {}
+
+// MARK: - Members: registrar and key table
+
+extension KeyValueObservableMacro: MemberMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let classDecl = declaration.as(ClassDeclSyntax.self) else {
+      diagnoseNonClass(declaration, attribute: node, in: context)
+      return []
+    }
+    for (variable, diagnostic, position) in classDecl.unsupportedMembers {
+      var fixIts: [FixIt] = []
+      if diagnostic.severity == .warning {
+        var ignored = variable
+        ignored.attributes.insert(
+          .attribute("@\(raw: Names.ignoredAttribute)").with(\.trailingTrivia, .space),
+          at: ignored.attributes.startIndex
+        )
+        fixIts.append(FixIt(message: FixMessage.addIgnored, changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(ignored))]))
+      }
+      context.diagnose(Diagnostic(node: position, message: diagnostic, fixIts: fixIts))
+    }
+
+    // The compiler lists the protocols the class does not conform to yet: an
+    // empty list means a superclass is already observable, so this class
+    // adds its keys after the superclass's and reuses its registrar.
+    let isRoot = !protocols.isEmpty
+    let className = classDecl.name.trimmedDescription
+    let properties = classDecl.observableProperties
+    let firstSlot = Names.firstSlot(ofClass: className)
+    let access = classDecl.witnessAccess(overridable: false)
+    let overridable = classDecl.witnessAccess(overridable: true)
+    let override = isRoot ? "" : "override "
+
+    var members: [DeclSyntax] = []
+    if isRoot {
+      members.append(
+        "private nonisolated let \(raw: Names.registrar) = \(raw: Names.registrarType)()"
+      )
+      members.append(
+        """
+        \(raw: access)nonisolated final var \(raw: Names.observedStorage): \(raw: Names.storageType)? {
+          \(raw: Names.registrar).storage
+        }
+        """
+      )
+      members.append(
+        """
+        \(raw: access)nonisolated final func \(raw: Names.makeStorage)() -> \(raw: Names.storageType) {
+          \(raw: Names.registrar).makeStorage()
+        }
+        """
+      )
+    }
+    members.append(
+      """
+      private nonisolated static var \(raw: firstSlot): Swift.Int {
+        \(raw: isRoot ? "0" : "super.\(Names.keyCount)")
+      }
+      """
+    )
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.keyCount): Swift.Int {
+        \(raw: firstSlot) + \(raw: properties.count)
+      }
+      """
+    )
+
+    let keyPathCases = properties.enumerated().map { index, name in
+      "case \\Root.\(name): return \(firstSlot) + \(index)"
+    }
+    let fallbackSlotForKeyPath = isRoot ? "nil" : "super.\(Names.slotForKeyPath)(for: keyPath)"
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.slotForKeyPath)(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+        func slot<Root: \(raw: classDecl.selfTypeName)>(in _: Root.Type) -> Swift.Int? {
+          switch keyPath {
+          \(raw: (keyPathCases + ["default: return nil"]).joined(separator: "\n"))
+          }
+        }
+        return slot(in: Self.self) ?? \(raw: fallbackSlotForKeyPath)
+      }
+      """
+    )
+
+    let keyCases = properties.enumerated().map { index, name in
+      "case \(StringLiteralExprSyntax(content: name)): return \(firstSlot) + \(index)"
+    }
+    let fallbackSlotForKey = isRoot ? "nil" : "super.\(Names.slotForKeyPath)(forKey: key)"
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.slotForKeyPath)(forKey key: Swift.String) -> Swift.Int? {
+        switch key {
+        \(raw: (keyCases + ["default: return \(fallbackSlotForKey)"]).joined(separator: "\n"))
+        }
+      }
+      """
+    )
+
+    let nameCases = properties.enumerated().map { index, name in
+      "case \(index): return \(StringLiteralExprSyntax(content: name))"
+    }
+    let fallbackKey = isRoot ? "nil" : "super.\(Names.keyForSlot)(forSlot: slot)"
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.keyForSlot)(forSlot slot: Swift.Int) -> Swift.String? {
+        switch slot - \(raw: firstSlot) {
+        \(raw: (nameCases + ["default: return \(fallbackKey)"]).joined(separator: "\n"))
+        }
+      }
+      """
+    )
+    return members
+  }
+
+  private static func diagnoseNonClass(
+    _ declaration: some DeclGroupSyntax,
+    attribute: AttributeSyntax,
+    in context: some MacroExpansionContext
+  ) {
+    let message: KeyValueObservingDiagnostic
+    var fixIts: [FixIt] = []
+    if let structDecl = declaration.as(StructDeclSyntax.self) {
+      message = .requiresClassStruct
+      fixIts = [replaceKeyword(structDecl.structKeyword)]
+    } else if let actorDecl = declaration.as(ActorDeclSyntax.self) {
+      message = .requiresClassActor
+      fixIts = [replaceKeyword(actorDecl.actorKeyword)]
+    } else if declaration.is(EnumDeclSyntax.self) {
+      message = .requiresClassEnum
+    } else if declaration.is(ProtocolDeclSyntax.self) {
+      message = .requiresClassProtocol
+    } else {
+      message = .requiresClassOther
+    }
+    context.diagnose(Diagnostic(node: attribute, message: message, fixIts: fixIts))
+  }
+
+  private static func replaceKeyword(_ keyword: TokenSyntax) -> FixIt {
+    FixIt(
+      message: FixMessage.useFinalClass,
+      changes: [
+        .replace(
+          oldNode: Syntax(keyword),
+          newNode: Syntax(
+            TokenSyntax(.identifier("final class"), leadingTrivia: keyword.leadingTrivia, trailingTrivia: keyword.trailingTrivia, presence: .present)
+          )
+        )
+      ]
+    )
+  }
+}
+
+// MARK: - Member attributes: one property macro per observable property
+
+extension KeyValueObservableMacro: MemberAttributeMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingAttributesFor member: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AttributeSyntax] {
+    guard let classDecl = declaration.as(ClassDeclSyntax.self),
+      let variable = member.as(VariableDeclSyntax.self),
+      case .observable(let name) = variable.classification,
+      let slot = classDecl.observableProperties.firstIndex(of: name)
+    else { return [] }
+    return ["@\(raw: Names.propertyAttribute)(slot: \(raw: slot))"]
+  }
+}
+
+// MARK: - Extension: the conformance
+
+extension KeyValueObservableMacro: ExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    // A subclass of an observable class inherits the conformance.
+    guard declaration.is(ClassDeclSyntax.self), !protocols.isEmpty else { return [] }
+    let decl: DeclSyntax = "extension \(type.trimmed): nonisolated \(raw: Names.qualifiedProtocol) {}"
+    return [decl.cast(ExtensionDeclSyntax.self)]
+  }
+}

@@ -1,0 +1,97 @@
+public import SwiftSyntax
+import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
+
+/// `@_KeyValueObservableProperty(slot:)`: turns one stored property into a
+/// property backed by `_name` whose setter notifies and whose getter reports
+/// reads. The property's own `willSet`/`didSet` move to the backing storage,
+/// so they run around the assignment, before observers are notified.
+public enum KeyValueObservablePropertyMacro {}
+
+extension KeyValueObservablePropertyMacro: AccessorMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingAccessorsOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AccessorDeclSyntax] {
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      case .observable(let name) = variable.classification,
+      let slot = slotExpression(of: node, in: context)
+    else { return [] }
+    let storage = Names.storage(of: name)
+    func notify(_ value: String) -> String {
+      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value), get: { $0.\(storage) }, set: { $0.\(storage) = $1 })"
+    }
+    return [
+      """
+      @storageRestrictions(initializes: \(raw: storage))
+      init(initialValue) {
+        \(raw: storage) = initialValue
+      }
+      """,
+      """
+      get {
+        \(raw: Names.tracking).access(self, slot: \(raw: slot))
+        return \(raw: storage)
+      }
+      """,
+      """
+      set {
+        guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage) else {
+          \(raw: storage) = newValue
+          return
+        }
+        \(raw: notify("newValue"))
+      }
+      """,
+      """
+      _modify {
+        guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage) else {
+          yield &\(raw: storage)
+          return
+        }
+        var \(raw: Names.modifyLocal) = \(raw: storage)
+        yield &\(raw: Names.modifyLocal)
+        \(raw: notify(Names.modifyLocal))
+      }
+      """,
+    ]
+  }
+
+  /// `Self._$kvoFirstSlot_Person + 2`: the enclosing class's first slot plus
+  /// the property's position, which `@KeyValueObservable` passed as `slot:`.
+  private static func slotExpression(
+    of node: AttributeSyntax,
+    in context: some MacroExpansionContext
+  ) -> String? {
+    guard case .argumentList(let arguments) = node.arguments,
+      let position = arguments.first?.expression.as(IntegerLiteralExprSyntax.self)?.literal.text,
+      let classDecl = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first
+    else { return nil }
+    return "Self.\(Names.firstSlot(ofClass: classDecl.name.trimmedDescription)) + \(position)"
+  }
+}
+
+extension KeyValueObservablePropertyMacro: PeerMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingPeersOf declaration: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard let variable = declaration.as(VariableDeclSyntax.self),
+      case .observable(let name) = variable.classification,
+      var binding = variable.bindings.first
+    else { return [] }
+    binding.pattern = PatternSyntax(IdentifierPatternSyntax(identifier: .identifier(Names.storage(of: name))))
+    // `willSet`/`didSet` stay with the storage they observe.
+    if binding.accessorBlock == nil {
+      binding.trailingTrivia = []
+    }
+    let storage = VariableDeclSyntax(
+      modifiers: [DeclModifierSyntax(name: .keyword(.private))],
+      bindingSpecifier: .keyword(.var),
+      bindings: [binding.with(\.leadingTrivia, .space)]
+    )
+    return [DeclSyntax(storage)]
+  }
+}

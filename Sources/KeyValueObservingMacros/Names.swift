@@ -1,0 +1,33 @@
+/// Every name the expansions write, in one place.
+enum Names {
+  static let module = "KeyValueObserving"
+  static let protocolName = "KeyValueObservable"
+  static let qualifiedProtocol = "\(module).\(protocolName)"
+  static let registrarType = "\(module)._KeyValueObservationRegistrar"
+  static let storageType = "\(module)._KeyValueObservationStorage"
+  static let tracking = "\(module)._KeyValueAccessTracking"
+
+  static let ignoredAttribute = "KeyValueIgnored"
+  static let propertyAttribute = "_KeyValueObservableProperty"
+
+  static let registrar = "_$kvoRegistrar"
+  static let observedStorage = "_$kvoObservedStorage"
+  static let makeStorage = "_$kvoStorage"
+  static let keyCount = "_$kvoKeyCount"
+  static let slotForKeyPath = "_$kvoSlot"
+  static let keyForSlot = "_$kvoKey"
+  static let storageLocal = "_$kvoStorage"
+  static let modifyLocal = "_$kvoValue"
+
+  /// The per-class static holding the first slot of the class's own keys.
+  /// Named after the class so that a subclass's never collides with its
+  /// superclass's.
+  static func firstSlot(ofClass className: String) -> String {
+    "_$kvoFirstSlot_\(className)"
+  }
+
+  /// The backing storage of an observable property.
+  static func storage(of property: String) -> String {
+    "_\(property)"
+  }
+}

@@ -1,0 +1,134 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// What `@KeyValueObservable` decides about one member of a class.
+enum MemberClassification {
+  /// A stored `var` that becomes observable.
+  case observable(name: String)
+  /// Left alone without comment: `let`, computed, `static`, `lazy`, ignored.
+  case untouched
+  /// Left alone, with something to tell the user.
+  case unsupported(KeyValueObservingDiagnostic, Syntax)
+}
+
+/// Attributes that do not turn a property into a wrapped one.
+private let plainAttributes: Set<String> = [
+  "available", "objc", "nonobjc", "MainActor", "preconcurrency", "usableFromInline",
+  "inlinable", "_spi", "exclusivity", "IBOutlet", "IBInspectable", "GKInspectable",
+  "nonisolated", "_hasStorage", Names.propertyAttribute,
+]
+
+extension VariableDeclSyntax {
+  /// Whether the declaration carries `@name` (possibly module-qualified).
+  func hasAttribute(named name: String) -> Bool {
+    attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      return attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) == name
+    }
+  }
+
+  var isStatic: Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+  }
+
+  func hasModifier(_ keyword: Keyword) -> Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
+  }
+
+  /// Attributes that name something other than a known declaration
+  /// attribute: property wrappers (or macros, which are just as impossible
+  /// to combine with the rewrite).
+  var customAttributes: [AttributeSyntax] {
+    attributes.compactMap { element in
+      guard case .attribute(let attribute) = element else { return nil }
+      let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+      return plainAttributes.contains(name) || name == Names.ignoredAttribute ? nil : attribute
+    }
+  }
+
+  /// Decides whether `@KeyValueObservable` rewrites this property.
+  var classification: MemberClassification {
+    guard bindingSpecifier.tokenKind == .keyword(.var), !isStatic, !hasModifier(.lazy),
+      !hasAttribute(named: Names.ignoredAttribute)
+    else { return .untouched }
+    if bindings.count > 1 {
+      return bindings.allSatisfy(\.isStored) ? .unsupported(.multipleBindings, Syntax(self)) : .untouched
+    }
+    guard let binding = bindings.first, binding.isStored else { return .untouched }
+    guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
+      return .unsupported(.unsupportedPattern, Syntax(binding.pattern))
+    }
+    if hasModifier(.weak) || hasModifier(.unowned) {
+      return .unsupported(.weakOrUnowned, Syntax(self))
+    }
+    if let wrapper = customAttributes.first {
+      return .unsupported(.propertyWrapper, Syntax(wrapper))
+    }
+    return .observable(name: identifier.identifier.trimmedDescription)
+  }
+}
+
+extension PatternBindingSyntax {
+  /// `true` unless the binding has a getter (explicit or implicit): stored
+  /// properties may have only `willSet`/`didSet`.
+  var isStored: Bool {
+    guard let accessorBlock else { return true }
+    switch accessorBlock.accessors {
+    case .getter:
+      return false
+    case .accessors(let accessors):
+      return accessors.allSatisfy {
+        $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
+      }
+    }
+  }
+}
+
+extension ClassDeclSyntax {
+  /// The observable stored properties, in declaration order: their position
+  /// is their slot, counted from the class's first slot.
+  var observableProperties: [String] {
+    memberBlock.members.compactMap { member in
+      guard let variable = member.decl.as(VariableDeclSyntax.self),
+        case .observable(let name) = variable.classification
+      else { return nil }
+      return name
+    }
+  }
+
+  /// The members the macro leaves alone but should tell the user about.
+  var unsupportedMembers: [(VariableDeclSyntax, KeyValueObservingDiagnostic, Syntax)] {
+    memberBlock.members.compactMap { member in
+      guard let variable = member.decl.as(VariableDeclSyntax.self),
+        case .unsupported(let diagnostic, let node) = variable.classification
+      else { return nil }
+      return (variable, diagnostic, node)
+    }
+  }
+
+  var isFinal: Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(.final) }
+  }
+
+  /// The class's name as code inside it writes its type: `Box<T>` for a
+  /// generic class.
+  var selfTypeName: String {
+    let base = name.trimmedDescription
+    guard let parameters = genericParameterClause?.parameters, !parameters.isEmpty else { return base }
+    return base + "<" + parameters.map(\.name.trimmedDescription).joined(separator: ", ") + ">"
+  }
+
+  /// The access the generated protocol witnesses need: as visible as the
+  /// class, and `open` where a subclass elsewhere must override them.
+  func witnessAccess(overridable: Bool) -> String {
+    for modifier in modifiers {
+      switch modifier.name.tokenKind {
+      case .keyword(.open): return overridable ? "open " : "public "
+      case .keyword(.public): return "public "
+      case .keyword(.package): return "package "
+      default: continue
+      }
+    }
+    return ""
+  }
+}
