@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A token for one registration: keep it to keep observing.
 ///
 /// Releasing the token ends the registration, and so does ``invalidate()``.
@@ -19,16 +21,23 @@
 /// ```
 public final class KeyValueObservation: Sendable {
   private let storage: _KeyValueObservationStorage?
-  private let registration: _KeyValueRegistration?
+  /// Given up by the first `invalidate()`, so that the callback and its
+  /// captures are released as soon as no delivery holds them.
+  private let registration: Mutex<_KeyValueRegistration?>
 
   init(storage: _KeyValueObservationStorage?, registration: _KeyValueRegistration?) {
     self.storage = storage
-    self.registration = registration
+    self.registration = Mutex(registration)
   }
 
-  /// Ends the registration: no callback starts after this returns on the
-  /// calling thread, and none of this change is delivered if it is called
-  /// from an earlier observer of the same change.
+  /// Ends the registration and releases its callback.
+  ///
+  /// Once this returns, no delivery calls the registration any more — one
+  /// under way on this thread (invalidating from an earlier observer of the
+  /// same change) included; a callback already running on another thread
+  /// finishes. The callback and what it captures are released as soon as no
+  /// delivery holds them, which breaks the retain cycle of a closure that
+  /// captures the token's owner.
   ///
   /// Idempotent, safe from any thread, and safe inside the registration's own
   /// callback.
@@ -40,8 +49,13 @@ public final class KeyValueObservation: Sendable {
   /// token.invalidate()  // harmless
   /// ```
   public func invalidate() {
-    guard let storage, let registration else { return }
-    storage.remove(registration)
+    let taken = registration.withLock { registration in
+      defer { registration = nil }
+      return registration
+    }
+    guard let storage, let taken else { return }
+    storage.remove(taken)
+    // `taken` is released here, after both locks.
   }
 
   /// Whether the registration still delivers: `false` after
@@ -54,7 +68,7 @@ public final class KeyValueObservation: Sendable {
   /// assert(!token.isActive)
   /// ```
   public var isActive: Bool {
-    registration?.isLive ?? false
+    registration.withLock { $0?.isLive ?? false }
   }
 
   deinit {

@@ -94,9 +94,11 @@ public final class _KeyValueObservationStorage: Sendable {
       }
       return removed
     }
-    // The registrations (and whatever their closures capture) are released
-    // here, after the lock.
-    _ = removed
+    // Callbacks, and whatever they capture, are released after the lock:
+    // their deinitialisers may run any code.
+    for case let registration? in removed.joined() {
+      registration.releaseCallback()
+    }
   }
 
   /// The live registrations, slot by slot in registration order.

@@ -36,6 +36,11 @@ public class _KeyValueRegistration: @unchecked Sendable {
 
   /// Who receives the notifications, for ``KeyValueObservable/observationInfo``.
   var observerDescription: String { "registration" }
+
+  /// Drops the callback and what it captured. Called once the observed
+  /// object has deinitialised, when no delivery can be under way: every
+  /// delivery runs inside a setter or `observe` call that holds the object.
+  func releaseCallback() {}
 }
 
 /// A registration that receives values of the observed property's own type.
@@ -58,8 +63,9 @@ final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistr
   @unchecked Sendable
 {
   // @unchecked Sendable: the handler is called only on the thread that made a
-  // change, which is where the caller of `observe` said changes would happen.
-  private let handler: (Object, KeyValueObservedChange<Value>) -> Void
+  // change, which is where the caller of `observe` said changes would happen;
+  // it is cleared only by `releaseCallback()`, which no delivery overlaps.
+  nonisolated(unsafe) private var handler: ((Object, KeyValueObservedChange<Value>) -> Void)?
 
   init(
     options: KeyValueObservingOptions,
@@ -73,7 +79,11 @@ final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistr
   override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
     // The slot lists of an object hold only registrations made on that
     // object, so it is an `Object`.
-    handler(unsafeDowncast(object, to: Object.self), change)
+    handler?(unsafeDowncast(object, to: Object.self), change)
+  }
+
+  override func releaseCallback() {
+    handler = nil
   }
 
   override var observerDescription: String {

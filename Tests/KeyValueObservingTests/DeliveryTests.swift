@@ -1,0 +1,122 @@
+import KeyValueObserving
+import Testing
+
+@Suite("Delivery: callbacks may observe, invalidate and assign")
+struct DeliveryTests {
+  @Test("a registration invalidated by an earlier observer of the same change is not called")
+  func invalidatedDuringDelivery() {
+    let person = Person()
+    let calls = Recorder<String>()
+    let later = TokenHolder()
+    let first = person.observe(\.age) { _, _ in
+      calls.append("first")
+      later.token?.invalidate()
+    }
+    later.token = person.observe(\.age) { _, _ in calls.append("second") }
+    person.age = 1
+    person.age = 2
+    #expect(calls.elements == ["first", "first"])
+    _ = first
+  }
+
+  @Test("a registration added during delivery waits for the next change")
+  func addedDuringDelivery() {
+    let person = Person()
+    let calls = Recorder<String>()
+    let added = TokenHolder()
+    let first = person.observe(\.age) { person, _ in
+      calls.append("first")
+      if added.token == nil {
+        added.token = person.observe(\.age) { _, _ in calls.append("added") }
+      }
+    }
+    person.age = 1
+    #expect(calls.elements == ["first"])
+    person.age = 2
+    #expect(calls.elements == ["first", "first", "added"])
+    _ = first
+  }
+
+  @Test("a callback may assign the same key: the new change is notified after the current one")
+  func assignSameKeyInCallback() {
+    let person = Person()
+    let changes = Recorder<KeyValueObservedChange<Int>>()
+    let token = person.observe(\.age, options: [.old, .new]) { person, change in
+      changes.append(change)
+      if change.newValue == 1 { person.age = 2 }
+    }
+    person.age = 1
+    #expect(
+      changes.elements == [
+        KeyValueObservedChange(kind: .setting, newValue: 1, oldValue: 0),
+        KeyValueObservedChange(kind: .setting, newValue: 2, oldValue: 1),
+      ]
+    )
+    _ = token
+  }
+
+  @Test("a callback may assign other keys and other objects")
+  func assignOtherKeysInCallback() {
+    let person = Person()
+    let other = Person()
+    let seen = Recorder<String>()
+    let tokens = [
+      person.observe(\.age) { person, _ in
+        person.name = "changed"
+        other.age = 99
+      },
+      person.observe(\.name, options: .new) { _, change in seen.append("name \(change.newValue!)") },
+      other.observe(\.age, options: .new) { _, change in seen.append("other \(change.newValue!)") },
+    ]
+    person.age = 1
+    #expect(seen.elements == ["name changed", "other 99"])
+    _ = tokens
+  }
+
+  @Test("an assignment from a prior callback folds into the outer change")
+  func nestedChangeInPrior() {
+    let person = Person()
+    let changes = Recorder<KeyValueObservedChange<Int>>()
+    let token = person.observe(\.age, options: [.prior, .old, .new]) { person, change in
+      changes.append(change)
+      if change.isPrior && change.oldValue == 0 { person.age = 50 }
+    }
+    person.age = 1
+    #expect(
+      changes.elements == [
+        KeyValueObservedChange(kind: .setting, oldValue: 0, isPrior: true),
+        KeyValueObservedChange(kind: .setting, newValue: 1, oldValue: 0),
+      ]
+    )
+    _ = token
+  }
+
+  @Test("a callback may observe the object it is told about")
+  func observeInsideCallback() {
+    let person = Person()
+    let inner = Recorder<KeyValueObservedChange<String>>()
+    let holder = TokenHolder()
+    let token = person.observe(\.age) { person, _ in
+      holder.token = person.observe(\.name, options: [.initial, .new]) { _, change in inner.append(change) }
+    }
+    person.age = 1
+    #expect(inner.elements == [KeyValueObservedChange(kind: .setting, newValue: "")])
+    person.name = "x"
+    #expect(inner.elements.count == 2)
+    _ = token
+  }
+
+  @Test("an .initial callback may invalidate every registration, its own included")
+  func invalidateAllInsideInitial() {
+    let person = Person()
+    let counter = Counter()
+    let holder = TokenHolder()
+    holder.token = person.observe(\.age) { _, _ in counter.increment() }
+    let token = person.observe(\.age, options: .initial) { _, _ in
+      holder.token?.invalidate()
+    }
+    person.age = 1
+    #expect(counter.count == 0)
+    _ = token
+  }
+}
