@@ -1,0 +1,140 @@
+import Dispatch
+import KeyValueObserving
+import Testing
+
+/// Four properties, so that four threads can write without racing on the
+/// same storage (the library synchronises registrations, not user data).
+@KeyValueObservable
+final class Counters: @unchecked Sendable {
+  var a = 0
+  var b = 0
+  var c = 0
+  var d = 0
+}
+
+extension Counters {
+  func set(_ index: Int, _ value: Int) {
+    switch index {
+    case 0: a = value
+    case 1: b = value
+    case 2: c = value
+    default: d = value
+    }
+  }
+}
+
+/// Tokens shared between threads, each slot used by one thread at a time.
+final class TokenBox: @unchecked Sendable {
+  var tokens: [KeyValueObservation] = []
+}
+
+@Suite("Threads: observe, invalidate and set from anywhere")
+struct ThreadingTests {
+  @Test("4 threads × 250 sets with one observer each: exactly 1000 callbacks")
+  func exactCounts() {
+    let counters = Counters()
+    let total = Counter()
+    let perKey = (0..<4).map { _ in Recorder<Int>() }
+    let tokens = [
+      counters.observe(\.a, options: .new) { _, change in total.increment(); perKey[0].append(change.newValue!) },
+      counters.observe(\.b, options: .new) { _, change in total.increment(); perKey[1].append(change.newValue!) },
+      counters.observe(\.c, options: .new) { _, change in total.increment(); perKey[2].append(change.newValue!) },
+      counters.observe(\.d, options: .new) { _, change in total.increment(); perKey[3].append(change.newValue!) },
+    ]
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for value in 1...250 { counters.set(thread, value) }
+    }
+    #expect(total.count == 1000)
+    for recorder in perKey {
+      #expect(recorder.elements == Array(1...250), "each key's changes arrive once each, in order")
+    }
+    _ = tokens
+  }
+
+  @Test("observers come and go on other threads while a key is being set: the steady observer misses nothing")
+  func churnDuringSets() {
+    let counters = Counters()
+    let steady = Counter()
+    let token = counters.observe(\.a) { _, _ in steady.increment() }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      if thread == 0 {
+        for value in 1...2_000 { counters.a = value }
+      } else {
+        for _ in 0..<500 {
+          let churn = counters.observe(\.a, options: [.old, .new, .prior]) { _, _ in }
+          let other = counters.observe(\.b) { _, _ in }
+          churn.invalidate()
+          _ = other
+        }
+      }
+    }
+    #expect(steady.count == 2_000)
+    #expect(counters.observationInfo.count == 1)
+    _ = token
+  }
+
+  @Test("many threads observing a fresh object at once all get registered")
+  func racingFirstObservation() {
+    for _ in 0..<20 {
+      let counters = Counters()
+      let results = Recorder<Int>()
+      let tokens = Recorder<KeyValueObservationRef>()
+      DispatchQueue.concurrentPerform(iterations: 8) { index in
+        let token = counters.observe(\.c) { _, _ in results.append(index) }
+        tokens.append(KeyValueObservationRef(token))
+      }
+      #expect(counters.observationInfo.count == 8)
+      counters.c = 1
+      #expect(results.count == 8)
+    }
+  }
+
+  @Test("invalidating one token from many threads at once is harmless")
+  func racingInvalidate() {
+    let counters = Counters()
+    let counter = Counter()
+    let token = counters.observe(\.d) { _, _ in counter.increment() }
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      token.invalidate()
+    }
+    counters.d = 1
+    #expect(counter.count == 0)
+    #expect(counters.observationInfo.isEmpty)
+  }
+
+  @Test("objects freed on one thread while their tokens are released on others")
+  func freeingAcrossThreads() {
+    for _ in 0..<50 {
+      let box = TokenBox()
+      let holder = UncheckedBox(ObjectHolder(Counters()))
+      box.tokens = (0..<16).map { _ in holder.value.counters!.observe(\.a, options: .old) { _, _ in } }
+      let shared = UncheckedBox(box)
+      DispatchQueue.concurrentPerform(iterations: 2) { thread in
+        if thread == 0 {
+          holder.value.counters = nil
+        } else {
+          for token in shared.value.tokens { token.invalidate() }
+        }
+      }
+      #expect(box.tokens.allSatisfy { !$0.isActive })
+    }
+  }
+}
+
+/// Lets a test hand a non-Sendable value to threads whose accesses it orders itself.
+struct UncheckedBox<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Owns an object that one thread frees.
+final class ObjectHolder {
+  var counters: Counters?
+  init(_ counters: Counters) { self.counters = counters }
+}
+
+/// Keeps a token alive inside a `Recorder`.
+struct KeyValueObservationRef: Sendable {
+  let token: KeyValueObservation
+  init(_ token: KeyValueObservation) { self.token = token }
+}
