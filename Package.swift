@@ -44,6 +44,7 @@ let package = Package(
       dependencies: [
         "KeyValueObservingMacros",
         .product(name: "MacroTesting", package: "swift-macro-testing"),
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]
     ),
   ],
@@ -51,10 +52,11 @@ let package = Package(
 )
 
 for target in package.targets where target.type != .plugin {
-  target.swiftSettings = (target.swiftSettings ?? []) + [
-    .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("MemberImportVisibility"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
-    .enableUpcomingFeature("InferIsolatedConformances"),
-  ]
+  var features = ["ExistentialAny", "InternalImportsByDefault", "InferIsolatedConformances"]
+  // MacroTesting's API reaches into modules it does not re-export, which
+  // MemberImportVisibility would make the expansion tests import one by one.
+  if target.name != "KeyValueObservingMacrosTests" {
+    features.append("MemberImportVisibility")
+  }
+  target.swiftSettings = (target.swiftSettings ?? []) + features.map { .enableUpcomingFeature($0) }
 }

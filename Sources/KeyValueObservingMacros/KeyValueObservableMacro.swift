@@ -23,11 +23,13 @@ extension KeyValueObservableMacro: MemberMacro {
     for (variable, diagnostic, position) in classDecl.unsupportedMembers {
       var fixIts: [FixIt] = []
       if diagnostic.severity == .warning {
-        var ignored = variable
-        ignored.attributes.insert(
-          .attribute("@\(raw: Names.ignoredAttribute)").with(\.trailingTrivia, .space),
-          at: ignored.attributes.startIndex
-        )
+        // The attribute takes over the declaration's leading trivia so that
+        // it lands on the declaration's own line.
+        var ignored = variable.with(\.leadingTrivia, [])
+        let attribute = AttributeSyntax("@\(raw: Names.ignoredAttribute)")
+          .with(\.leadingTrivia, variable.leadingTrivia)
+          .with(\.trailingTrivia, .space)
+        ignored.attributes.insert(.attribute(attribute), at: ignored.attributes.startIndex)
         fixIts.append(FixIt(message: FixMessage.addIgnored, changes: [.replace(oldNode: Syntax(variable), newNode: Syntax(ignored))]))
       }
       context.diagnose(Diagnostic(node: position, message: diagnostic, fixIts: fixIts))
@@ -82,7 +84,7 @@ extension KeyValueObservableMacro: MemberMacro {
     let keyPathCases = properties.enumerated().map { index, name in
       "case \\Root.\(name): return \(firstSlot) + \(index)"
     }
-    let fallbackSlotForKeyPath = isRoot ? "nil" : "super.\(Names.slotForKeyPath)(for: keyPath)"
+    let fallbackSlotForKeyPath = isRoot ? "" : " ?? super.\(Names.slotForKeyPath)(for: keyPath)"
     members.append(
       """
       \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.slotForKeyPath)(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
@@ -91,7 +93,7 @@ extension KeyValueObservableMacro: MemberMacro {
           \(raw: (keyPathCases + ["default: return nil"]).joined(separator: "\n"))
           }
         }
-        return slot(in: Self.self) ?? \(raw: fallbackSlotForKeyPath)
+        return slot(in: Self.self)\(raw: fallbackSlotForKeyPath)
       }
       """
     )

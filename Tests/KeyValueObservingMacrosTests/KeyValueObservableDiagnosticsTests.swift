@@ -1,0 +1,354 @@
+import MacroTesting
+import Testing
+
+@Suite(.macros(rootClassMacros, record: .missing))
+struct KeyValueObservableDiagnosticsTests {
+  @Test("a struct is rejected, with a fix-it to make it a final class")
+  func structRejected() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      struct Point {
+        var x = 0
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      ┬──────────────────
+      ╰─ 🛑 '@KeyValueObservable' applies to classes only: a struct is copied, so there is no one object to observe
+         ✏️ Use 'final class'
+      struct Point {
+        var x = 0
+      }
+      """
+    } fixes: {
+      """
+      @KeyValueObservable
+      final class Point {
+        var x = 0
+      }
+      """
+    } expansion: {
+      #"""
+      final class Point {
+        var x = 0
+
+        private var _x = 0
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Point: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Point + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Point>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.x:
+              return _$kvoFirstSlot_Point + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "x":
+            return _$kvoFirstSlot_Point + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Point {
+          case 0:
+            return "x"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Point: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("an enum is rejected")
+  func enumRejected() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      enum Direction {
+        case up, down
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      ┬──────────────────
+      ╰─ 🛑 '@KeyValueObservable' applies to classes only, not to an enum
+      enum Direction {
+        case up, down
+      }
+      """
+    }
+  }
+
+  @Test("an actor is rejected, with a fix-it to make it a final class")
+  func actorRejected() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      actor Bank {
+        var balance = 0
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      ┬──────────────────
+      ╰─ 🛑 '@KeyValueObservable' applies to classes only: an actor's state cannot be observed synchronously from outside it
+         ✏️ Use 'final class'
+      actor Bank {
+        var balance = 0
+      }
+      """
+    } fixes: {
+      """
+      @KeyValueObservable
+      final class Bank {
+        var balance = 0
+      }
+      """
+    } expansion: {
+      #"""
+      final class Bank {
+        var balance = 0
+
+        private var _balance = 0
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Bank: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Bank + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Bank>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.balance:
+              return _$kvoFirstSlot_Bank + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "balance":
+            return _$kvoFirstSlot_Bank + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Bank {
+          case 0:
+            return "balance"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Bank: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("a protocol is rejected")
+  func protocolRejected() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      protocol Named {
+        var name: String { get }
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      ┬──────────────────
+      ╰─ 🛑 '@KeyValueObservable' applies to classes only, not to a protocol; mark each conforming class instead
+      protocol Named {
+        var name: String { get }
+      }
+      """
+    }
+  }
+
+  @Test("weak, unowned and property-wrapped properties stay plain, with a warning and a fix-it")
+  func unsupportedProperties() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Node {
+        weak var parent: Node?
+        unowned var owner: Node
+        @Clamped var level = 0
+        var value = 0
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      final class Node {
+        weak var parent: Node?
+        ┬─────────────────────
+        ╰─ ⚠️ a 'weak' or 'unowned' property cannot be made observable; it stays a plain property
+           ✏️ Mark it '@KeyValueIgnored'
+        unowned var owner: Node
+        ┬──────────────────────
+        ╰─ ⚠️ a 'weak' or 'unowned' property cannot be made observable; it stays a plain property
+           ✏️ Mark it '@KeyValueIgnored'
+        @Clamped var level = 0
+        ┬───────
+        ╰─ ⚠️ a property with a property wrapper cannot be made observable; it stays a plain property
+           ✏️ Mark it '@KeyValueIgnored'
+        var value = 0
+      }
+      """
+    } fixes: {
+      """
+      @KeyValueObservable
+      final class Node {
+        @KeyValueIgnored weak var parent: Node?
+        @KeyValueIgnored unowned var owner: Node
+        @KeyValueIgnored @Clamped var level = 0
+        var value = 0
+      }
+      """
+    } expansion: {
+      #"""
+      final class Node {
+        weak var parent: Node?
+        unowned var owner: Node
+        @Clamped var level = 0
+        var value = 0
+
+        private var _value = 0
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Node: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Node + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Node>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.value:
+              return _$kvoFirstSlot_Node + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "value":
+            return _$kvoFirstSlot_Node + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Node {
+          case 0:
+            return "value"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Node: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("several properties in one declaration, or a tuple pattern, are errors")
+  func unsupportedBindings() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Pair {
+        var first = 0, second = 0
+        var (x, y) = (0, 0)
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      final class Pair {
+        var first = 0, second = 0
+        ┬────────────────────────
+        ╰─ 🛑 '@KeyValueObservable' cannot rewrite several properties declared in one 'var'; declare each on its own line
+        var (x, y) = (0, 0)
+            ┬─────
+            ╰─ 🛑 '@KeyValueObservable' cannot rewrite a property bound by a pattern; declare each property with its own name
+      }
+      """
+    }
+  }
+}

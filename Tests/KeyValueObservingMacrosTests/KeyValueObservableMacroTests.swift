@@ -1,0 +1,756 @@
+import MacroTesting
+import Testing
+
+@Suite(.macros(rootClassMacros, record: .missing))
+struct KeyValueObservableMacroTests {
+  @Test("a final class: stored vars become observable, everything else is left alone")
+  func finalClass() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Person {
+        var name = ""
+        var nickname: String?
+        let id = 1
+        var summary: String { name }
+        static var count = 0
+        lazy var greeting = "Hi"
+        @KeyValueIgnored var cache = 0
+      }
+      """
+    } expansion: {
+      #"""
+      final class Person {
+        var name {
+          @storageRestrictions(initializes: _name)
+          init(initialValue) {
+            _name = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Person + 0)
+            return _name
+          }
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _name = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: {
+                $0._name
+              }, set: {
+                $0._name = $1
+              })
+          }
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_name
+              return
+            }
+            var _$kvoValue = _name
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: _$kvoValue, get: {
+                $0._name
+              }, set: {
+                $0._name = $1
+              })
+          }
+        }
+
+        private var _name = ""
+        var nickname: String? {
+          @storageRestrictions(initializes: _nickname)
+          init(initialValue) {
+            _nickname = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Person + 1)
+            return _nickname
+          }
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _nickname = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: newValue, get: {
+                $0._nickname
+              }, set: {
+                $0._nickname = $1
+              })
+          }
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_nickname
+              return
+            }
+            var _$kvoValue = _nickname
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: _$kvoValue, get: {
+                $0._nickname
+              }, set: {
+                $0._nickname = $1
+              })
+          }
+        }
+
+        private var _nickname: String?
+        let id = 1
+        var summary: String { name }
+        static var count = 0
+        lazy var greeting = "Hi"
+        var cache = 0
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Person: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Person + 2
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Person>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.name:
+              return _$kvoFirstSlot_Person + 0
+            case \Root.nickname:
+              return _$kvoFirstSlot_Person + 1
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "name":
+            return _$kvoFirstSlot_Person + 0
+          case "nickname":
+            return _$kvoFirstSlot_Person + 1
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Person {
+          case 0:
+            return "name"
+          case 1:
+            return "nickname"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Person: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("willSet and didSet move to the backing storage")
+  func propertyObservers() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Thermostat {
+        var target: Int = 20 {
+          willSet { print(newValue) }
+          didSet { print(oldValue) }
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      final class Thermostat {
+        var target: Int {
+          willSet { print(newValue) }
+          didSet { print(oldValue) }
+          @storageRestrictions(initializes: _target)
+          init(initialValue) {
+            _target = initialValue
+          }
+
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Thermostat + 0)
+            return _target
+          }
+
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _target = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: newValue, get: {
+                $0._target
+              }, set: {
+                $0._target = $1
+              })
+          }
+
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_target
+              return
+            }
+            var _$kvoValue = _target
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, get: {
+                $0._target
+              }, set: {
+                $0._target = $1
+              })
+          }
+        }
+
+        private var _target: Int = 20 {
+            willSet {
+              print(newValue)
+            }
+            didSet {
+              print(oldValue)
+            }
+          }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Thermostat: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Thermostat + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Thermostat>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.target:
+              return _$kvoFirstSlot_Thermostat + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "target":
+            return _$kvoFirstSlot_Thermostat + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Thermostat {
+          case 0:
+            return "target"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Thermostat: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("a public non-final class: witnesses are public, overridable ones open where the class is open")
+  func openClass() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      open class Vehicle {
+        public var wheels: Int
+        public init(wheels: Int) { self.wheels = wheels }
+      }
+      """
+    } expansion: {
+      #"""
+      open class Vehicle {
+        public var wheels: Int {
+          @storageRestrictions(initializes: _wheels)
+          init(initialValue) {
+            _wheels = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Vehicle + 0)
+            return _wheels
+          }
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _wheels = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, get: {
+                $0._wheels
+              }, set: {
+                $0._wheels = $1
+              })
+          }
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_wheels
+              return
+            }
+            var _$kvoValue = _wheels
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: {
+                $0._wheels
+              }, set: {
+                $0._wheels = $1
+              })
+          }
+        }
+
+        private var _wheels: Int
+        public init(wheels: Int) { self.wheels = wheels }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        public nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        public nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Vehicle: Swift.Int {
+          0
+        }
+
+        open nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Vehicle + 1
+        }
+
+        open nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Vehicle>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.wheels:
+              return _$kvoFirstSlot_Vehicle + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        open nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "wheels":
+            return _$kvoFirstSlot_Vehicle + 0
+          default:
+            return nil
+          }
+        }
+
+        open nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Vehicle {
+          case 0:
+            return "wheels"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Vehicle: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("a generic class constrains the key-path probe to its own generic type")
+  func genericClass() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Box<Content, Tag: Hashable> {
+        var content: Content
+        init(_ content: Content) { self.content = content }
+      }
+      """
+    } expansion: {
+      #"""
+      final class Box<Content, Tag: Hashable> {
+        var content: Content {
+          @storageRestrictions(initializes: _content)
+          init(initialValue) {
+            _content = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Box + 0)
+            return _content
+          }
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _content = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: newValue, get: {
+                $0._content
+              }, set: {
+                $0._content = $1
+              })
+          }
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_content
+              return
+            }
+            var _$kvoValue = _content
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: _$kvoValue, get: {
+                $0._content
+              }, set: {
+                $0._content = $1
+              })
+          }
+        }
+
+        private var _content: Content
+        init(_ content: Content) { self.content = content }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Box: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Box + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Box<Content, Tag>>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.content:
+              return _$kvoFirstSlot_Box + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "content":
+            return _$kvoFirstSlot_Box + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Box {
+          case 0:
+            return "content"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Box: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("a @MainActor class gets nonisolated members and a nonisolated conformance")
+  func mainActorClass() {
+    assertMacro {
+      """
+      @MainActor
+      @KeyValueObservable
+      final class ViewModel {
+        var title = ""
+      }
+      """
+    } expansion: {
+      #"""
+      @MainActor
+      final class ViewModel {
+        var title {
+          @storageRestrictions(initializes: _title)
+          init(initialValue) {
+            _title = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_ViewModel + 0)
+            return _title
+          }
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _title = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: newValue, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              })
+          }
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_title
+              return
+            }
+            var _$kvoValue = _title
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: _$kvoValue, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              })
+          }
+        }
+
+        private var _title = ""
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_ViewModel: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_ViewModel + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: ViewModel>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.title:
+              return _$kvoFirstSlot_ViewModel + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "title":
+            return _$kvoFirstSlot_ViewModel + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_ViewModel {
+          case 0:
+            return "title"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension ViewModel: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("a class with no observable properties still gets an empty key table")
+  func noProperties() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Empty {
+        let id = 0
+      }
+      """
+    } expansion: {
+      """
+      final class Empty {
+        let id = 0
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Empty: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Empty + 0
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Empty>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self)
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Empty {
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Empty: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """
+    }
+  }
+}
+
+@Suite(.macros(subclassMacros, record: .missing))
+struct KeyValueObservableSubclassMacroTests {
+  @Test("a subclass of an observable class adds its keys after its superclass's and reuses its registrar")
+  func subclass() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      class Truck: Vehicle {
+        var payload = 0.0
+      }
+      """
+    } expansion: {
+      #"""
+      class Truck: Vehicle {
+        var payload {
+          @storageRestrictions(initializes: _payload)
+          init(initialValue) {
+            _payload = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Truck + 0)
+            return _payload
+          }
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _payload = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, get: {
+                $0._payload
+              }, set: {
+                $0._payload = $1
+              })
+          }
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_payload
+              return
+            }
+            var _$kvoValue = _payload
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: {
+                $0._payload
+              }, set: {
+                $0._payload = $1
+              })
+          }
+        }
+
+        private var _payload = 0.0
+
+        private nonisolated static var _$kvoFirstSlot_Truck: Swift.Int {
+          super._$kvoKeyCount
+        }
+
+        nonisolated override class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Truck + 1
+        }
+
+        nonisolated override class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          func slot<Root: Truck>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {
+            case \Root.payload:
+              return _$kvoFirstSlot_Truck + 0
+            default:
+              return nil
+            }
+          }
+          return slot(in: Self.self) ?? super._$kvoSlot(for: keyPath)
+        }
+
+        nonisolated override class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "payload":
+            return _$kvoFirstSlot_Truck + 0
+          default:
+            return super._$kvoSlot(forKey: key)
+          }
+        }
+
+        nonisolated override class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Truck {
+          case 0:
+            return "payload"
+          default:
+            return super._$kvoKey(forSlot: slot)
+          }
+        }
+      }
+      """#
+    }
+  }
+}
