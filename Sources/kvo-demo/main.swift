@@ -1,46 +1,84 @@
 import KeyValueObserving
 
-@KeyValueObservable
-final class Person {
-  var name = ""
-  var age: Int = 0 {
-    didSet { if age < 0 { age = 0 } }
+/// `swift run kvo-demo`: a narrated tour of what KeyValueObserving does.
+
+func section(_ title: String) {
+  print("\n== \(title)")
+}
+
+func say(_ line: String) {
+  print("   " + line)
+}
+
+section("An observable model")
+say("@KeyValueObservable class Person { var name: String; var age: Int; var nickname: String? }")
+let ada = Person(name: "Ada", age: 36)
+say("Nobody observes ada yet: a write costs one atomic load more than a plain store.")
+ada.age = 37
+
+section("Old and new values")
+var tokens: [KeyValueObservation] = []
+tokens.append(
+  ada.observe(\.name, options: [.old, .new]) { person, change in
+    say("name: \(change.oldValue!) → \(change.newValue!)")
   }
-  var nickname: String?
-  @KeyValueIgnored var cache = 0
-  let id = 1
-  var summary: String { "\(name), \(age)" }
-  init() {}
+)
+ada.name = "Ada Lovelace"
+say("Every assignment notifies, also of an equal value:")
+ada.name = "Ada Lovelace"
+
+section(".initial and .prior")
+tokens.append(
+  ada.observe(\.age, options: [.initial, .prior, .old, .new]) { person, change in
+    if change.isPrior {
+      say("age is about to change from \(change.oldValue!) (the object still says \(person.age))")
+    } else if change.oldValue == nil {
+      say("age is \(change.newValue!) right now (.initial, delivered before observe returned)")
+    } else {
+      say("age changed: \(change.oldValue!) → \(change.newValue!)")
+    }
+  }
+)
+ada.age += 1
+say("The property's own didSet clamps a negative age; observers see one change, with the clamped value:")
+ada.age = -5
+
+section("Optional values keep 'not asked for' and 'was nil' apart")
+tokens.append(
+  ada.observe(\.nickname, options: [.old, .new]) { _, change in
+    say("nickname: old \(String(describing: change.oldValue)), new \(String(describing: change.newValue))")
+  }
+)
+ada.nickname = "Countess"
+
+section("Subclasses add keys")
+let grace = Employee(name: "Grace", age: 45)
+tokens.append(
+  grace.observe(\.title, options: .new) { _, change in say("title → \(change.newValue!)") }
+)
+tokens.append(
+  grace.observe(\.name, options: .new) { _, change in say("name (inherited key) → \(change.newValue!)") }
+)
+grace.title = "Rear Admiral"
+grace.name = "Grace Hopper"
+
+section("Who observes what")
+for entry in ada.observationInfo {
+  say(entry.description)
 }
 
-@KeyValueObservable
-class Base {
-  var title = "t"
-}
-@KeyValueObservable
-class Sub: Base {
-  var count = 0
-}
-@KeyValueObservable
-final class Box<T> {
-  var value: T
-  init(_ value: T) { self.value = value }
-}
-@MainActor @KeyValueObservable
-final class VM {
-  var text = ""
-}
+section("Tokens going away")
+let counter = ada.observe(\.age) { _, _ in say("this line never prints") }
+counter.invalidate()
+counter.invalidate()
+say("invalidate() twice: harmless; the registration is gone: \(ada.observationInfo.count) left on ada")
+tokens.removeAll()
+say("Releasing the tokens ends the rest: \(ada.observationInfo.count) left on ada")
 
-let p = Person()
-let t = p.observe(\.age, options: [.old, .new, .prior]) { _, c in print("age", c) }
-p.age = 5
-p.age = -3
-let s = Sub()
-let t2 = s.observe(\.title, options: [.new]) { o, c in print("title", c) }
-let t3 = s.observe(\.count, options: [.new]) { o, c in print("count", c) }
-s.title = "x"; s.count = 4
-print(s.observationInfo)
-let b = Box(1)
-let t4 = b.observe(\.value, options: [.new, .initial]) { _, c in print("box", c) }
-b.value += 2
-_ = (t, t2, t3, t4)
+var shortLived: Person? = Person(name: "Temp", age: 1)
+let orphan = shortLived!.observe(\.age) { _, _ in }
+shortLived = nil
+say("The observed object was freed while observed: no crash, token active = \(orphan.isActive)")
+orphan.invalidate()
+say("Invalidating that token later is harmless too.")
+print()

@@ -1,0 +1,24 @@
+import KeyValueObserving
+
+/// The model the tour observes.
+@KeyValueObservable
+class Person {
+  var name: String
+  var age: Int {
+    // A property's own observers keep working, and run before KVO's.
+    didSet { if age < 0 { age = 0 } }
+  }
+  var nickname: String?
+  @KeyValueIgnored var renderCount = 0
+
+  init(name: String, age: Int) {
+    self.name = name
+    self.age = age
+  }
+}
+
+/// A subclass adds its own keys after its superclass's.
+@KeyValueObservable
+final class Employee: Person {
+  var title = "Engineer"
+}
