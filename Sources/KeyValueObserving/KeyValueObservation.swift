@@ -21,13 +21,15 @@ import Synchronization
 /// ```
 public final class KeyValueObservation: Sendable {
   private let storage: _KeyValueObservationStorage?
-  /// Given up by the first `invalidate()`, so that the callback and its
-  /// captures are released as soon as no delivery holds them.
-  private let registration: Mutex<_KeyValueRegistration?>
+
+  /// The registration, retained; given up by the first `invalidate()`, so
+  /// that the callback and its captures are released as soon as no delivery
+  /// holds them. Only `invalidate()` dereferences it, after taking it.
+  private let registration: Atomic<Unmanaged<_KeyValueRegistration>?>
 
   init(storage: _KeyValueObservationStorage?, registration: _KeyValueRegistration?) {
     self.storage = storage
-    self.registration = Mutex(registration)
+    self.registration = Atomic(registration.map { Unmanaged.passRetained($0) })
   }
 
   /// Ends the registration and releases its callback.
@@ -49,13 +51,12 @@ public final class KeyValueObservation: Sendable {
   /// token.invalidate()  // harmless
   /// ```
   public func invalidate() {
-    let taken = registration.withLock { registration in
-      defer { registration = nil }
-      return registration
-    }
-    guard let storage, let taken else { return }
-    storage.remove(taken)
-    // `taken` is released here, after both locks.
+    // One exchange decides which caller invalidates; the others see nil.
+    guard let taken = registration.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+    storage?.remove(taken.takeUnretainedValue())
+    // Released after the registrar's lock: the callback's captures may run
+    // any code when they deinitialise.
+    taken.release()
   }
 
   /// Whether the registration still delivers: `false` after
@@ -68,7 +69,8 @@ public final class KeyValueObservation: Sendable {
   /// assert(!token.isActive)
   /// ```
   public var isActive: Bool {
-    registration.withLock { $0?.isLive ?? false }
+    guard let storage, registration.load(ordering: .acquiring) != nil else { return false }
+    return !storage.isClosed
   }
 
   deinit {

@@ -3,7 +3,8 @@ public import Synchronization
 /// The registrations of one observed object: created on its first
 /// observation, closed when the object deinitialises.
 ///
-/// Everything that changes is under one `Mutex`; callbacks never run under it.
+/// Everything that changes is under one lock (see ``PlatformLock`` for why
+/// it is not `Synchronization.Mutex`); callbacks never run under it.
 /// A bit mask of observed slots, readable without the lock, lets a write to a
 /// key nobody observes skip the lock even on an object that has observers.
 ///
@@ -17,14 +18,34 @@ public import Synchronization
 /// //   storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
 /// // }
 /// ```
-public final class _KeyValueObservationStorage: Sendable {
-  private let state = Mutex(State())
+public final class _KeyValueObservationStorage: @unchecked Sendable {
+  // @unchecked Sendable: `state` is read and written only inside
+  // `withState`, under `lock`; everything else is immutable or atomic.
+  private let lock = PlatformLock()
+  nonisolated(unsafe) private var state = State()
+
+  /// Set once, when the observed object deinitialises.
+  private let closed = Atomic<Bool>(false)
 
   /// Bit `s` is set while slot `s` has a registration; bit 63 stands for all
   /// slots from 63 on.
   @usableFromInline let observedSlots = Atomic<UInt64>(0)
 
   init() {}
+
+  deinit {
+    lock.destroy()
+  }
+
+  /// Runs `body` on the state with the lock held.
+  private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    try lock.withLock { try body(&state) }
+  }
+
+  /// Whether the observed object has deinitialised.
+  var isClosed: Bool {
+    closed.load(ordering: .acquiring)
+  }
 
   private struct State {
     var slots: [SlotRegistrations] = []
@@ -43,7 +64,7 @@ public final class _KeyValueObservationStorage: Sendable {
   /// Adds `registration` to its slot; returns `false` (and adds nothing)
   /// once the object has deinitialised.
   func add(_ registration: _KeyValueRegistration) -> Bool {
-    state.withLock { state in
+    withState { state in
       guard !state.isClosed else { return false }
       let slot = registration.slot
       if state.slots.count <= slot {
@@ -64,7 +85,7 @@ public final class _KeyValueObservationStorage: Sendable {
   func remove(_ registration: _KeyValueRegistration) -> Bool {
     // The registration is marked inactive under the lock, so a delivery that
     // starts after this returns cannot call it.
-    state.withLock { state in
+    withState { state in
       let slot = registration.slot
       guard slot < state.slots.count, state.slots[slot].remove(registration) else { return false }
       registration.isActive.store(false, ordering: .releasing)
@@ -81,8 +102,9 @@ public final class _KeyValueObservationStorage: Sendable {
   /// Ends every registration: called once, when the observed object
   /// deinitialises. Later additions are refused.
   func close() {
-    let removed: [ContiguousArray<_KeyValueRegistration?>] = state.withLock { state in
+    let removed: [ContiguousArray<_KeyValueRegistration?>] = withState { state in
       state.isClosed = true
+      closed.store(true, ordering: .releasing)
       observedSlots.store(0, ordering: .releasing)
       var removed: [ContiguousArray<_KeyValueRegistration?>] = []
       for index in state.slots.indices where !state.slots[index].isEmpty {
@@ -103,7 +125,7 @@ public final class _KeyValueObservationStorage: Sendable {
 
   /// The live registrations, slot by slot in registration order.
   func liveRegistrations() -> [_KeyValueRegistration] {
-    state.withLock { state in
+    withState { state in
       state.slots.flatMap { $0.entries.compactMap { $0 } }
     }
   }
@@ -114,7 +136,7 @@ public final class _KeyValueObservationStorage: Sendable {
   /// are none.
   @usableFromInline
   func beginChange(ofSlot slot: Int) -> ChangeSnapshot? {
-    state.withLock { state in
+    withState { state in
       guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
       return state.slots[slot].snapshot
     }
