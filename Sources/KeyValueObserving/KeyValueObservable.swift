@@ -21,8 +21,9 @@
 /// and are not API.
 public protocol KeyValueObservable: AnyObject {
   /// The object's registration storage, or `nil` while nothing has ever
-  /// observed it. Written by the macro.
-  var _$kvoObservedStorage: _KeyValueObservationStorage? { get }
+  /// observed it; not retained, valid while the object lives. Written by the
+  /// macro.
+  var _$kvoObservedStorage: Unmanaged<_KeyValueObservationStorage>? { get }
 
   /// The object's registration storage, created on first use. Written by the
   /// macro.

@@ -64,7 +64,7 @@ extension KeyValueObservable {
   /// assert(person.observationInfo.isEmpty)
   /// ```
   public var observationInfo: [KeyValueObservationInfo] {
-    guard let storage = _$kvoObservedStorage else { return [] }
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return [] }
     return storage.liveRegistrations().map { registration in
       KeyValueObservationInfo(
         keyPath: Self._$kvoKey(forSlot: registration.slot) ?? "#\(registration.slot)",

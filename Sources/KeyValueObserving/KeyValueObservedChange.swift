@@ -45,7 +45,15 @@ public struct KeyValueObservedChange<Value> {
   /// ```swift
   /// if let indexes = change.indexes { print(indexes.ranges) }
   /// ```
-  public let indexes: RangeSet<Int>?
+  public var indexes: RangeSet<Int>? {
+    indexRanges.map { RangeSet($0) }
+  }
+
+  /// The ranges behind ``indexes``. `RangeSet` comes from the resilient
+  /// standard library, so storing one would give every change record a
+  /// layout known only at run time and make each notification go through
+  /// value witnesses; an array of ranges has a fixed layout.
+  @usableFromInline let indexRanges: [Range<Int>]?
 
   /// `true` for the notification sent before a change to a registration
   /// that asked for ``KeyValueObservingOptions/prior``.
@@ -73,7 +81,17 @@ public struct KeyValueObservedChange<Value> {
     self.kind = kind
     self.newValue = newValue
     self.oldValue = oldValue
-    self.indexes = indexes
+    self.indexRanges = indexes.map { Array($0.ranges) }
+    self.isPrior = isPrior
+  }
+
+  /// Makes a change record without indexes: what every assignment reports.
+  @inlinable
+  init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, isPrior: Bool) {
+    self.kind = kind
+    self.newValue = newValue
+    self.oldValue = oldValue
+    self.indexRanges = nil
     self.isPrior = isPrior
   }
 }

@@ -53,7 +53,7 @@ extension KeyValueObservableMacro: MemberMacro {
       )
       members.append(
         """
-        \(raw: access)nonisolated final var \(raw: Names.observedStorage): \(raw: Names.storageType)? {
+        \(raw: access)nonisolated final var \(raw: Names.observedStorage): Swift.Unmanaged<\(raw: Names.storageType)>? {
           \(raw: Names.registrar).storage
         }
         """

@@ -19,8 +19,9 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
       let slot = slotExpression(of: node, in: context)
     else { return [] }
     let storage = Names.storage(of: name)
+    let observers = variable.bindings.first?.accessorBlock == nil ? "" : ", hasPropertyObservers: true"
     func notify(_ value: String) -> String {
-      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value), get: { $0.\(storage) }, set: { $0.\(storage) = $1 })"
+      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value)\(observers), get: { $0.\(storage) }, set: { $0.\(storage) = $1 })"
     }
     return [
       """
@@ -87,7 +88,12 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     if binding.accessorBlock == nil {
       binding.trailingTrivia = []
     }
+    // Writes to the storage go through the property's accessors, whose
+    // `_modify` keeps the compiler from proving accesses exclusive; a dynamic
+    // check on every write would cost more than the rest of an unobserved
+    // write. The property itself keeps Swift's exclusivity rules.
     let storage = VariableDeclSyntax(
+      attributes: [.attribute("@exclusivity(unchecked)").with(\.trailingTrivia, .space)],
       modifiers: [DeclModifierSyntax(name: .keyword(.private))],
       bindingSpecifier: .keyword(.var),
       bindings: [binding.with(\.leadingTrivia, .space)]

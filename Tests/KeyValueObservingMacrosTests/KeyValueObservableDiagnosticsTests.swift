@@ -34,11 +34,11 @@ struct KeyValueObservableDiagnosticsTests {
       final class Point {
         var x = 0
 
-        private var _x = 0
+        @exclusivity(unchecked) private var _x = 0
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -143,11 +143,11 @@ struct KeyValueObservableDiagnosticsTests {
       final class Bank {
         var balance = 0
 
-        private var _balance = 0
+        @exclusivity(unchecked) private var _balance = 0
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -270,11 +270,11 @@ struct KeyValueObservableDiagnosticsTests {
         @Clamped var level = 0
         var value = 0
 
-        private var _value = 0
+        @exclusivity(unchecked) private var _value = 0
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 

@@ -56,7 +56,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        private var _name = ""
+        @exclusivity(unchecked) private var _name = ""
         var nickname: String? {
           @storageRestrictions(initializes: _nickname)
           init(initialValue) {
@@ -92,7 +92,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        private var _nickname: String?
+        @exclusivity(unchecked) private var _nickname: String?
         let id = 1
         var summary: String { name }
         static var count = 0
@@ -101,7 +101,7 @@ struct KeyValueObservableMacroTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -193,7 +193,7 @@ struct KeyValueObservableMacroTests {
               _target = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: newValue, get: {
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: newValue, hasPropertyObservers: true, get: {
                 $0._target
               }, set: {
                 $0._target = $1
@@ -207,7 +207,7 @@ struct KeyValueObservableMacroTests {
             }
             var _$kvoValue = _target
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, get: {
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, hasPropertyObservers: true, get: {
                 $0._target
               }, set: {
                 $0._target = $1
@@ -215,7 +215,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        private var _target: Int = 20 {
+        @exclusivity(unchecked) private var _target: Int = 20 {
             willSet {
               print(newValue)
             }
@@ -226,7 +226,7 @@ struct KeyValueObservableMacroTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -327,12 +327,12 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        private var _wheels: Int
+        @exclusivity(unchecked) private var _wheels: Int
         public init(wheels: Int) { self.wheels = wheels }
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        public nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        public nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -433,12 +433,12 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        private var _content: Content
+        @exclusivity(unchecked) private var _content: Content
         init(_ content: Content) { self.content = content }
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -540,11 +540,11 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        private var _title = ""
+        @exclusivity(unchecked) private var _title = ""
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -613,7 +613,7 @@ struct KeyValueObservableMacroTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: KeyValueObserving._KeyValueObservationStorage? {
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
           _$kvoRegistrar.storage
         }
 
@@ -710,7 +710,7 @@ struct KeyValueObservableSubclassMacroTests {
           }
         }
 
-        private var _payload = 0.0
+        @exclusivity(unchecked) private var _payload = 0.0
 
         private nonisolated static var _$kvoFirstSlot_Truck: Swift.Int {
           super._$kvoKeyCount

@@ -24,16 +24,17 @@ public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
   /// ```
   public init() {}
 
-  /// The storage, if the object has ever been observed.
+  /// The storage, if the object has ever been observed; not retained, and
+  /// valid for as long as the object lives.
   ///
   /// ```swift
   /// if registrar.storage == nil { /* nobody ever observed this object */ }
   /// ```
   @inlinable @inline(__always)
-  public var storage: _KeyValueObservationStorage? {
+  public var storage: Unmanaged<_KeyValueObservationStorage>? {
     // Acquiring pairs with the releasing exchange in `makeStorage()`, so a
     // thread that sees the pointer also sees the initialised storage.
-    pointer.load(ordering: .acquiring)?.takeUnretainedValue()
+    pointer.load(ordering: .acquiring)
   }
 
   /// The storage, created on first use. Safe to race: one creator wins.
@@ -42,7 +43,7 @@ public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
   /// let storage = registrar.makeStorage()
   /// ```
   public func makeStorage() -> _KeyValueObservationStorage {
-    if let storage { return storage }
+    if let storage { return storage.takeUnretainedValue() }
     let created = Unmanaged.passRetained(_KeyValueObservationStorage())
     let (exchanged, current) = pointer.compareExchange(
       expected: nil,

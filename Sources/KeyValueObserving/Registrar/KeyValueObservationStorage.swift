@@ -22,7 +22,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   // @unchecked Sendable: `state` is read and written only inside
   // `withState`, under `lock`; everything else is immutable or atomic.
   private let lock = PlatformLock()
-  nonisolated(unsafe) private var state = State()
+  // The lock already guarantees exclusive access: the runtime's dynamic
+  // exclusivity check would only add cost to every observed write.
+  @exclusivity(unchecked) nonisolated(unsafe) private var state = State()
 
   /// Set once, when the observed object deinitialises.
   private let closed = Atomic<Bool>(false)
@@ -154,15 +156,18 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   ///   - object: The object whose property changes.
   ///   - slot: The property's key slot.
   ///   - newValue: The value to assign.
+  ///   - hasPropertyObservers: Whether the property has its own
+  ///     `willSet`/`didSet`, which may assign it again while it changes.
   ///   - get: Reads the property's storage.
   ///   - set: Writes the property's storage.
   @inlinable
   public func notifyingSet<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,
-    to newValue: consuming Value,
+    to newValue: Value,
+    hasPropertyObservers: Bool = false,
     get: (Object) -> Value,
-    set: (Object, consuming Value) -> Void
+    set: (Object, Value) -> Void
   ) {
     guard observedSlots.load(ordering: .relaxed) & Self.bit(forSlot: slot) != 0,
       let snapshot = beginChange(ofSlot: slot)
@@ -170,35 +175,101 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       set(object, newValue)
       return
     }
-    guard _KeyValueChangeNesting.enter(self, slot: slot) else {
-      // The same key of this object is already changing on this thread: the
-      // outer change reports the final value.
-      set(object, newValue)
-      return
-    }
     let oldValue: Value? = snapshot.wantsOldValue ? get(object) : nil
-    if snapshot.hasPrior {
-      for case let registration? in snapshot.entries
-      where registration.options.contains(.prior) && registration.isActive.load(ordering: .acquiring) {
-        let change = KeyValueObservedChange<Value>(
-          kind: .setting,
-          oldValue: registration.options.contains(.old) ? oldValue : nil,
-          isPrior: true
-        )
-        unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
+    // User code runs between the old value and the assignment only in prior
+    // callbacks and in the property's own observers; only then can the same
+    // key change again inside this change.
+    if snapshot.hasPrior || hasPropertyObservers {
+      let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
+        if snapshot.hasPrior {
+          deliverPrior(snapshot, oldValue: oldValue, from: object)
+        }
+        set(object, newValue)
       }
+      guard changed != nil else {
+        // The same key of this object is already changing on this thread:
+        // the outer change reports the final value.
+        set(object, newValue)
+        return
+      }
+    } else {
+      set(object, newValue)
     }
-    set(object, newValue)
-    _KeyValueChangeNesting.exit(self, slot: slot)
     let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
-    for case let registration? in snapshot.entries where registration.isActive.load(ordering: .acquiring) {
+    for case let registration? in snapshot.entries where registration.isLive {
       let options = registration.options
       let change = KeyValueObservedChange<Value>(
         kind: .setting,
         newValue: options.contains(.new) ? newValue : nil,
-        oldValue: options.contains(.old) ? oldValue : nil
+        oldValue: options.contains(.old) ? oldValue : nil,
+        isPrior: false
       )
+      deliver(change, to: registration, from: object)
+    }
+  }
+
+  /// Sends the prior notifications of a change.
+  @inlinable
+  func deliverPrior<Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: AnyObject) {
+    for case let registration? in snapshot.entries
+    where registration.options.contains(.prior) && registration.isLive {
+      let change = KeyValueObservedChange<Value>(
+        kind: .setting,
+        newValue: nil,
+        oldValue: registration.options.contains(.old) ? oldValue : nil,
+        isPrior: true
+      )
+      deliver(change, to: registration, from: object)
+    }
+  }
+
+  /// Hands `change` to one registration of a key whose values are `Value`.
+  ///
+  /// A registration made through the class that declares the property has
+  /// exactly the type `ClosureRegistration<Object, Value>`: it is called
+  /// directly, with the types known here. Any other (one made through a
+  /// subclass's type) goes through the class's virtual method.
+  @inlinable @inline(__always)
+  func deliver<Object: AnyObject, Value>(
+    _ change: KeyValueObservedChange<Value>,
+    to registration: _KeyValueRegistration,
+    from object: Object
+  ) {
+    if type(of: registration) == ClosureRegistration<Object, Value>.self {
+      unsafeDowncast(registration, to: ClosureRegistration<Object, Value>.self).call(object, change)
+    } else {
       unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
+    }
+  }
+}
+
+extension Unmanaged where Instance == _KeyValueObservationStorage {
+  /// Forwards to ``_KeyValueObservationStorage/notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``
+  /// without retaining the storage: the object being assigned keeps it alive.
+  ///
+  /// Not API: macro-generated setters call it.
+  ///
+  /// ```swift
+  /// // storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
+  /// ```
+  @inlinable @inline(__always)
+  public func notifyingSet<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool = false,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    _withUnsafeGuaranteedRef { storage in
+      storage.notifyingSet(
+        object,
+        slot: slot,
+        to: newValue,
+        hasPropertyObservers: hasPropertyObservers,
+        get: get,
+        set: set
+      )
     }
   }
 }

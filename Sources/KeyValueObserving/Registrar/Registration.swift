@@ -21,12 +21,13 @@ public class _KeyValueRegistration: @unchecked Sendable {
   @usableFromInline let slot: Int
 
   /// Its position in the slot's list; owned by the storage's lock.
-  nonisolated(unsafe) var indexInSlot = -1
+  @exclusivity(unchecked) nonisolated(unsafe) var indexInSlot = -1
 
   /// Cleared once, when the registration is removed; checked before every call.
   @usableFromInline let isActive = Atomic<Bool>(true)
 
   /// Whether the registration may still be called.
+  @inlinable
   var isLive: Bool { isActive.load(ordering: .acquiring) }
 
   init(options: KeyValueObservingOptions, slot: Int) {
@@ -59,13 +60,15 @@ public class _KeyValueValueRegistration<Value>: _KeyValueRegistration, @unchecke
 
 /// A registration made by ``KeyValueObservable/observe(_:options:changeHandler:)``:
 /// a closure that receives the observed object with its static type.
+@usableFromInline
 final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistration<Value>,
   @unchecked Sendable
 {
   // @unchecked Sendable: the handler is called only on the thread that made a
   // change, which is where the caller of `observe` said changes would happen;
   // it is cleared only by `releaseCallback()`, which no delivery overlaps.
-  nonisolated(unsafe) private var handler: ((Object, KeyValueObservedChange<Value>) -> Void)?
+  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var handler:
+    ((Object, KeyValueObservedChange<Value>) -> Void)?
 
   init(
     options: KeyValueObservingOptions,
@@ -74,6 +77,12 @@ final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistr
   ) {
     self.handler = handler
     super.init(options: options, slot: slot)
+  }
+
+  /// Calls the handler with the object's own type: the direct path.
+  @inlinable
+  func call(_ object: Object, _ change: KeyValueObservedChange<Value>) {
+    handler?(object, change)
   }
 
   override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {

@@ -1,0 +1,48 @@
+import Benchmark
+import BenchmarkModels
+import KeyValueObserving
+import Observation
+import OpenCombine
+
+/// Memory, from the malloc interposer's counts of live bytes.
+let benchmarks: @Sendable () -> Void = {
+  let count = 100_000
+  let perRegistration = BenchmarkMetric.custom("live bytes per registration", useScalingFactor: false)
+  let perObject = BenchmarkMetric.custom("bytes added per object", useScalingFactor: false)
+
+  Benchmark("memory: ours, live registration (token included)", configuration: .custom(perRegistration)) { benchmark in
+    let model = ObservableModel()
+    // The registrar's storage is made once per object: make it first, so
+    // the figure is what each further registration costs.
+    model.observe(\.value) { _, _ in }.invalidate()
+    let bytes = liveBytes {
+      (0..<count).map { _ in model.observe(\.value, options: [.old, .new]) { _, _ in } }
+    }
+    benchmark.measurement(perRegistration, bytes / count)
+  }
+
+  Benchmark("memory: anchor OpenCombine sink", configuration: .custom(perRegistration)) { benchmark in
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let bytes = liveBytes {
+      (0..<count).map { _ in subject.sink { _ in } }
+    }
+    benchmark.measurement(perRegistration, bytes / count)
+  }
+
+  Benchmark("memory: anchor Observation tracking", configuration: .custom(perRegistration)) { benchmark in
+    let model = ObservationModel()
+    let bytes = liveBytes {
+      for _ in 0..<count {
+        withObservationTracking { blackHole(model.value) } onChange: {}
+      }
+    }
+    benchmark.measurement(perRegistration, bytes / count)
+    model.value += 1  // fires and drops the pending registrations
+  }
+
+  Benchmark("memory: ours, bytes added per unobserved object", configuration: .custom(perObject)) { benchmark in
+    let observable = liveBytes { (0..<count).map { _ in ObservableModel() } }
+    let plain = liveBytes { (0..<count).map { _ in PlainModel() } }
+    benchmark.measurement(perObject, (observable - plain) / count)
+  }
+}

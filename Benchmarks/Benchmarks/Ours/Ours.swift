@@ -1,0 +1,49 @@
+import Benchmark
+import BenchmarkModels
+import KeyValueObserving
+
+/// KeyValueObserving's rows. A later feature adds its row here.
+let benchmarks: @Sendable () -> Void = {
+  Benchmark("ours: unobserved write", configuration: .perOperation) { benchmark in
+    let model = ObservableModel()
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      model.value = index
+      blackHole(model)
+    }
+  }
+
+  for observers in [1, 10] {
+    Benchmark("ours: write, \(observers) .old|.new observer(s)", configuration: .perOperation) { benchmark in
+      let model = ObservableModel()
+      let tokens = (0..<observers).map { _ in
+        model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+      }
+      benchmark.startMeasurement()
+      for index in benchmark.scaledIterations {
+        model.value = index
+        blackHole(model)
+      }
+      benchmark.stopMeasurement()
+      withExtendedLifetime(tokens) {}
+    }
+  }
+
+  for others in [0, 1_000] {
+    Benchmark("ours: observe + invalidate, \(others) other observers", configuration: .perOperation) { benchmark in
+      let model = ObservableModel()
+      let tokens = (0..<others).map { _ in model.observe(\.value) { _, _ in } }
+      // The first observation creates the registrar's storage; measure the
+      // steady state.
+      model.observe(\.value) { _, _ in }.invalidate()
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        let token = model.observe(\.value) { _, _ in }
+        token.invalidate()
+        blackHole(token)
+      }
+      benchmark.stopMeasurement()
+      withExtendedLifetime(tokens) {}
+    }
+  }
+}

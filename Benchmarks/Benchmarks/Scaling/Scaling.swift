@@ -1,0 +1,40 @@
+import Benchmark
+import BenchmarkModels
+import Dispatch
+import KeyValueObserving
+
+/// Two threads writing two different observed objects against one thread
+/// writing one: each thread does the same number of writes, so equal times
+/// mean twice the throughput.
+let benchmarks: @Sendable () -> Void = {
+  let writesPerThread = 1_000_000
+
+  for threads in [1, 2] {
+    Benchmark(
+      "scaling: \(threads) thread(s), \(writesPerThread) observed writes each",
+      configuration: .init(metrics: [.wallClock, .throughput], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20)
+    ) { benchmark in
+      let models = (0..<threads).map { _ in ObservableModel() }
+      let tokens = models.map { model in
+        model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+      }
+      let shared = UncheckedSendable(models)
+      benchmark.startMeasurement()
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        let model = shared.value[thread]
+        for index in 0..<writesPerThread {
+          model.value = index
+          blackHole(model)
+        }
+      }
+      benchmark.stopMeasurement()
+      withExtendedLifetime(tokens) {}
+    }
+  }
+}
+
+/// Hands each thread its own object; the threads never share one.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,29 @@
+import KeyValueObserving
+import Observation
+import OpenCombine
+
+/// The floor: a class with a plain stored property.
+public final class PlainModel {
+  public var value = 0
+  public init() {}
+}
+
+/// The same class, observable key by key.
+@KeyValueObservable
+public final class ObservableModel {
+  public var value = 0
+  public init() {}
+}
+
+/// The same class with Swift Observation.
+@Observable
+public final class ObservationModel {
+  public var value = 0
+  public init() {}
+}
+
+/// The same class with an OpenCombine `@Published` property.
+public final class PublishedModel {
+  @Published public var value = 0
+  public init() {}
+}

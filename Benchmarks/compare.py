@@ -1,0 +1,144 @@
+"""Prints the budget table for one run of the benchmark suites.
+
+Input: package-benchmark's JMH export. Each per-operation row runs 1,000
+operations per sample, so a sample's wall-clock microseconds are nanoseconds
+per operation; medians (p50) are used throughout.
+"""
+
+import json
+import sys
+
+OPS_PER_SAMPLE = 1000
+
+
+def load(path):
+    with open(path) as handle:
+        elements = json.load(handle)
+    rows = {}
+    for element in elements:
+        name = element["benchmark"].split(".", 3)[-1].replace("_", " ")
+        metrics = element["secondaryMetrics"]
+        row = {}
+        for metric, data in metrics.items():
+            row[metric] = data["scorePercentiles"]["50.0"]
+        rows[name] = row
+    return rows
+
+
+def ns_per_op(rows, name):
+    row = rows.get(name)
+    if row is None or "Time (wall clock)" not in row:
+        return None
+    # JMH scores time in microseconds per sample of 1,000 operations.
+    return row["Time (wall clock)"] * 1000 / OPS_PER_SAMPLE
+
+
+def mallocs_per_op(rows, name):
+    row = rows.get(name)
+    if row is None or "Malloc (total)" not in row:
+        return None
+    return row["Malloc (total)"] / OPS_PER_SAMPLE
+
+
+def seconds(rows, name):
+    row = rows.get(name)
+    if row is None:
+        return None
+    return row["Time (wall clock)"] / 1e6
+
+
+def custom(rows, name, metric):
+    row = rows.get(name)
+    return None if row is None else row.get(metric)
+
+
+def main(path):
+    rows = load(path)
+    table = []
+
+    def add(label, value, unit, reference_label, reference, ratio, budget, met):
+        table.append((label, value, unit, reference_label, reference, ratio, budget, met))
+
+    def ratio_row(label, ours, reference_label, reference, limit, at_least=False):
+        if ours is None or reference is None:
+            add(label, ours, "ns", reference_label, reference, None, limit_text(limit, at_least), None)
+            return
+        ratio = ours / reference if reference else float("inf")
+        met = ratio >= limit if at_least else ratio <= limit
+        add(label, ours, "ns", reference_label, reference, ratio, limit_text(limit, at_least), met)
+
+    def limit_text(limit, at_least):
+        return ("≥ " if at_least else "≤ ") + f"{limit:g}×"
+
+    floor_write = ns_per_op(rows, "floor: plain stored write")
+    floor_closure = ns_per_op(rows, "floor: write + direct closure call with (old, new)")
+    unobserved = ns_per_op(rows, "ours: unobserved write")
+    one = ns_per_op(rows, "ours: write, 1 .old|.new observer(s)")
+    ten = ns_per_op(rows, "ours: write, 10 .old|.new observer(s)")
+    subject = ns_per_op(rows, "anchor: OpenCombine CurrentValueSubject.send, 1 sink")
+
+    ratio_row("unobserved write", unobserved, "plain stored write", floor_write, 1.5)
+    ratio_row("write, 1 observer", one, "write + closure call", floor_closure, 10)
+    ratio_row("write, 1 observer", one, "CurrentValueSubject.send", subject, 0.2)
+    ratio_row("write, 10 observers", ten, "write, 1 observer", one, 3)
+
+    mallocs = mallocs_per_op(rows, "ours: write, 1 .old|.new observer(s)")
+    add("mallocs per notification", mallocs, "", "", None, None, "= 0",
+        None if mallocs is None else mallocs < 0.001)
+
+    for others in [0, 1000]:
+        value = ns_per_op(rows, f"ours: observe + invalidate, {others} other observers")
+        add(f"observe + invalidate, {others} others", value, "ns", "", None, None, "≤ 150 ns",
+            None if value is None else value <= 150)
+    base = ns_per_op(rows, "ours: observe + invalidate, 0 other observers")
+    crowded = ns_per_op(rows, "ours: observe + invalidate, 1000 other observers")
+    ratio_row("observe + invalidate, 1000 others", crowded, "0 others", base, 1.5)
+
+    per_registration = custom(rows, "memory: ours, live registration (token included)", "live bytes per registration")
+    add("memory per live registration", per_registration, "B", "OpenCombine sink",
+        custom(rows, "memory: anchor OpenCombine sink", "live bytes per registration"), None, "≤ 128 B",
+        None if per_registration is None else per_registration <= 128)
+    per_object = custom(rows, "memory: ours, bytes added per unobserved object", "bytes added per object")
+    add("memory added per unobserved object", per_object, "B", "", None, None, "≤ 8 B",
+        None if per_object is None else per_object <= 8)
+
+    one_thread = seconds(rows, "scaling: 1 thread(s), 1000000 observed writes each")
+    two_threads = seconds(rows, "scaling: 2 thread(s), 1000000 observed writes each")
+    if one_thread and two_threads:
+        speedup = 2 * one_thread / two_threads
+        add("2 threads, 2 objects: throughput", speedup, "×", "1 thread", 1.0, speedup, "≥ 1.8×", speedup >= 1.8)
+    else:
+        add("2 threads, 2 objects: throughput", None, "×", "1 thread", None, None, "≥ 1.8×", None)
+
+    print("| our row | ours | compared with | that | ratio | budget | met |")
+    print("|---|---:|---|---:|---:|---|---|")
+    for label, value, unit, reference_label, reference, ratio, budget, met in table:
+        print("| {} | {} | {} | {} | {} | {} | {} |".format(
+            label,
+            "n/a" if value is None else f"{value:.2f} {unit}".strip(),
+            reference_label or "",
+            "" if reference is None else f"{reference:.2f}",
+            "" if ratio is None else f"{ratio:.2f}",
+            budget,
+            "not measured" if met is None else ("yes" if met else "**no**"),
+        ))
+
+    print()
+    print("Anchors in the same run (median ns per operation):")
+    print()
+    print("| row | ns | mallocs |")
+    print("|---|---:|---:|")
+    for name in sorted(rows):
+        if name.startswith(("anchor:", "floor:", "ours:")):
+            value = ns_per_op(rows, name)
+            count = mallocs_per_op(rows, name)
+            print(f"| {name} | {'' if value is None else f'{value:.2f}'} | {'' if count is None else f'{count:.3f}'} |")
+    for name in sorted(rows):
+        if name.startswith("memory:"):
+            for metric, value in rows[name].items():
+                if metric.startswith(("live bytes", "bytes added")):
+                    print(f"| {name} | {value:.0f} B | |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else ".benchmarks-results.json")
