@@ -81,19 +81,56 @@ extension KeyValueObservableMacro: MemberMacro {
       """
     )
 
-    let keyPathCases = properties.enumerated().map { index, name in
+    let isGeneric = !(classDecl.genericParameterClause?.parameters.isEmpty ?? true)
+    let probeCases = properties.enumerated().map { index, name in
       "case \\Root.\(name): return \(firstSlot) + \(index)"
     }
-    let fallbackSlotForKeyPath = isRoot ? "" : " ?? super.\(Names.slotForKeyPath)(for: keyPath)"
+    // A key path rooted at a subclass (or at a generic class) names the same
+    // property with another root: the probe builds key paths rooted at
+    // `Self`, once per key path thanks to the cache.
+    let probe = """
+      KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: \(classDecl.selfTypeName).self) {
+        func slot<Root: \(classDecl.selfTypeName)>(in _: Root.Type) -> Swift.Int? {
+          switch keyPath {
+          \((probeCases + ["default: return nil"]).joined(separator: "\n"))
+          }
+        }
+        return slot(in: Self.self)
+      }
+      """
+    let fallback = isRoot ? "nil" : "super.\(Names.slotForKeyPath)(for: keyPath)"
+    let probeOrFallback = isRoot ? probe : "\(probe) ?? \(fallback)"
+    var slotForKeyPathBody: String
+    if isGeneric {
+      slotForKeyPathBody = "return \(probeOrFallback)"
+    } else {
+      // The key path literals of a non-generic class are built once.
+      let literalCases = properties.enumerated().map { index, name in
+        "case \\\(className).\(name): return \(firstSlot) + \(index)"
+      }
+      slotForKeyPathBody = """
+        switch keyPath {
+        \((literalCases + ["default: break"]).joined(separator: "\n"))
+        }
+        """
+      if classDecl.isFinal && isRoot {
+        slotForKeyPathBody += "\nreturn nil"
+      } else if classDecl.isFinal {
+        slotForKeyPathBody += "\nreturn super.\(Names.slotForKeyPath)(for: keyPath)"
+      } else {
+        slotForKeyPathBody += """
+
+          guard Self.self != \(className).self else {
+            return \(fallback)
+          }
+          return \(probeOrFallback)
+          """
+      }
+    }
     members.append(
       """
       \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.slotForKeyPath)(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-        func slot<Root: \(raw: classDecl.selfTypeName)>(in _: Root.Type) -> Swift.Int? {
-          switch keyPath {
-          \(raw: (keyPathCases + ["default: return nil"]).joined(separator: "\n"))
-          }
-        }
-        return slot(in: Self.self)\(raw: fallbackSlotForKeyPath)
+        \(raw: slotForKeyPathBody)
       }
       """
     )

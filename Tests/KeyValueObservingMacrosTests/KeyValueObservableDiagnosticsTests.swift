@@ -55,15 +55,13 @@ struct KeyValueObservableDiagnosticsTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Point>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.x:
-              return _$kvoFirstSlot_Point + 0
-            default:
-              return nil
-            }
+          switch keyPath {
+          case \Point.x:
+            return _$kvoFirstSlot_Point + 0
+          default:
+            break
           }
-          return slot(in: Self.self)
+          return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -164,15 +162,13 @@ struct KeyValueObservableDiagnosticsTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Bank>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.balance:
-              return _$kvoFirstSlot_Bank + 0
-            default:
-              return nil
-            }
+          switch keyPath {
+          case \Bank.balance:
+            return _$kvoFirstSlot_Bank + 0
+          default:
+            break
           }
-          return slot(in: Self.self)
+          return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -291,15 +287,13 @@ struct KeyValueObservableDiagnosticsTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Node>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.value:
-              return _$kvoFirstSlot_Node + 0
-            default:
-              return nil
-            }
+          switch keyPath {
+          case \Node.value:
+            return _$kvoFirstSlot_Node + 0
+          default:
+            break
           }
-          return slot(in: Self.self)
+          return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {

@@ -118,17 +118,15 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Person>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.name:
-              return _$kvoFirstSlot_Person + 0
-            case \Root.nickname:
-              return _$kvoFirstSlot_Person + 1
-            default:
-              return nil
-            }
+          switch keyPath {
+          case \Person.name:
+            return _$kvoFirstSlot_Person + 0
+          case \Person.nickname:
+            return _$kvoFirstSlot_Person + 1
+          default:
+            break
           }
-          return slot(in: Self.self)
+          return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -243,15 +241,13 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Thermostat>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.target:
-              return _$kvoFirstSlot_Thermostat + 0
-            default:
-              return nil
-            }
+          switch keyPath {
+          case \Thermostat.target:
+            return _$kvoFirstSlot_Thermostat + 0
+          default:
+            break
           }
-          return slot(in: Self.self)
+          return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -349,15 +345,26 @@ struct KeyValueObservableMacroTests {
         }
 
         open nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Vehicle>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.wheels:
+          switch keyPath {
+          case \Vehicle.wheels:
+            return _$kvoFirstSlot_Vehicle + 0
+          default:
+            break
+          }
+          guard Self.self != Vehicle.self else {
+            return nil
+          }
+          return KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Vehicle.self) {
+            func slot<Root: Vehicle>(in _: Root.Type) -> Swift.Int? {
+              switch keyPath {
+              case \Root.wheels:
               return _$kvoFirstSlot_Vehicle + 0
             default:
               return nil
+              }
             }
+            return slot(in: Self.self)
           }
-          return slot(in: Self.self)
         }
 
         open nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -455,6 +462,7 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          return KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Box<Content, Tag>.self) {
           func slot<Root: Box<Content, Tag>>(in _: Root.Type) -> Swift.Int? {
             switch keyPath {
             case \Root.content:
@@ -464,6 +472,7 @@ struct KeyValueObservableMacroTests {
             }
           }
           return slot(in: Self.self)
+          }
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -561,15 +570,13 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: ViewModel>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.title:
-              return _$kvoFirstSlot_ViewModel + 0
-            default:
-              return nil
-            }
+          switch keyPath {
+          case \ViewModel.title:
+            return _$kvoFirstSlot_ViewModel + 0
+          default:
+            break
           }
-          return slot(in: Self.self)
+          return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -630,13 +637,11 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Empty>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            default:
-              return nil
-            }
+          switch keyPath {
+          default:
+            break
           }
-          return slot(in: Self.self)
+          return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
@@ -721,15 +726,26 @@ struct KeyValueObservableSubclassMacroTests {
         }
 
         nonisolated override class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          func slot<Root: Truck>(in _: Root.Type) -> Swift.Int? {
-            switch keyPath {
-            case \Root.payload:
+          switch keyPath {
+          case \Truck.payload:
+            return _$kvoFirstSlot_Truck + 0
+          default:
+            break
+          }
+          guard Self.self != Truck.self else {
+            return super._$kvoSlot(for: keyPath)
+          }
+          return KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Truck.self) {
+            func slot<Root: Truck>(in _: Root.Type) -> Swift.Int? {
+              switch keyPath {
+              case \Root.payload:
               return _$kvoFirstSlot_Truck + 0
             default:
               return nil
+              }
             }
-          }
-          return slot(in: Self.self) ?? super._$kvoSlot(for: keyPath)
+            return slot(in: Self.self)
+          } ?? super._$kvoSlot(for: keyPath)
         }
 
         nonisolated override class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {

@@ -77,6 +77,24 @@ struct ClassKindsTests {
     _ = tokens
   }
 
+  @Test("a key path rooted at a subclass finds its slot again on every observation")
+  func repeatedSubclassLookups() {
+    let tow = TowTruck()
+    let counter = Counter()
+    var tokens: [KeyValueObservation] = []
+    for _ in 0..<3 {
+      tokens.append(tow.observe(\.wheels) { _, _ in counter.increment() })
+      tokens.append(tow.observe(\.payload) { _, _ in counter.increment() })
+      tokens.append(tow.observe(\.towing) { _, _ in counter.increment() })
+    }
+    tow.wheels = 1
+    tow.payload = 2
+    tow.towing = "x"
+    #expect(counter.count == 9)
+    #expect(Truck._$kvoSlot(for: \TowTruck.towing) == nil, "a key the asked class does not have")
+    _ = tokens
+  }
+
   @Test("a generic class observes properties of its generic type")
   func genericClass() {
     let box = Box([1, 2])
