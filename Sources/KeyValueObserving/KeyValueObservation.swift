@@ -22,14 +22,15 @@ import Synchronization
 public final class KeyValueObservation: Sendable {
   private let storage: _KeyValueObservationStorage?
 
-  /// The registration, retained; given up by the first `invalidate()`, so
-  /// that the callback and its captures are released as soon as no delivery
-  /// holds them. Only `invalidate()` dereferences it, after taking it.
-  private let registration: Atomic<Unmanaged<_KeyValueRegistration>?>
+  /// The address of the registration while it is registered, zero once this
+  /// token invalidated it. The storage owns the registration; the token only
+  /// names it, so the first `invalidate()` can hand it back exactly once.
+  private let registration: Atomic<UInt>
 
   init(storage: _KeyValueObservationStorage?, registration: _KeyValueRegistration?) {
     self.storage = storage
-    self.registration = Atomic(registration.map { Unmanaged.passRetained($0) })
+    let address = registration.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
+    self.registration = Atomic(address)
   }
 
   /// Ends the registration and releases its callback.
@@ -51,12 +52,10 @@ public final class KeyValueObservation: Sendable {
   /// token.invalidate()  // harmless
   /// ```
   public func invalidate() {
-    // One exchange decides which caller invalidates; the others see nil.
-    guard let taken = registration.exchange(nil, ordering: .acquiringAndReleasing) else { return }
-    storage?.remove(taken.takeUnretainedValue())
-    // Released after the registrar's lock: the callback's captures may run
-    // any code when they deinitialise.
-    taken.release()
+    // One exchange decides which caller invalidates; the others see zero.
+    let address = registration.exchange(0, ordering: .acquiringAndReleasing)
+    guard let storage, let pointer = UnsafeRawPointer(bitPattern: address) else { return }
+    storage.remove(Unmanaged.fromOpaque(pointer))
   }
 
   /// Whether the registration still delivers: `false` after
@@ -69,7 +68,7 @@ public final class KeyValueObservation: Sendable {
   /// assert(!token.isActive)
   /// ```
   public var isActive: Bool {
-    guard let storage, registration.load(ordering: .acquiring) != nil else { return false }
+    guard let storage, registration.load(ordering: .acquiring) != 0 else { return false }
     return !storage.isClosed
   }
 

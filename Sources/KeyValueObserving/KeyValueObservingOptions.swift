@@ -25,6 +25,7 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
   /// ```swift
   /// let both = KeyValueObservingOptions(rawValue: 0b11)  // [.new, .old]
   /// ```
+  @inlinable
   public init(rawValue: Int) {
     self.rawValue = rawValue
   }
@@ -34,14 +35,14 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
   /// ```swift
   /// person.observe(\.age, options: .new) { _, change in print(change.newValue!) }
   /// ```
-  public static let new = KeyValueObservingOptions(rawValue: 1 << 0)
+  @inlinable public static var new: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 1 << 0) }
 
   /// The change carries the old value.
   ///
   /// ```swift
   /// person.observe(\.age, options: .old) { _, change in print(change.oldValue!) }
   /// ```
-  public static let old = KeyValueObservingOptions(rawValue: 1 << 1)
+  @inlinable public static var old: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 1 << 1) }
 
   /// One notification is delivered immediately, before `observe` returns.
   ///
@@ -50,7 +51,7 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
   ///     print(change.newValue!)  // prints the current age first
   /// }
   /// ```
-  public static let initial = KeyValueObservingOptions(rawValue: 1 << 2)
+  @inlinable public static var initial: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 1 << 2) }
 
   /// An extra notification is delivered before each change.
   ///
@@ -59,7 +60,7 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
   ///     if change.isPrior { print("about to change from \(change.oldValue!)") }
   /// }
   /// ```
-  public static let prior = KeyValueObservingOptions(rawValue: 1 << 3)
+  @inlinable public static var prior: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 1 << 3) }
 }
 
 extension KeyValueObservingOptions: CustomStringConvertible {

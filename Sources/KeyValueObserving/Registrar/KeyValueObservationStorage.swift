@@ -82,14 +82,22 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     }
   }
 
-  /// Removes `registration`; returns whether it was registered. Idempotent.
+  /// Removes the registration a token refers to; returns whether it was
+  /// registered. The registration is released after the lock: its callback's
+  /// captures may run any code when they deinitialise.
+  ///
+  /// The token calls this at most once. The registration is alive here: the
+  /// slot list owns it until this removal, unless the object deinitialised,
+  /// in which case the storage is closed and the pointer is not touched.
   @discardableResult
-  func remove(_ registration: _KeyValueRegistration) -> Bool {
-    // The registration is marked inactive under the lock, so a delivery that
-    // starts after this returns cannot call it.
-    withState { state in
+  func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
+    let removed: _KeyValueRegistration? = withState { state in
+      guard !state.isClosed else { return nil }
+      let registration = registration.takeUnretainedValue()
       let slot = registration.slot
-      guard slot < state.slots.count, state.slots[slot].remove(registration) else { return false }
+      guard slot < state.slots.count, state.slots[slot].remove(registration) else { return nil }
+      // Marked inactive under the lock, so a delivery that starts after this
+      // returns cannot call it.
       registration.isActive.store(false, ordering: .releasing)
       if state.slots[slot].isEmpty {
         if slot >= 63 { state.highSlotsObserved -= 1 }
@@ -97,8 +105,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
           observedSlots.bitwiseAnd(~Self.bit(forSlot: slot), ordering: .releasing)
         }
       }
-      return true
+      return registration
     }
+    return removed != nil
   }
 
   /// Ends every registration: called once, when the observed object
@@ -118,11 +127,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       }
       return removed
     }
-    // Callbacks, and whatever they capture, are released after the lock:
-    // their deinitialisers may run any code.
-    for case let registration? in removed.joined() {
-      registration.releaseCallback()
-    }
+    // The registrations, their callbacks and whatever those capture are
+    // released here, after the lock: their deinitialisers may run any code.
+    _ = removed
   }
 
   /// The live registrations, slot by slot in registration order.
@@ -196,7 +203,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       set(object, newValue)
     }
     let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
-    for case let registration? in snapshot.entries where registration.isLive {
+    snapshot.forEachLive { registration in
       let options = registration.options
       let change = KeyValueObservedChange<Value>(
         kind: .setting,
@@ -211,8 +218,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Sends the prior notifications of a change.
   @inlinable
   func deliverPrior<Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: AnyObject) {
-    for case let registration? in snapshot.entries
-    where registration.options.contains(.prior) && registration.isLive {
+    snapshot.forEachLive { registration in
+      guard registration.options.contains(.prior) else { return }
       let change = KeyValueObservedChange<Value>(
         kind: .setting,
         newValue: nil,

@@ -1,7 +1,13 @@
 public import Synchronization
 
 /// One live registration: what it asked for and whether it may still be
-/// called. Held by the registrar's slot list and by the token that owns it.
+/// called.
+///
+/// The registrar's storage is its only owner: the slot list holds it from
+/// `add` to `remove` (or until the observed object deinitialises), and a
+/// delivery under way keeps it alive through its snapshot of the list. The
+/// token refers to it without owning it, so removing it releases the
+/// callback and everything the callback captured.
 ///
 /// Not API: the macro-generated setters reach it through
 /// ``_KeyValueObservationStorage``.
@@ -10,38 +16,42 @@ public import Synchronization
 /// // Made by `observe`; users never create one.
 /// ```
 public class _KeyValueRegistration: @unchecked Sendable {
-  // @unchecked Sendable: `options` and `slot` are immutable, `isActive` is
-  // atomic, and `indexInSlot` is read and written only under the owning
-  // storage's lock.
+  // @unchecked Sendable: everything is immutable except `isActive`, which is
+  // atomic, and `indexInSlot`, which only the owning storage's lock guards.
 
-  /// What the registration asked for.
-  @usableFromInline let options: KeyValueObservingOptions
-
-  /// The key it observes.
-  @usableFromInline let slot: Int
-
-  /// Its position in the slot's list; owned by the storage's lock.
-  @exclusivity(unchecked) nonisolated(unsafe) var indexInSlot = -1
+  /// The raw value of the options it asked for (they fit in a byte).
+  @usableFromInline let optionBits: UInt8
 
   /// Cleared once, when the registration is removed; checked before every call.
   @usableFromInline let isActive = Atomic<Bool>(true)
+
+  /// The key it observes.
+  @usableFromInline let slotNumber: Int32
+
+  /// Its position in the slot's list; owned by the storage's lock.
+  @exclusivity(unchecked) nonisolated(unsafe) var indexInSlot: Int32 = -1
+
+  /// What the registration asked for.
+  @inlinable
+  var options: KeyValueObservingOptions {
+    KeyValueObservingOptions(rawValue: Int(optionBits))
+  }
+
+  /// The key it observes.
+  @inlinable
+  var slot: Int { Int(slotNumber) }
 
   /// Whether the registration may still be called.
   @inlinable
   var isLive: Bool { isActive.load(ordering: .acquiring) }
 
   init(options: KeyValueObservingOptions, slot: Int) {
-    self.options = options
-    self.slot = slot
+    self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
+    self.slotNumber = Int32(slot)
   }
 
   /// Who receives the notifications, for ``KeyValueObservable/observationInfo``.
   var observerDescription: String { "registration" }
-
-  /// Drops the callback and what it captured. Called once the observed
-  /// object has deinitialised, when no delivery can be under way: every
-  /// delivery runs inside a setter or `observe` call that holds the object.
-  func releaseCallback() {}
 }
 
 /// A registration that receives values of the observed property's own type.
@@ -65,11 +75,10 @@ final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistr
   @unchecked Sendable
 {
   // @unchecked Sendable: the handler is called only on the thread that made a
-  // change, which is where the caller of `observe` said changes would happen;
-  // it is cleared only by `releaseCallback()`, which no delivery overlaps.
-  @usableFromInline @exclusivity(unchecked) nonisolated(unsafe) var handler:
-    ((Object, KeyValueObservedChange<Value>) -> Void)?
+  // change, which is where the caller of `observe` said changes would happen.
+  @usableFromInline let handler: (Object, KeyValueObservedChange<Value>) -> Void
 
+  @usableFromInline
   init(
     options: KeyValueObservingOptions,
     slot: Int,
@@ -82,17 +91,13 @@ final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistr
   /// Calls the handler with the object's own type: the direct path.
   @inlinable
   func call(_ object: Object, _ change: KeyValueObservedChange<Value>) {
-    handler?(object, change)
+    handler(object, change)
   }
 
   override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
     // The slot lists of an object hold only registrations made on that
     // object, so it is an `Object`.
-    handler?(unsafeDowncast(object, to: Object.self), change)
-  }
-
-  override func releaseCallback() {
-    handler = nil
+    handler(unsafeDowncast(object, to: Object.self), change)
   }
 
   override var observerDescription: String {

@@ -23,14 +23,14 @@ struct SlotRegistrations {
   }
 
   mutating func append(_ registration: _KeyValueRegistration) {
-    registration.indexInSlot = entries.count
+    registration.indexInSlot = Int32(entries.count)
     entries.append(registration)
     count(registration.options, by: 1)
   }
 
   /// Removes `registration` if it is here; returns whether it was.
   mutating func remove(_ registration: _KeyValueRegistration) -> Bool {
-    let index = registration.indexInSlot
+    let index = Int(registration.indexInSlot)
     guard entries.indices.contains(index), entries[index] === registration else { return false }
     entries[index] = nil
     registration.indexInSlot = -1
@@ -60,7 +60,7 @@ struct SlotRegistrations {
     var live = ContiguousArray<_KeyValueRegistration?>()
     live.reserveCapacity(liveCount)
     for case let registration? in entries {
-      registration.indexInSlot = live.count
+      registration.indexInSlot = Int32(live.count)
       live.append(registration)
     }
     entries = live
@@ -77,6 +77,26 @@ struct ChangeSnapshot {
   @usableFromInline let wantsOldValue: Bool
   @usableFromInline let wantsNewValue: Bool
   @usableFromInline let hasPrior: Bool
+
+  /// Calls `body` with each registration still live, in order, without
+  /// retaining them one by one: the snapshot's list keeps them alive.
+  @inlinable @inline(__always)
+  func forEachLive(_ body: (_KeyValueRegistration) -> Void) {
+    entries.withUnsafeBufferPointer { buffer in
+      // An optional class reference is one pointer, nil being null: read
+      // the pointers without taking a reference.
+      let pointers = UnsafeRawBufferPointer(buffer)
+      let stride = MemoryLayout<_KeyValueRegistration?>.stride
+      for index in 0..<buffer.count {
+        guard let pointer = pointers.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self) else {
+          continue
+        }
+        Unmanaged<_KeyValueRegistration>.fromOpaque(pointer)._withUnsafeGuaranteedRef { registration in
+          if registration.isLive { body(registration) }
+        }
+      }
+    }
+  }
 
   init(
     entries: ContiguousArray<_KeyValueRegistration?>,
