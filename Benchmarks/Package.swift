@@ -37,7 +37,11 @@ let package = Package(
     ),
     .executableTarget(
       name: "Ours",
-      dependencies: ["BenchmarkModels", .product(name: "Benchmark", package: "benchmark")],
+      dependencies: [
+        "BenchmarkModels",
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "KeyValueObserving", package: "KeyValueObserving"),
+      ],
       path: "Benchmarks/Ours",
       plugins: [benchmarkPlugin]
     ),

@@ -4,7 +4,7 @@ import BenchmarkModels
 /// The floors our rows are divided by.
 let benchmarks: @Sendable () -> Void = {
   Benchmark("floor: plain stored write", configuration: .perOperation) { benchmark in
-    let model = PlainModel()
+    let model = Plain()
     benchmark.startMeasurement()
     for index in benchmark.scaledIterations {
       model.value = index
@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   Benchmark("floor: write + direct closure call with (old, new)", configuration: .perOperation) { benchmark in
-    let model = PlainModel()
+    let model = Plain()
     let handler: (Int, Int) -> Void = { old, new in blackHole(new) }
     benchmark.startMeasurement()
     for index in benchmark.scaledIterations {

@@ -5,7 +5,7 @@ import KeyValueObserving
 /// KeyValueObserving's rows. A later feature adds its row here.
 let benchmarks: @Sendable () -> Void = {
   Benchmark("ours: unobserved write", configuration: .perOperation) { benchmark in
-    let model = ObservableModel()
+    let model = Observed()
     benchmark.startMeasurement()
     for index in benchmark.scaledIterations {
       model.value = index
@@ -15,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
 
   for observers in [1, 10] {
     Benchmark("ours: write, \(observers) .old|.new observer(s)", configuration: .perOperation) { benchmark in
-      let model = ObservableModel()
+      let model = Observed()
       let tokens = (0..<observers).map { _ in
         model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
       }
@@ -31,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
 
   for others in [0, 1_000] {
     Benchmark("ours: observe + invalidate, \(others) other observers", configuration: .perOperation) { benchmark in
-      let model = ObservableModel()
+      let model = Observed()
       let tokens = (0..<others).map { _ in model.observe(\.value) { _, _ in } }
       // The first observation creates the registrar's storage; measure the
       // steady state.

@@ -3,8 +3,8 @@ public import Synchronization
 /// The registrations of one observed object: created on its first
 /// observation, closed when the object deinitialises.
 ///
-/// Everything that changes is under one lock (see ``PlatformLock`` for why
-/// it is not `Synchronization.Mutex`); callbacks never run under it.
+/// Everything that changes is under one lock (see ``SpinLock`` for why it is
+/// not `Synchronization.Mutex`); callbacks never run under it.
 /// A bit mask of observed slots, readable without the lock, lets a write to a
 /// key nobody observes skip the lock even on an object that has observers.
 ///
@@ -21,7 +21,7 @@ public import Synchronization
 public final class _KeyValueObservationStorage: @unchecked Sendable {
   // @unchecked Sendable: `state` is read and written only inside
   // `withState`, under `lock`; everything else is immutable or atomic.
-  private let lock = PlatformLock()
+  private let lock = SpinLock()
   // The lock already guarantees exclusive access: the runtime's dynamic
   // exclusivity check would only add cost to every observed write.
   @exclusivity(unchecked) nonisolated(unsafe) private var state = State()
@@ -34,10 +34,6 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   @usableFromInline let observedSlots = Atomic<UInt64>(0)
 
   init() {}
-
-  deinit {
-    lock.destroy()
-  }
 
   /// Runs `body` on the state with the lock held.
   private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
@@ -176,9 +172,33 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    guard observedSlots.load(ordering: .relaxed) & Self.bit(forSlot: slot) != 0,
-      let snapshot = beginChange(ofSlot: slot)
-    else {
+    guard observedSlots.load(ordering: .relaxed) & Self.bit(forSlot: slot) != 0 else {
+      set(object, newValue)
+      return
+    }
+    notifyingSetObserved(
+      object,
+      slot: slot,
+      to: newValue,
+      hasPropertyObservers: hasPropertyObservers,
+      get: get,
+      set: set
+    )
+  }
+
+  /// The part of ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``
+  /// for a key with registrations, kept out of line so that the setter's own
+  /// code stays a load, a test and a store.
+  @inlinable @inline(never)
+  func notifyingSetObserved<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    guard let snapshot = beginChange(ofSlot: slot) else {
       set(object, newValue)
       return
     }
@@ -203,6 +223,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       set(object, newValue)
     }
     let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
+    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
     snapshot.forEachLive { registration in
       let options = registration.options
       let change = KeyValueObservedChange<Value>(
@@ -211,13 +232,14 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
         oldValue: options.contains(.old) ? oldValue : nil,
         isPrior: false
       )
-      deliver(change, to: registration, from: object)
+      deliver(change, to: registration, from: object, direct: direct)
     }
   }
 
   /// Sends the prior notifications of a change.
   @inlinable
-  func deliverPrior<Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: AnyObject) {
+  func deliverPrior<Object: AnyObject, Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: Object) {
+    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
     snapshot.forEachLive { registration in
       guard registration.options.contains(.prior) else { return }
       let change = KeyValueObservedChange<Value>(
@@ -226,23 +248,24 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
         oldValue: registration.options.contains(.old) ? oldValue : nil,
         isPrior: true
       )
-      deliver(change, to: registration, from: object)
+      deliver(change, to: registration, from: object, direct: direct)
     }
   }
 
   /// Hands `change` to one registration of a key whose values are `Value`.
   ///
   /// A registration made through the class that declares the property has
-  /// exactly the type `ClosureRegistration<Object, Value>`: it is called
-  /// directly, with the types known here. Any other (one made through a
-  /// subclass's type) goes through the class's virtual method.
+  /// exactly the type `ClosureRegistration<Object, Value>` (`direct`): it is
+  /// called directly, with the types known here. Any other (one made through
+  /// a subclass's type) goes through the class's virtual method.
   @inlinable @inline(__always)
   func deliver<Object: AnyObject, Value>(
     _ change: KeyValueObservedChange<Value>,
     to registration: _KeyValueRegistration,
-    from object: Object
+    from object: Object,
+    direct: ObjectIdentifier
   ) {
-    if type(of: registration) == ClosureRegistration<Object, Value>.self {
+    if ObjectIdentifier(type(of: registration)) == direct {
       unsafeDowncast(registration, to: ClosureRegistration<Object, Value>.self).call(object, change)
     } else {
       unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)

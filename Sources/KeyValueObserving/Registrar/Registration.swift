@@ -33,17 +33,17 @@ public class _KeyValueRegistration: @unchecked Sendable {
 
   /// What the registration asked for.
   @inlinable
-  var options: KeyValueObservingOptions {
+  final var options: KeyValueObservingOptions {
     KeyValueObservingOptions(rawValue: Int(optionBits))
   }
 
   /// The key it observes.
   @inlinable
-  var slot: Int { Int(slotNumber) }
+  final var slot: Int { Int(slotNumber) }
 
   /// Whether the registration may still be called.
   @inlinable
-  var isLive: Bool { isActive.load(ordering: .acquiring) }
+  final var isLive: Bool { isActive.load(ordering: .acquiring) }
 
   init(options: KeyValueObservingOptions, slot: Int) {
     self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
