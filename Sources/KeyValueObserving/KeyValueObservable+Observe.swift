@@ -26,6 +26,7 @@ extension KeyValueObservable {
   /// - Returns: The token that keeps the registration alive.
   /// - Complexity: O(1) amortised, whatever the number of other
   ///   registrations on the key.
+  @inlinable
   public func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [],
@@ -45,9 +46,9 @@ extension KeyValueObservable {
     if options.contains(.initial) {
       let value = self[keyPath: keyPath]
       if registration.isLive {
-        registration.deliver(
-          KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil),
-          from: self
+        registration.call(
+          self,
+          KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil)
         )
       }
     }

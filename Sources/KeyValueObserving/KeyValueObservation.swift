@@ -27,6 +27,7 @@ public final class KeyValueObservation: Sendable {
   /// names it, so the first `invalidate()` can hand it back exactly once.
   private let registration: Atomic<UInt>
 
+  @usableFromInline
   init(storage: _KeyValueObservationStorage?, registration: _KeyValueRegistration?) {
     self.storage = storage
     let address = registration.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0

@@ -14,7 +14,7 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  Benchmark("anchor: Observation register + write + onChange", configuration: .perOperation) { benchmark in
+  Benchmark("anchor: Observation register + write + onChange", configuration: .perOperationTimeOnly) { benchmark in
     let model = ObservationModel()
     benchmark.startMeasurement()
     for index in benchmark.scaledIterations {
@@ -53,7 +53,7 @@ let benchmarks: @Sendable () -> Void = {
     withExtendedLifetime(cancellable) {}
   }
 
-  Benchmark("anchor: OpenCombine sink create + cancel", configuration: .perOperation) { benchmark in
+  Benchmark("anchor: OpenCombine sink create + cancel", configuration: .perOperationTimeOnly) { benchmark in
     let subject = CurrentValueSubject<Int, Never>(0)
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {

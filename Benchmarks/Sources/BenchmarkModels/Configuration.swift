@@ -13,6 +13,15 @@ extension Benchmark.Configuration {
     )
   }
 
+  /// Like ``perOperation`` but without counting mallocs: counting routes
+  /// every allocation through the malloc interposer, which adds its own cost
+  /// to rows that allocate, such as registering and removing an observer.
+  public static var perOperationTimeOnly: Benchmark.Configuration {
+    var configuration = perOperation
+    configuration.metrics = [.wallClock, .throughput]
+    return configuration
+  }
+
   /// One measurement of a custom metric per sample, a few samples.
   public static func custom(_ metric: BenchmarkMetric, samples: Int = 5) -> Benchmark.Configuration {
     .init(

@@ -14,6 +14,7 @@
 ///
 /// Debug builds print the message to standard error; release builds stay
 /// silent.
+@usableFromInline
 func reportProblem(_ message: String) {
   #if DEBUG && !os(WASI)
     let line = "KeyValueObserving: \(message)\n"

@@ -61,6 +61,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// Adds `registration` to its slot; returns `false` (and adds nothing)
   /// once the object has deinitialised.
+  @usableFromInline
   func add(_ registration: _KeyValueRegistration) -> Bool {
     withState { state in
       guard !state.isClosed else { return false }

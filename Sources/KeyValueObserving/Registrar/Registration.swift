@@ -45,6 +45,7 @@ public class _KeyValueRegistration: @unchecked Sendable {
   @inlinable
   final var isLive: Bool { isActive.load(ordering: .acquiring) }
 
+  @usableFromInline
   init(options: KeyValueObservingOptions, slot: Int) {
     self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
     self.slotNumber = Int32(slot)

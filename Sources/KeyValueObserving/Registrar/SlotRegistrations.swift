@@ -36,7 +36,8 @@ struct SlotRegistrations {
     registration.indexInSlot = -1
     count(registration.options, by: -1)
     if liveCount == 0 {
-      entries = []
+      // Keep the buffer: a key observed once is likely observed again.
+      entries.removeAll(keepingCapacity: true)
     } else if entries.count - liveCount > max(liveCount, 8) {
       compact()
     }
