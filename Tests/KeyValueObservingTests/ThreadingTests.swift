@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import KeyValueObserving
 import Testing
 
@@ -49,6 +50,26 @@ struct ThreadingTests {
       #expect(recorder.elements == Array(1...250), "each key's changes arrive once each, in order")
     }
     _ = tokens
+  }
+
+  @Test("4 threads × 250 sets of one property, one observer: exactly 1000 callbacks, each value once")
+  func exactCountsOneProperty() {
+    let counters = Counters()
+    // The class's own data is the class's to guard: here a lock around each
+    // assignment. The registrar needs nothing from the caller.
+    let writes = NSLock()
+    let values = Recorder<Int>()
+    let token = counters.observe(\.a, options: [.old, .new]) { _, change in
+      values.append(change.newValue!)
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for index in 0..<250 {
+        writes.withLock { counters.a = thread * 1_000 + index }
+      }
+    }
+    #expect(values.count == 1000)
+    #expect(Set(values.elements).count == 1000, "no change lost or delivered twice")
+    _ = token
   }
 
   @Test("observers come and go on other threads while a key is being set: the steady observer misses nothing")

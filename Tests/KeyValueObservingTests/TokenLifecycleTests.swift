@@ -122,6 +122,11 @@ struct TokenLifecycleTests {
     #expect(weakOwner == nil, "owner → token → callback → owner must not outlive the observed object")
   }
 
+  @Test("the registrar adds one word to an object")
+  func registrarIsOneWord() {
+    #expect(MemoryLayout<_KeyValueObservationRegistrar>.size == MemoryLayout<Int>.size)
+  }
+
   @Test("objects nobody observed have no registrations and no storage")
   func unobservedObject() {
     let person = Person()

@@ -14,7 +14,14 @@ let benchmarks: @Sendable () -> Void = {
       "scaling: \(threads) thread(s), \(writesPerThread) observed writes each",
       configuration: .init(metrics: [.wallClock, .throughput], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20)
     ) { benchmark in
-      let models = (0..<threads).map { _ in ObservableModel() }
+      // Objects made one after the other can share a cache line, and then
+      // two threads writing them slow each other down whatever the library
+      // does (false sharing); allocations in between keep them apart.
+      var spacers: [[UInt8]] = []
+      let models = (0..<threads).map { _ in
+        spacers.append([UInt8](repeating: 0, count: 256))
+        return ObservableModel()
+      }
       let tokens = models.map { model in
         model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
       }
@@ -28,7 +35,7 @@ let benchmarks: @Sendable () -> Void = {
         }
       }
       benchmark.stopMeasurement()
-      withExtendedLifetime(tokens) {}
+      withExtendedLifetime((tokens, spacers)) {}
     }
   }
 }

@@ -14,6 +14,11 @@
 /// changing calls, headed by one thread-local pointer: no allocation.
 ///
 /// Not API.
+///
+/// ```swift
+/// // Inside the registrar's write path:
+/// // _KeyValueChangeNesting.withChange(of: storage, slot: 0) { deliverPrior(); assign() }
+/// ```
 public enum _KeyValueChangeNesting {
   /// One change under way: which object's storage, which key, and the change
   /// it is nested in.

@@ -164,6 +164,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   ///     `willSet`/`didSet`, which may assign it again while it changes.
   ///   - get: Reads the property's storage.
   ///   - set: Writes the property's storage.
+  ///
+  /// ```swift
+  /// storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
+  /// ```
   @inlinable
   public func notifyingSet<Object: AnyObject, Value>(
     _ object: Object,
