@@ -12,6 +12,8 @@
 
 /// A mutual-exclusion lock at a fixed heap address: `os_unfair_lock` on
 /// Darwin, `pthread_mutex_t` on Glibc, Musl and Bionic, `SRWLOCK` on Windows.
+/// For state off the write path (the key-path slot cache); the registrar has
+/// its own, cheaper ``RegistrarLock``.
 ///
 /// Why not `Synchronization.Mutex`: on Linux, `Mutex` waits in a futex slow
 /// path compiled into the standard library, which the thread sanitizer does

@@ -3,7 +3,7 @@ public import Synchronization
 /// The registrations of one observed object: created on its first
 /// observation, closed when the object deinitialises.
 ///
-/// Everything that changes is under one lock (see ``SpinLock`` for why it is
+/// Everything that changes is under one lock (see ``RegistrarLock`` for why it is
 /// not `Synchronization.Mutex`); callbacks never run under it.
 /// A bit mask of observed slots, readable without the lock, lets a write to a
 /// key nobody observes skip the lock even on an object that has observers.
@@ -21,7 +21,7 @@ public import Synchronization
 public final class _KeyValueObservationStorage: @unchecked Sendable {
   // @unchecked Sendable: `state` is read and written only inside
   // `withState`, under `lock`; everything else is immutable or atomic.
-  private let lock = SpinLock()
+  private let lock = RegistrarLock()
   // The lock already guarantees exclusive access: the runtime's dynamic
   // exclusivity check would only add cost to every observed write.
   @exclusivity(unchecked) nonisolated(unsafe) private var state = State()
@@ -90,19 +90,18 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
     let removed: _KeyValueRegistration? = withState { state in
       guard !state.isClosed else { return nil }
-      let registration = registration.takeUnretainedValue()
-      let slot = registration.slot
-      guard slot < state.slots.count, state.slots[slot].remove(registration) else { return nil }
+      let slot = registration._withUnsafeGuaranteedRef { $0.slot }
+      guard slot < state.slots.count, let removed = state.slots[slot].remove(registration) else { return nil }
       // Marked inactive under the lock, so a delivery that starts after this
       // returns cannot call it.
-      registration.isActive.store(false, ordering: .releasing)
+      removed.isActive.store(false, ordering: .releasing)
       if state.slots[slot].isEmpty {
         if slot >= 63 { state.highSlotsObserved -= 1 }
         if slot < 63 || state.highSlotsObserved == 0 {
           observedSlots.bitwiseAnd(~Self.bit(forSlot: slot), ordering: .releasing)
         }
       }
-      return registration
+      return removed
     }
     return removed != nil
   }

@@ -28,20 +28,25 @@ struct SlotRegistrations {
     count(registration.options, by: 1)
   }
 
-  /// Removes `registration` if it is here; returns whether it was.
-  mutating func remove(_ registration: _KeyValueRegistration) -> Bool {
-    let index = Int(registration.indexInSlot)
-    guard entries.indices.contains(index), entries[index] === registration else { return false }
-    entries[index] = nil
-    registration.indexInSlot = -1
-    count(registration.options, by: -1)
+  /// Removes `registration` if it is here and hands back the list's
+  /// reference to it (so that the caller can release it after the lock), or
+  /// returns `nil` when it was not here.
+  mutating func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> _KeyValueRegistration? {
+    let index = registration._withUnsafeGuaranteedRef { Int($0.indexInSlot) }
+    guard entries.indices.contains(index),
+      let entry = entries[index].map({ Unmanaged.passUnretained($0) }),
+      entry.toOpaque() == registration.toOpaque()
+    else { return nil }
+    guard let removed = entries[index].take() else { return nil }
+    removed.indexInSlot = -1
+    count(removed.options, by: -1)
     if liveCount == 0 {
       // Keep the buffer: a key observed once is likely observed again.
       entries.removeAll(keepingCapacity: true)
     } else if entries.count - liveCount > max(liveCount, 8) {
       compact()
     }
-    return true
+    return removed
   }
 
   /// Takes every registration out, leaving the slot empty.
