@@ -110,6 +110,10 @@ def main(path):
     else:
         add("2 threads, 2 objects: throughput", None, "×", "1 thread", None, None, "≥ 1.8×", None)
 
+    changes = ns_per_op(rows, "ours: changes(for:) per delivered change")
+    stream = ns_per_op(rows, "floor: AsyncStream hand-off")
+    ratio_row("changes(for:) per delivered change", changes, "AsyncStream hand-off", stream, 1.2)
+
     print("| our row | ours | compared with | that | ratio | budget | met |")
     print("|---|---:|---|---:|---:|---|---|")
     for label, value, unit, reference_label, reference, ratio, budget, met in table:
