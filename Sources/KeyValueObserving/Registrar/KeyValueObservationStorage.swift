@@ -26,7 +26,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   // exclusivity check would only add cost to every observed write.
   @exclusivity(unchecked) nonisolated(unsafe) private var state = State()
 
-  /// Set once, when the observed object deinitialises.
+  /// Set once, under the lock, when the observed object deinitialises; read
+  /// without it by tokens.
   private let closed = Atomic<Bool>(false)
 
   /// Bit `s` is set while slot `s` has a registration; bit 63 stands for all
@@ -47,7 +48,6 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   private struct State {
     var slots: [SlotRegistrations] = []
-    var isClosed = false
     /// How many slots from 63 on have registrations (they share bit 63).
     var highSlotsObserved = 0
   }
@@ -64,7 +64,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   @usableFromInline
   func add(_ registration: _KeyValueRegistration) -> Bool {
     withState { state in
-      guard !state.isClosed else { return false }
+      guard !isClosed else { return false }
       let slot = registration.slot
       if state.slots.count <= slot {
         state.slots.append(contentsOf: repeatElement(SlotRegistrations(), count: slot + 1 - state.slots.count))
@@ -89,7 +89,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   @discardableResult
   func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
     let removed: _KeyValueRegistration? = withState { state in
-      guard !state.isClosed else { return nil }
+      guard !isClosed else { return nil }
       let slot = registration._withUnsafeGuaranteedRef { $0.slot }
       guard slot < state.slots.count, let removed = state.slots[slot].remove(registration) else { return nil }
       // Marked inactive under the lock, so a delivery that starts after this
@@ -110,7 +110,6 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// deinitialises. Later additions are refused.
   func close() {
     let removed: [ContiguousArray<_KeyValueRegistration?>] = withState { state in
-      state.isClosed = true
       closed.store(true, ordering: .releasing)
       observedSlots.store(0, ordering: .releasing)
       var removed: [ContiguousArray<_KeyValueRegistration?>] = []
