@@ -11,6 +11,7 @@ enum KeyValueObservingDiagnostic: String, DiagnosticMessage {
   case propertyWrapper
   case multipleBindings
   case unsupportedPattern
+  case insideConditionalCompilation
 
   var message: String {
     switch self {
@@ -32,6 +33,8 @@ enum KeyValueObservingDiagnostic: String, DiagnosticMessage {
       "'@KeyValueObservable' cannot rewrite several properties declared in one 'var'; declare each on its own line"
     case .unsupportedPattern:
       "'@KeyValueObservable' cannot rewrite a property bound by a pattern; declare each property with its own name"
+    case .insideConditionalCompilation:
+      "a property inside '#if' is not made observable; declare it outside the '#if' block to observe it"
     }
   }
 
@@ -41,7 +44,7 @@ enum KeyValueObservingDiagnostic: String, DiagnosticMessage {
 
   var severity: DiagnosticSeverity {
     switch self {
-    case .weakOrUnowned, .propertyWrapper: .warning
+    case .weakOrUnowned, .propertyWrapper, .insideConditionalCompilation: .warning
     default: .error
     }
   }

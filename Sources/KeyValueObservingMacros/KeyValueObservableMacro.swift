@@ -35,6 +35,10 @@ extension KeyValueObservableMacro: MemberMacro {
       context.diagnose(Diagnostic(node: position, message: diagnostic, fixIts: fixIts))
     }
 
+    for variable in classDecl.conditionallyCompiledProperties {
+      context.diagnose(Diagnostic(node: Syntax(variable), message: KeyValueObservingDiagnostic.insideConditionalCompilation))
+    }
+
     // The compiler lists the protocols the class does not conform to yet: an
     // empty list means a superclass is already observable, so this class
     // adds its keys after the superclass's and reuses its registrar.

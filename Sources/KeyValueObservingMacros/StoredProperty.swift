@@ -64,7 +64,9 @@ extension VariableDeclSyntax {
     if let wrapper = customAttributes.first {
       return .unsupported(.propertyWrapper, Syntax(wrapper))
     }
-    return .observable(name: identifier.identifier.trimmedDescription)
+    // The name without backticks: `default` is stored in `_default` and
+    // observed under the key "default".
+    return .observable(name: identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription)
   }
 }
 
@@ -103,6 +105,31 @@ extension ClassDeclSyntax {
         case .unsupported(let diagnostic, let node) = variable.classification
       else { return nil }
       return (variable, diagnostic, node)
+    }
+  }
+
+  /// Stored `var`s declared inside `#if` blocks: the key table cannot list
+  /// them, since only one branch exists in a given build.
+  var conditionallyCompiledProperties: [VariableDeclSyntax] {
+    func variables(in members: MemberBlockItemListSyntax) -> [VariableDeclSyntax] {
+      members.flatMap { member -> [VariableDeclSyntax] in
+        if let variable = member.decl.as(VariableDeclSyntax.self) {
+          if case .observable = variable.classification { return [variable] }
+          return []
+        }
+        guard let conditional = member.decl.as(IfConfigDeclSyntax.self) else { return [] }
+        return conditional.clauses.flatMap { clause -> [VariableDeclSyntax] in
+          guard case .decls(let nested) = clause.elements else { return [] }
+          return variables(in: nested)
+        }
+      }
+    }
+    return memberBlock.members.flatMap { member -> [VariableDeclSyntax] in
+      guard let conditional = member.decl.as(IfConfigDeclSyntax.self) else { return [] }
+      return conditional.clauses.flatMap { clause -> [VariableDeclSyntax] in
+        guard case .decls(let nested) = clause.elements else { return [] }
+        return variables(in: nested)
+      }
     }
   }
 

@@ -345,4 +345,124 @@ struct KeyValueObservableDiagnosticsTests {
       """
     }
   }
+
+  @Test("a stored property inside #if stays plain, with a warning")
+  func conditionalCompilation() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Build {
+        var name = ""
+        #if DEBUG
+        var trace = 0
+        #endif
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      final class Build {
+        var name = ""
+        #if DEBUG
+        var trace = 0
+        ┬────────────
+        ╰─ ⚠️ a property inside '#if' is not made observable; declare it outside the '#if' block to observe it
+        #endif
+      }
+      """
+    } expansion: {
+      #"""
+      final class Build {
+        var name {
+          @storageRestrictions(initializes: _name)
+          init(initialValue) {
+            _name = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Build + 0)
+            return _name
+          }
+          set {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              _name = newValue
+              return
+            }
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: newValue, get: {
+                $0._name
+              }, set: {
+                $0._name = $1
+              })
+          }
+          _modify {
+            guard let _$kvoStorage = self._$kvoObservedStorage else {
+              yield &_name
+              return
+            }
+            var _$kvoValue = _name
+            yield &_$kvoValue
+            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: {
+                $0._name
+              }, set: {
+                $0._name = $1
+              })
+          }
+        }
+
+        @exclusivity(unchecked) private var _name = ""
+        #if DEBUG
+        var trace = 0
+        #endif
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage()
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Build: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Build + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Build.name:
+            return _$kvoFirstSlot_Build + 0
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "name":
+            return _$kvoFirstSlot_Build + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Build {
+          case 0:
+            return "name"
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Build: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
 }

@@ -116,6 +116,17 @@ struct ClassKindsTests {
     _ = (token, second)
   }
 
+  @Test("a property whose name needs backticks is observable under its plain name")
+  func backtickedName() {
+    let settings = Settings()
+    let values = Recorder<Int>()
+    let token = settings.observe(\.default, options: .new) { _, change in values.append(change.newValue!) }
+    settings.default = 3
+    #expect(values.elements == [3])
+    #expect(Settings._$kvoKey(forSlot: 0) == "default")
+    _ = token
+  }
+
   @Test("a @MainActor class is observable from the main actor")
   @MainActor
   func mainActorClass() {
@@ -126,4 +137,10 @@ struct ClassKindsTests {
     #expect(titles.elements == ["Hello"])
     _ = token
   }
+}
+
+/// A property named with a keyword.
+@KeyValueObservable
+final class Settings {
+  var `default` = 0
 }
