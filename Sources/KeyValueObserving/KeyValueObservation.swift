@@ -74,6 +74,10 @@ public final class KeyValueObservation: Sendable {
   }
 
   deinit {
-    invalidate()
+    // Nothing else can reach a token in its deinit: a plain load tells
+    // whether `invalidate()` already ran.
+    if registration.load(ordering: .relaxed) != 0 {
+      invalidate()
+    }
   }
 }
