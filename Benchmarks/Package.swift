@@ -6,7 +6,16 @@
 //   swift package benchmark --target Ours  # one suite, package-benchmark's own output
 import PackageDescription
 
-let benchmarkPlugin: Target.PluginUsage = .plugin(name: "BenchmarkPlugin", package: "benchmark")
+/// One benchmark suite: an executable in `Benchmarks/<name>/` that
+/// package-benchmark's plugin runs.
+func suite(_ name: String, using dependencies: [Target.Dependency] = []) -> Target {
+  .executableTarget(
+    name: name,
+    dependencies: ["BenchmarkModels", .product(name: "Benchmark", package: "benchmark")] + dependencies,
+    path: "Benchmarks/\(name)",
+    plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+  )
+}
 
 let package = Package(
   name: "KeyValueObservingBenchmarks",
@@ -29,48 +38,11 @@ let package = Package(
         .product(name: "Benchmark", package: "benchmark"),
       ]
     ),
-    .executableTarget(
-      name: "Floors",
-      dependencies: ["BenchmarkModels", .product(name: "Benchmark", package: "benchmark")],
-      path: "Benchmarks/Floors",
-      plugins: [benchmarkPlugin]
-    ),
-    .executableTarget(
-      name: "Ours",
-      dependencies: [
-        "BenchmarkModels",
-        .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "KeyValueObserving", package: "KeyValueObserving"),
-      ],
-      path: "Benchmarks/Ours",
-      plugins: [benchmarkPlugin]
-    ),
-    .executableTarget(
-      name: "Anchors",
-      dependencies: [
-        "BenchmarkModels",
-        .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "OpenCombine", package: "OpenCombine"),
-      ],
-      path: "Benchmarks/Anchors",
-      plugins: [benchmarkPlugin]
-    ),
-    .executableTarget(
-      name: "Memory",
-      dependencies: [
-        "BenchmarkModels",
-        .product(name: "Benchmark", package: "benchmark"),
-        .product(name: "OpenCombine", package: "OpenCombine"),
-      ],
-      path: "Benchmarks/Memory",
-      plugins: [benchmarkPlugin]
-    ),
-    .executableTarget(
-      name: "Scaling",
-      dependencies: ["BenchmarkModels", .product(name: "Benchmark", package: "benchmark")],
-      path: "Benchmarks/Scaling",
-      plugins: [benchmarkPlugin]
-    ),
+    suite("Floors"),
+    suite("Ours", using: [.product(name: "KeyValueObserving", package: "KeyValueObserving")]),
+    suite("Anchors", using: [.product(name: "OpenCombine", package: "OpenCombine")]),
+    suite("Memory", using: [.product(name: "OpenCombine", package: "OpenCombine")]),
+    suite("Scaling"),
   ],
   swiftLanguageModes: [.v6]
 )
