@@ -19,7 +19,11 @@ func reportProblem(_ message: String) {
   #if DEBUG && !os(WASI)
     let line = "KeyValueObserving: \(message)\n"
     _ = line.utf8CString.withUnsafeBufferPointer { buffer in
-      write(2, buffer.baseAddress, buffer.count - 1)
+      #if os(Windows)
+        _write(2, buffer.baseAddress, UInt32(buffer.count - 1))
+      #else
+        write(2, buffer.baseAddress, buffer.count - 1)
+      #endif
     }
   #endif
 }

@@ -25,7 +25,7 @@ public enum _KeyPathSlotCache {
 
   private final class Storage: @unchecked Sendable {
     // @unchecked Sendable: `entries` is only touched under `lock`.
-    let lock = PlatformLock()
+    let lock = RegistrarLock()
     var entries: [Key: Entry] = [:]
   }
 

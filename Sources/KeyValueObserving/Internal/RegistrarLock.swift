@@ -13,7 +13,8 @@ public import Synchronization
 
 /// The registrar's lock, taken on every write to an observed key around a few
 /// dozen instructions that never call out (a snapshot of a key's
-/// registrations, adding or removing one).
+/// registrations, adding or removing one); the key-path slot cache uses it
+/// too.
 ///
 /// On Darwin it is an `os_unfair_lock`, allocated once so that it never
 /// moves: as cheap as an atomic, and it donates priority to the holder.
@@ -22,7 +23,7 @@ public import Synchronization
 /// holds it.
 ///
 /// Why not a platform mutex or `Synchronization.Mutex`: a `pthread_mutex_t`
-/// call pair costs a third of an observed write. `Mutex` is as fast as the
+/// call pair cost a third of an observed write when the registrar used one. `Mutex` is as fast as the
 /// atomic word, but on Linux its contended path waits inside the standard
 /// library, where the thread sanitizer cannot see it, so CI's sanitizer run
 /// would report false races (a ten-line program appending to a
