@@ -16,7 +16,7 @@ enum Names {
   static let keyCount = "_$kvoKeyCount"
   static let slotForKeyPath = "_$kvoSlot"
   static let keyForSlot = "_$kvoKey"
-  static let storageLocal = "_$kvoStorage"
+  static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 
   /// The per-class static holding the first slot of the class's own keys.

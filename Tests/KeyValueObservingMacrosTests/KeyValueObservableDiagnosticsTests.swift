@@ -383,24 +383,24 @@ struct KeyValueObservableDiagnosticsTests {
             return _name
           }
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _name = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: newValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: newValue, get: {
                 $0._name
               }, set: {
                 $0._name = $1
               })
           }
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_name
               return
             }
             var _$kvoValue = _name
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: {
                 $0._name
               }, set: {
                 $0._name = $1

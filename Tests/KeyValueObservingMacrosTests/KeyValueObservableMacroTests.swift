@@ -31,24 +31,24 @@ struct KeyValueObservableMacroTests {
             return _name
           }
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _name = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: {
                 $0._name
               }, set: {
                 $0._name = $1
               })
           }
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_name
               return
             }
             var _$kvoValue = _name
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: _$kvoValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: _$kvoValue, get: {
                 $0._name
               }, set: {
                 $0._name = $1
@@ -67,24 +67,24 @@ struct KeyValueObservableMacroTests {
             return _nickname
           }
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _nickname = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: newValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: newValue, get: {
                 $0._nickname
               }, set: {
                 $0._nickname = $1
               })
           }
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_nickname
               return
             }
             var _$kvoValue = _nickname
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: _$kvoValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: _$kvoValue, get: {
                 $0._nickname
               }, set: {
                 $0._nickname = $1
@@ -187,11 +187,11 @@ struct KeyValueObservableMacroTests {
           }
 
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _target = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: newValue, hasPropertyObservers: true, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: newValue, hasPropertyObservers: true, get: {
                 $0._target
               }, set: {
                 $0._target = $1
@@ -199,13 +199,13 @@ struct KeyValueObservableMacroTests {
           }
 
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_target
               return
             }
             var _$kvoValue = _target
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, hasPropertyObservers: true, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, hasPropertyObservers: true, get: {
                 $0._target
               }, set: {
                 $0._target = $1
@@ -298,24 +298,24 @@ struct KeyValueObservableMacroTests {
             return _wheels
           }
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _wheels = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, get: {
                 $0._wheels
               }, set: {
                 $0._wheels = $1
               })
           }
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_wheels
               return
             }
             var _$kvoValue = _wheels
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: {
                 $0._wheels
               }, set: {
                 $0._wheels = $1
@@ -415,24 +415,24 @@ struct KeyValueObservableMacroTests {
             return _content
           }
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _content = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: newValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: newValue, get: {
                 $0._content
               }, set: {
                 $0._content = $1
               })
           }
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_content
               return
             }
             var _$kvoValue = _content
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: _$kvoValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: _$kvoValue, get: {
                 $0._content
               }, set: {
                 $0._content = $1
@@ -524,24 +524,24 @@ struct KeyValueObservableMacroTests {
             return _title
           }
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _title = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: newValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: newValue, get: {
                 $0._title
               }, set: {
                 $0._title = $1
               })
           }
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_title
               return
             }
             var _$kvoValue = _title
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: _$kvoValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: _$kvoValue, get: {
                 $0._title
               }, set: {
                 $0._title = $1
@@ -690,24 +690,24 @@ struct KeyValueObservableSubclassMacroTests {
             return _payload
           }
           set {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               _payload = newValue
               return
             }
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, get: {
                 $0._payload
               }, set: {
                 $0._payload = $1
               })
           }
           _modify {
-            guard let _$kvoStorage = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
               yield &_payload
               return
             }
             var _$kvoValue = _payload
             yield &_$kvoValue
-            _$kvoStorage.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: {
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: {
                 $0._payload
               }, set: {
                 $0._payload = $1
