@@ -20,7 +20,7 @@
 /// Left alone: `let` constants, computed properties, `static` and `lazy`
 /// properties, and properties marked ``KeyValueIgnored()``. Properties that
 /// cannot be rewritten (`weak`, `unowned`, property-wrapped, several bound in
-/// one declaration) are diagnosed.
+/// one declaration, declared inside `#if`) are diagnosed.
 ///
 /// Works on final and non-final classes, generic classes, and subclasses:
 /// mark a subclass of an observable class too, and it adds its own keys after

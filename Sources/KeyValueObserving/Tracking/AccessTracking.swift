@@ -21,9 +21,10 @@ final class AccessList {
 
 /// Records reads of observable properties made on the current thread.
 ///
-/// Macro-generated getters call ``access(_:slot:)``. Observing a key path that
-/// is not a plain stored property evaluates it inside
-/// ``withAccessTracking(_:)`` to learn which objects and keys it depends on.
+/// Macro-generated getters call ``access(_:slot:)``; `withAccessTracking(_:)`
+/// collects the reads a piece of code makes on its thread, which is how the
+/// observation of computed properties and key-path chains (the next step)
+/// learns which objects and keys they depend on.
 ///
 /// Not API.
 ///
