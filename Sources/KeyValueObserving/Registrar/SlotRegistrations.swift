@@ -32,12 +32,10 @@ struct SlotRegistrations {
   /// reference to it (so that the caller can release it after the lock), or
   /// returns `nil` when it was not here.
   mutating func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> _KeyValueRegistration? {
-    let index = registration._withUnsafeGuaranteedRef { Int($0.indexInSlot) }
-    guard entries.indices.contains(index),
-      let entry = entries[index].map({ Unmanaged.passUnretained($0) }),
-      entry.toOpaque() == registration.toOpaque()
+    let (index, identity) = registration._withUnsafeGuaranteedRef { (Int($0.indexInSlot), ObjectIdentifier($0)) }
+    guard entries.indices.contains(index), entries[index].map(ObjectIdentifier.init) == identity,
+      let removed = entries[index].take()
     else { return nil }
-    guard let removed = entries[index].take() else { return nil }
     removed.indexInSlot = -1
     count(removed.options, by: -1)
     if liveCount == 0 {
