@@ -1,12 +1,22 @@
 extension KeyValueObservable {
-  /// Observes the property `keyPath` names and calls `changeHandler` for
-  /// each change, until the returned token is invalidated or released.
+  /// Observes the value `keyPath` names and calls `changeHandler` for each
+  /// change, until the returned token is invalidated or released.
+  ///
+  /// Any key path works: a stored property, a computed property (its
+  /// dependencies are found by running its getter, and found again after
+  /// each change, so a getter that branches is followed), a chain through
+  /// other observable objects (`\.address?.city`, re-wired when a link is
+  /// replaced), and keys with dependencies declared through
+  /// ``KeyValueObservingCustomization``. A chain is followed as far as its
+  /// links are `@KeyValueObservable` classes.
   ///
   /// Notifications are synchronous: the handler runs on the thread that made
   /// the change, after the assignment, with no lock held, so it may observe,
-  /// invalidate and assign freely. Every assignment notifies, also of an equal
-  /// value. Several registrations on one key are called in the order they
-  /// were made.
+  /// invalidate and assign freely. Every assignment notifies, also of an
+  /// equal value. Several registrations on one key are called in the order
+  /// they were made. For a key derived from others, old and new values are
+  /// the key's own, read before and after the change; a change of one
+  /// dependency made while another changes notifies once.
   ///
   /// ```swift
   /// let person = Person()
@@ -15,31 +25,33 @@ extension KeyValueObservable {
   /// }
   /// // prints "nil Optional(0)" at once (.initial)
   /// person.age = 1  // prints "Optional(0) Optional(1)"
+  ///
+  /// let city = person.observe(\.address?.city, options: .new) { _, change in
+  ///     print(change.newValue as Any)
+  /// }
+  /// person.address = Address(city: "Oslo")  // prints "Optional(Optional("Oslo"))"
+  /// person.address?.city = "Bergen"         // prints "Optional(Optional("Bergen"))"
   /// ```
   ///
   /// - Parameters:
-  ///   - keyPath: The property to observe: a stored `var` of a class marked
-  ///     ``KeyValueObservable()``, its own or inherited.
+  ///   - keyPath: The value to observe, rooted at this object's type.
   ///   - options: Which values the changes carry and which extra
   ///     notifications are sent; see ``KeyValueObservingOptions``.
   ///   - changeHandler: Called with the object and the change.
   /// - Returns: The token that keeps the registration alive.
-  /// - Complexity: O(1) amortised, whatever the number of other
-  ///   registrations on the key.
+  /// - Complexity: For a stored property, O(1) amortised whatever the number
+  ///   of other registrations on the key. For any other key path, one read
+  ///   of the key path, at registration and after each change.
   @inlinable
   public func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [],
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    guard let slot = Self._$kvoSlot(for: keyPath) else {
-      reportProblem(
-        "observe(\(keyPath)): only stored properties of @KeyValueObservable classes can be observed "
-          + "in this version; the returned token is inert"
-      )
-      return KeyValueObservation(storage: nil, registration: nil)
-    }
     let storage = _$kvoStorage()
+    guard let slot = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
+      return observeDerived(keyPath, in: storage, options: options, changeHandler: changeHandler)
+    }
     let registration = ClosureRegistration<Self, Value>(options: options, slot: slot, handler: changeHandler)
     // `self` is alive, so its storage is open and the addition succeeds.
     _ = storage.add(registration)
@@ -53,5 +65,22 @@ extension KeyValueObservable {
       }
     }
     return KeyValueObservation(storage: storage, registration: registration)
+  }
+
+  /// `observe` for a key path that is not one stored property without
+  /// declared dependencies.
+  @usableFromInline
+  func observeDerived<Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    in storage: _KeyValueObservationStorage,
+    options: KeyValueObservingOptions,
+    changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> KeyValueObservation {
+    let observation = DerivedObservation(root: self, keyPath: keyPath, options: options, handler: changeHandler)
+    let (anchor, value) = observation.start(in: storage, root: self)
+    if options.contains(.initial) && anchor.isLive {
+      changeHandler(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
+    }
+    return KeyValueObservation(storage: storage, registration: anchor)
   }
 }

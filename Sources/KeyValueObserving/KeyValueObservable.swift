@@ -44,4 +44,8 @@ public protocol KeyValueObservable: AnyObject {
   /// The name of the observable stored property at `slot`. Written by the
   /// macro.
   static func _$kvoKey(forSlot slot: Int) -> String?
+
+  /// A key path to the observable stored property at `slot`, rooted at the
+  /// class that declares it. Written by the macro.
+  static func _$kvoKeyPath(forSlot slot: Int) -> AnyKeyPath?
 }

@@ -66,8 +66,9 @@ extension KeyValueObservable {
   public var observationInfo: [KeyValueObservationInfo] {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return [] }
     return storage.liveRegistrations().map { registration in
-      KeyValueObservationInfo(
-        keyPath: Self._$kvoKey(forSlot: registration.slot) ?? "#\(registration.slot)",
+      let key = registration.anchorKeyPath.map { "\($0)" } ?? Self._$kvoKey(forSlot: registration.slot)
+      return KeyValueObservationInfo(
+        keyPath: key ?? "#\(registration.slot)",
         options: registration.options,
         observer: registration.observerDescription
       )

@@ -65,7 +65,7 @@ extension KeyValueObservableMacro: MemberMacro {
       members.append(
         """
         \(raw: access)nonisolated final func \(raw: Names.makeStorage)() -> \(raw: Names.storageType) {
-          \(raw: Names.registrar).makeStorage()
+          \(raw: Names.registrar).makeStorage(for: self)
         }
         """
       )
@@ -162,6 +162,22 @@ extension KeyValueObservableMacro: MemberMacro {
       \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.keyForSlot)(forSlot slot: Swift.Int) -> Swift.String? {
         switch slot - \(raw: firstSlot) {
         \(raw: (nameCases + ["default: return \(fallbackKey)"]).joined(separator: "\n"))
+        }
+      }
+      """
+    )
+    // Written as patterns: a key path to a property of a class isolated to
+    // a global actor cannot be an expression in this nonisolated member.
+    let keyPathCases = properties.enumerated().map { index, name in
+      "case (\(index), \\\(classDecl.selfTypeName).\(name)): return capture.keyPath"
+    }
+    let fallbackKeyPath = isRoot ? "nil" : "super.\(Names.keyPathForSlot)(forSlot: slot)"
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.keyPathForSlot)(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+        let capture = \(raw: Names.keyPathCapture)()
+        switch (slot - \(raw: firstSlot), capture) {
+        \(raw: (keyPathCases + ["default: return \(fallbackKeyPath)"]).joined(separator: "\n"))
         }
       }
       """

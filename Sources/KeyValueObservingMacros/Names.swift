@@ -6,6 +6,7 @@ enum Names {
   static let registrarType = "\(module)._KeyValueObservationRegistrar"
   static let storageType = "\(module)._KeyValueObservationStorage"
   static let tracking = "\(module)._KeyValueAccessTracking"
+  static let keyPathCapture = "\(module)._KeyPathCapture"
 
   static let ignoredAttribute = "KeyValueIgnored"
   static let propertyAttribute = "_KeyValueObservableProperty"
@@ -16,6 +17,7 @@ enum Names {
   static let keyCount = "_$kvoKeyCount"
   static let slotForKeyPath = "_$kvoSlot"
   static let keyForSlot = "_$kvoKey"
+  static let keyPathForSlot = "_$kvoKeyPath"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

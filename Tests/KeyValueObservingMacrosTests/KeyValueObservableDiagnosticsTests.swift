@@ -43,7 +43,7 @@ struct KeyValueObservableDiagnosticsTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Point: Swift.Int {
@@ -77,6 +77,16 @@ struct KeyValueObservableDiagnosticsTests {
           switch slot - _$kvoFirstSlot_Point {
           case 0:
             return "x"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Point, capture) {
+          case (0, \Point.x):
+            return capture.keyPath
           default:
             return nil
           }
@@ -150,7 +160,7 @@ struct KeyValueObservableDiagnosticsTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Bank: Swift.Int {
@@ -184,6 +194,16 @@ struct KeyValueObservableDiagnosticsTests {
           switch slot - _$kvoFirstSlot_Bank {
           case 0:
             return "balance"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Bank, capture) {
+          case (0, \Bank.balance):
+            return capture.keyPath
           default:
             return nil
           }
@@ -275,7 +295,7 @@ struct KeyValueObservableDiagnosticsTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Node: Swift.Int {
@@ -309,6 +329,16 @@ struct KeyValueObservableDiagnosticsTests {
           switch slot - _$kvoFirstSlot_Node {
           case 0:
             return "value"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Node, capture) {
+          case (0, \Node.value):
+            return capture.keyPath
           default:
             return nil
           }
@@ -420,7 +450,7 @@ struct KeyValueObservableDiagnosticsTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Build: Swift.Int {
@@ -454,6 +484,16 @@ struct KeyValueObservableDiagnosticsTests {
           switch slot - _$kvoFirstSlot_Build {
           case 0:
             return "name"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Build, capture) {
+          case (0, \Build.name):
+            return capture.keyPath
           default:
             return nil
           }

@@ -106,7 +106,7 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Person: Swift.Int {
@@ -146,6 +146,18 @@ struct KeyValueObservableMacroTests {
             return "name"
           case 1:
             return "nickname"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Person, capture) {
+          case (0, \Person.name):
+            return capture.keyPath
+          case (1, \Person.nickname):
+            return capture.keyPath
           default:
             return nil
           }
@@ -229,7 +241,7 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Thermostat: Swift.Int {
@@ -263,6 +275,16 @@ struct KeyValueObservableMacroTests {
           switch slot - _$kvoFirstSlot_Thermostat {
           case 0:
             return "target"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Thermostat, capture) {
+          case (0, \Thermostat.target):
+            return capture.keyPath
           default:
             return nil
           }
@@ -333,7 +355,7 @@ struct KeyValueObservableMacroTests {
         }
 
         public nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Vehicle: Swift.Int {
@@ -380,6 +402,16 @@ struct KeyValueObservableMacroTests {
           switch slot - _$kvoFirstSlot_Vehicle {
           case 0:
             return "wheels"
+          default:
+            return nil
+          }
+        }
+
+        open nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Vehicle, capture) {
+          case (0, \Vehicle.wheels):
+            return capture.keyPath
           default:
             return nil
           }
@@ -450,7 +482,7 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Box: Swift.Int {
@@ -488,6 +520,16 @@ struct KeyValueObservableMacroTests {
           switch slot - _$kvoFirstSlot_Box {
           case 0:
             return "content"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Box, capture) {
+          case (0, \Box<Content, Tag>.content):
+            return capture.keyPath
           default:
             return nil
           }
@@ -558,7 +600,7 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_ViewModel: Swift.Int {
@@ -596,6 +638,16 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_ViewModel, capture) {
+          case (0, \ViewModel.title):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
       }
 
       extension ViewModel: nonisolated KeyValueObserving.KeyValueObservable {
@@ -625,7 +677,7 @@ struct KeyValueObservableMacroTests {
         }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage()
+          _$kvoRegistrar.makeStorage(for: self)
         }
 
         private nonisolated static var _$kvoFirstSlot_Empty: Swift.Int {
@@ -653,6 +705,14 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Empty {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Empty, capture) {
           default:
             return nil
           }
@@ -763,6 +823,16 @@ struct KeyValueObservableSubclassMacroTests {
             return "payload"
           default:
             return super._$kvoKey(forSlot: slot)
+          }
+        }
+
+        nonisolated override class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Truck, capture) {
+          case (0, \Truck.payload):
+            return capture.keyPath
+          default:
+            return super._$kvoKeyPath(forSlot: slot)
           }
         }
       }

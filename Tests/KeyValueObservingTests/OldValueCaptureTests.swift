@@ -34,16 +34,17 @@ struct OldValueCaptureTests {
     _ = token
   }
 
-  @Test(".prior alone also needs the old value, for the observers that asked for .old")
-  func capturedForPrior() {
+  @Test(".prior without .old does not keep the old value: its notifications carry none")
+  func notCapturedForPriorAlone() {
     let parcel = Parcel()
     weak let oldMarker = parcel.payload.marker
     let aliveInCallback = Recorder<Bool>()
     let token = parcel.observe(\.payload, options: .prior) { _, change in
+      #expect(change.oldValue == nil)
       if !change.isPrior { aliveInCallback.append(oldMarker != nil) }
     }
     parcel.payload = Payload(marker: Marker())
-    #expect(aliveInCallback.elements == [true])
+    #expect(aliveInCallback.elements == [false])
     _ = token
   }
 

@@ -1,17 +1,23 @@
+public import Synchronization
+
 /// The changes under way on the current thread, so that a change of a key
 /// made while the same key of the same object is already changing (from a
-/// prior callback, or from the property's own `willSet`/`didSet`) folds into
-/// the outer change: nested will/did pairs on one key notify once, for the
-/// outermost.
+/// prior callback, from the property's own `willSet`/`didSet`, or between a
+/// manual `willChangeValue` and its `didChangeValue`) folds into the outer
+/// change: nested will/did pairs on one key notify once, for the outermost.
 ///
-/// The window of a change runs from its prior notifications to the end of
-/// the assignment; observers notified after it may change the key again and
-/// are notified again. Only changes that run user code inside that window
-/// (a registration with `.prior`, or a property with its own observers) are
-/// recorded: without user code in the window nothing can nest.
+/// The window of a setter's change runs from its prior notifications to the
+/// end of the assignment; observers notified after it may change the key
+/// again and are notified again. Only changes that can run user code inside
+/// that window (a registration with `.prior`, a property with its own
+/// observers, or a manual change open somewhere) are recorded.
 ///
-/// The record is a linked list of frames that live on the stack of the
-/// changing calls, headed by one thread-local pointer: no allocation.
+/// The record is a list of frames headed by one thread-local pointer. A
+/// setter's frame lives on its stack (no allocation); a change that spans
+/// two calls — a manual will/did pair, or the will/did of a key derived from
+/// others — keeps a heap frame (``PendingChange``) until its did. The two
+/// kinds interleave (a derived key's will arrives inside a setter's window,
+/// its did after it), so a frame is unlinked wherever it is in the list.
 ///
 /// Not API.
 ///
@@ -20,23 +26,30 @@
 /// // _KeyValueChangeNesting.withChange(of: storage, slot: 0) { deliverPrior(); assign() }
 /// ```
 public enum _KeyValueChangeNesting {
-  /// One change under way: which object's storage, which key, and the change
-  /// it is nested in.
+  /// One change under way: whose (a storage, or a derived observation),
+  /// which key, the next frame out, and the pending change a heap frame
+  /// belongs to.
   @usableFromInline
   struct Frame {
-    @usableFromInline let storage: ObjectIdentifier
+    @usableFromInline let owner: ObjectIdentifier
     @usableFromInline let slot: Int
-    @usableFromInline let outer: UnsafeMutableRawPointer?
+    @usableFromInline var outer: UnsafeMutablePointer<Frame>?
+    @usableFromInline let pending: Unmanaged<PendingChange>?
 
     @usableFromInline
-    init(storage: ObjectIdentifier, slot: Int, outer: UnsafeMutableRawPointer?) {
-      self.storage = storage
+    init(owner: ObjectIdentifier, slot: Int, pending: Unmanaged<PendingChange>? = nil) {
+      self.owner = owner
       self.slot = slot
-      self.outer = outer
+      self.outer = nil
+      self.pending = pending
     }
   }
 
   private static let innermost = ThreadLocal()
+
+  /// How many heap frames are open on all threads together. A setter whose
+  /// change runs no user code skips the record while it is zero.
+  @usableFromInline static let openPendingChanges = Atomic<Int>(0)
 
   /// Runs `body` as the change of `slot` of `storage` on this thread, or
   /// returns `nil` without running it when that key is already changing here.
@@ -46,41 +59,106 @@ public enum _KeyValueChangeNesting {
     slot: Int,
     _ body: () -> Result
   ) -> Result? {
-    guard let outer = begin(storage, slot: slot) else { return nil }
-    var frame = Frame(storage: ObjectIdentifier(storage), slot: slot, outer: outer.pointer)
+    let owner = ObjectIdentifier(storage)
+    guard find(owner, slot: slot) == nil else { return nil }
+    var frame = Frame(owner: owner, slot: slot)
     return withUnsafeMutablePointer(to: &frame) { frame in
       push(frame)
-      defer { pop(frame) }
+      defer { unlink(frame) }
       return body()
     }
   }
 
-  /// The current innermost frame (wrapped, so that "none" and "already
-  /// changing" stay apart), or `nil` when `slot` of `storage` is changing.
-  @usableFromInline
-  static func begin(_ storage: _KeyValueObservationStorage, slot: Int) -> OuterFrame? {
-    let identity = ObjectIdentifier(storage)
-    var cursor = innermost.value
-    while let current = cursor {
-      let frame = current.assumingMemoryBound(to: Frame.self).pointee
-      if frame.storage == identity && frame.slot == slot { return nil }
-      cursor = frame.outer
-    }
-    return OuterFrame(pointer: innermost.value)
+  /// Whether `slot` of `owner` is changing on this thread.
+  static func isChanging(_ owner: AnyObject, slot: Int) -> Bool {
+    find(ObjectIdentifier(owner), slot: slot) != nil
   }
 
+  /// The innermost frame of `slot` of `owner` on this thread.
   @usableFromInline
-  struct OuterFrame {
-    @usableFromInline let pointer: UnsafeMutableRawPointer?
+  static func find(_ owner: ObjectIdentifier, slot: Int) -> UnsafeMutablePointer<Frame>? {
+    var cursor = innermost.value?.assumingMemoryBound(to: Frame.self)
+    while let frame = cursor {
+      if frame.pointee.owner == owner && frame.pointee.slot == slot { return frame }
+      cursor = frame.pointee.outer
+    }
+    return nil
+  }
+
+  /// The pending change open for `slot` of `owner` on this thread, if any.
+  static func pendingChange(of owner: AnyObject, slot: Int) -> PendingChange? {
+    find(ObjectIdentifier(owner), slot: slot)?.pointee.pending?.takeUnretainedValue()
+  }
+
+  /// Opens `change` on this thread: it stays in the record until ``close(_:)``.
+  static func open(_ change: PendingChange) {
+    openPendingChanges.add(1, ordering: .relaxed)
+    _ = Unmanaged.passRetained(change)
+    push(change.frame)
+  }
+
+  /// Closes a change opened on this thread by ``open(_:)``.
+  static func close(_ change: PendingChange) {
+    unlink(change.frame)
+    openPendingChanges.subtract(1, ordering: .relaxed)
+    Unmanaged.passUnretained(change).release()
   }
 
   @usableFromInline
   static func push(_ frame: UnsafeMutablePointer<Frame>) {
+    frame.pointee.outer = innermost.value?.assumingMemoryBound(to: Frame.self)
     innermost.value = UnsafeMutableRawPointer(frame)
   }
 
+  /// Takes `frame` out of the list, wherever it is.
   @usableFromInline
-  static func pop(_ frame: UnsafeMutablePointer<Frame>) {
-    innermost.value = frame.pointee.outer
+  static func unlink(_ frame: UnsafeMutablePointer<Frame>) {
+    let head = innermost.value?.assumingMemoryBound(to: Frame.self)
+    if head == frame {
+      innermost.value = frame.pointee.outer.map(UnsafeMutableRawPointer.init)
+      return
+    }
+    var cursor = head
+    while let current = cursor {
+      if current.pointee.outer == frame {
+        current.pointee.outer = frame.pointee.outer
+        return
+      }
+      cursor = current.pointee.outer
+    }
+  }
+}
+
+/// A change that spans two calls on one thread — a manual
+/// `willChangeValue`/`didChangeValue` pair, or the will/did of a key derived
+/// from others — with what its did needs: how deeply it is nested and what
+/// was known at its will.
+///
+/// Not API.
+///
+/// ```swift
+/// // Made by willChangeValue(for:) and by derived observations.
+/// ```
+@usableFromInline
+class PendingChange {
+  /// The change's entry in the thread's record.
+  let frame: UnsafeMutablePointer<_KeyValueChangeNesting.Frame>
+
+  /// Keeps the owner's identity from being reused while the change is open.
+  let owner: AnyObject
+
+  /// How many will calls on this key are still waiting for their did.
+  var depth = 1
+
+  init(owner: AnyObject, slot: Int) {
+    self.owner = owner
+    let frame = UnsafeMutablePointer<_KeyValueChangeNesting.Frame>.allocate(capacity: 1)
+    self.frame = frame
+    frame.initialize(to: .init(owner: ObjectIdentifier(owner), slot: slot, pending: Unmanaged.passUnretained(self)))
+  }
+
+  deinit {
+    frame.deinitialize(count: 1)
+    frame.deallocate()
   }
 }

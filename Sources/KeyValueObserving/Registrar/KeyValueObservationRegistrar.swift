@@ -37,14 +37,15 @@ public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
     pointer.load(ordering: .acquiring)
   }
 
-  /// The storage, created on first use. Safe to race: one creator wins.
+  /// The storage of `object`, the object that holds this registrar, created
+  /// on first use. Safe to race: one creator wins.
   ///
   /// ```swift
-  /// let storage = registrar.makeStorage()
+  /// let storage = registrar.makeStorage(for: self)
   /// ```
-  public func makeStorage() -> _KeyValueObservationStorage {
+  public func makeStorage(for object: some KeyValueObservable) -> _KeyValueObservationStorage {
     if let storage { return storage.takeUnretainedValue() }
-    let created = Unmanaged.passRetained(_KeyValueObservationStorage())
+    let created = Unmanaged.passRetained(_KeyValueObservationStorage(objectType: type(of: object)))
     let (exchanged, current) = pointer.compareExchange(
       expected: nil,
       desired: created,

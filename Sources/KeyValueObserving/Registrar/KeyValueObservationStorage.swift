@@ -34,7 +34,53 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// slots from 63 on.
   @usableFromInline let observedSlots = Atomic<UInt64>(0)
 
-  init() {}
+  /// The dynamic type of the observed object.
+  let objectType: any KeyValueObservable.Type
+
+  /// The object's type as ``KeyValueObservingCustomization``, if it is one.
+  let customization: (any KeyValueObservingCustomization.Type)?
+
+  /// `true` at the slots whose setters do not notify, because
+  /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``
+  /// said so; empty when every slot notifies.
+  @usableFromInline let manuallyNotifiedSlots: [Bool]
+
+  /// How many manual will-changes on this object are waiting for their
+  /// did-change, on all threads.
+  private let openManualChanges = Atomic<Int>(0)
+
+  /// Makes the storage of an object of type `objectType`, asking the type
+  /// once which of its keys notify automatically.
+  init(objectType: any KeyValueObservable.Type) {
+    self.objectType = objectType
+    let customization = objectType as? any KeyValueObservingCustomization.Type
+    self.customization = customization
+    var manual: [Bool] = []
+    if let customization {
+      let keyCount = objectType._$kvoKeyCount
+      for slot in 0..<keyCount {
+        guard let keyPath = objectType._$kvoKeyPath(forSlot: slot),
+          !customization.automaticallyNotifiesObservers(for: keyPath)
+        else { continue }
+        if manual.isEmpty { manual = Array(repeating: false, count: keyCount) }
+        manual[slot] = true
+      }
+    }
+    manuallyNotifiedSlots = manual
+  }
+
+  /// Whether the object's type declares dependencies for `keyPath`.
+  @usableFromInline
+  func hasDeclaredDependencies(_ keyPath: AnyKeyPath) -> Bool {
+    guard let customization else { return false }
+    return !customization.keyPathsAffectingValue(for: keyPath).isEmpty
+  }
+
+  /// Whether the setter of `slot` notifies by itself.
+  @inlinable
+  func notifiesAutomatically(slot: Int) -> Bool {
+    manuallyNotifiedSlots.isEmpty || !manuallyNotifiedSlots[slot]
+  }
 
   /// Runs `body` on the state with the lock held.
   private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
@@ -48,6 +94,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   private struct State {
     var slots: [SlotRegistrations] = []
+    /// Registrations filed under a key path that is not a slot: the anchors
+    /// of derived observations (computed keys, chains).
+    var keyed: [AnyKeyPath: SlotRegistrations] = [:]
     /// How many slots from 63 on have registrations (they share bit 63).
     var highSlotsObserved = 0
   }
@@ -65,6 +114,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   func add(_ registration: _KeyValueRegistration) -> Bool {
     withState { state in
       guard !isClosed else { return false }
+      if let keyPath = registration.anchorKeyPath {
+        state.keyed[keyPath, default: SlotRegistrations()].append(registration)
+        return true
+      }
       let slot = registration.slot
       if state.slots.count <= slot {
         state.slots.append(contentsOf: repeatElement(SlotRegistrations(), count: slot + 1 - state.slots.count))
@@ -90,7 +143,13 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
     let removed: _KeyValueRegistration? = withState { state in
       guard !isClosed else { return nil }
-      let slot = registration._withUnsafeGuaranteedRef { $0.slot }
+      let (slot, keyPath) = registration._withUnsafeGuaranteedRef { ($0.slot, $0.anchorKeyPath) }
+      if let keyPath {
+        guard let removed = state.keyed[keyPath]?.remove(registration) else { return nil }
+        if state.keyed[keyPath]?.isEmpty == true { state.keyed[keyPath] = nil }
+        removed.isActive.store(false, ordering: .releasing)
+        return removed
+      }
       guard slot < state.slots.count, let removed = state.slots[slot].remove(registration) else { return nil }
       // Marked inactive under the lock, so a delivery that starts after this
       // returns cannot call it.
@@ -103,6 +162,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       }
       return removed
     }
+    removed?.registrationEnded()
     return removed != nil
   }
 
@@ -116,22 +176,42 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       for index in state.slots.indices where !state.slots[index].isEmpty {
         removed.append(state.slots[index].removeAll())
       }
+      for index in state.keyed.keys {
+        removed.append(state.keyed[index]!.removeAll())
+      }
       state.slots = []
+      state.keyed = [:]
       for case let registration? in removed.joined() {
         registration.isActive.store(false, ordering: .releasing)
       }
       return removed
     }
+    let unbalanced = openManualChanges.load(ordering: .relaxed)
+    if unbalanced > 0 {
+      reportProblem(
+        "an object of type \(objectType) deinitialised with \(unbalanced) willChangeValue call(s) "
+          + "never closed by didChangeValue"
+      )
+    }
     // The registrations, their callbacks and whatever those capture are
     // released here, after the lock: their deinitialisers may run any code.
-    _ = removed
+    for case let registration? in removed.joined() {
+      registration.registrationEnded()
+    }
   }
 
   /// The live registrations, slot by slot in registration order.
   func liveRegistrations() -> [_KeyValueRegistration] {
     withState { state in
       state.slots.flatMap { $0.entries.compactMap { $0 } }
+        + state.keyed.values.flatMap { $0.entries.compactMap { $0 } }
     }
+  }
+
+  /// The anchors of the derived observations of `keyPath`, or `nil` when
+  /// there are none.
+  func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
+    withState { state in state.keyed[keyPath]?.snapshot }
   }
 
   // MARK: Changes
@@ -150,11 +230,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// them: the part of a setter kept out of line, so that the setter's own
   /// code stays a load, a test and a store.
   ///
-  /// The old value is read only when a registration asked for `.old` or
-  /// `.prior`, the new value (read back after the assignment, so a `didSet`
-  /// that adjusts it is seen) only when one asked for `.new`. Registrations
-  /// removed during delivery are skipped; ones added during it wait for the
-  /// next change.
+  /// The old value is read only when a registration asked for `.old`, the
+  /// new value (read back after the assignment, so a `didSet` that adjusts
+  /// it is seen) only when one asked for `.new`. Registrations removed during
+  /// delivery are skipped; ones added during it wait for the next change.
   @inlinable @inline(never)
   func notifyingSetObserved<Object: AnyObject, Value>(
     _ object: Object,
@@ -164,15 +243,17 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    guard let snapshot = beginChange(ofSlot: slot) else {
+    guard notifiesAutomatically(slot: slot), let snapshot = beginChange(ofSlot: slot) else {
       set(object, newValue)
       return
     }
     let oldValue: Value? = snapshot.wantsOldValue ? get(object) : nil
     // User code runs between the old value and the assignment only in prior
-    // callbacks and in the property's own observers; only then can the same
-    // key change again inside this change.
-    if snapshot.hasPrior || hasPropertyObservers {
+    // callbacks and in the property's own observers, and a manual change may
+    // be open around this one; only then can the same key change inside it.
+    if snapshot.hasPrior || hasPropertyObservers
+      || _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
+    {
       let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
         if snapshot.hasPrior {
           deliverPrior(snapshot, oldValue: oldValue, from: object)
@@ -189,6 +270,34 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       set(object, newValue)
     }
     let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
+    deliverChange(snapshot, oldValue: oldValue, newValue: newValue, from: object)
+  }
+
+  /// Sends the prior notifications of a change.
+  @inlinable
+  func deliverPrior<Object: AnyObject, Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: Object) {
+    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
+    snapshot.forEachLive { registration in
+      let options = registration.options
+      guard options.contains(.prior) else { return }
+      let change = KeyValueObservedChange<Value>(
+        kind: .setting,
+        newValue: nil,
+        oldValue: options.contains(.old) ? oldValue : nil,
+        isPrior: true
+      )
+      deliver(change, to: registration, from: object, direct: direct)
+    }
+  }
+
+  /// Sends the notifications of a change, after it.
+  @inlinable
+  func deliverChange<Object: AnyObject, Value>(
+    _ snapshot: ChangeSnapshot,
+    oldValue: Value?,
+    newValue: Value?,
+    from object: Object
+  ) {
     let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
     snapshot.forEachLive { registration in
       let options = registration.options
@@ -202,28 +311,13 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     }
   }
 
-  /// Sends the prior notifications of a change.
-  @inlinable
-  func deliverPrior<Object: AnyObject, Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: Object) {
-    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
-    snapshot.forEachLive { registration in
-      guard registration.options.contains(.prior) else { return }
-      let change = KeyValueObservedChange<Value>(
-        kind: .setting,
-        newValue: nil,
-        oldValue: registration.options.contains(.old) ? oldValue : nil,
-        isPrior: true
-      )
-      deliver(change, to: registration, from: object, direct: direct)
-    }
-  }
-
   /// Hands `change` to one registration of a key whose values are `Value`.
   ///
   /// A registration made through the class that declares the property has
   /// exactly the type `ClosureRegistration<Object, Value>` (`direct`): it is
-  /// called directly, with the types known here. Any other (one made through
-  /// a subclass's type) goes through the class's virtual method.
+  /// called directly, with the types known here. A dependency of a derived
+  /// key only learns that the key changes; any other registration (one made
+  /// through a subclass's type) goes through the class's virtual method.
   @inlinable @inline(__always)
   func deliver<Object: AnyObject, Value>(
     _ change: KeyValueObservedChange<Value>,
@@ -233,9 +327,69 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   ) {
     if ObjectIdentifier(type(of: registration)) == direct {
       unsafeDowncast(registration, to: ClosureRegistration<Object, Value>.self).call(object, change)
+    } else if registration.forwards {
+      registration.forwardChange(isPrior: change.isPrior)
     } else {
       unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
     }
+  }
+
+  // MARK: Manual notification
+
+  /// Opens a manual change of `slot`: reads the old value if a registration
+  /// wants it and sends the prior notifications. A will-change nested in a
+  /// change of the same key on this thread only deepens it.
+  func willChange<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+    if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
+      if let pending = frame.pointee.pending {
+        pending.takeUnretainedValue().depth += 1
+      } else {
+        // Inside a setter's change of the same key: that change notifies.
+        openManualChange(ManualChange<Value>(storage: self, slot: slot, snapshot: nil, oldValue: nil))
+      }
+      return
+    }
+    let snapshot = beginChange(ofSlot: slot)
+    let oldValue: Value? = snapshot?.wantsOldValue == true ? get(object) : nil
+    openManualChange(ManualChange(storage: self, slot: slot, snapshot: snapshot, oldValue: oldValue))
+    if let snapshot, snapshot.hasPrior {
+      deliverPrior(snapshot, oldValue: oldValue, from: object)
+    }
+  }
+
+  /// Closes a manual change of `slot`: the outermost did-change reads the
+  /// new value and notifies. Returns `false` when no will-change of `slot`
+  /// is open on this thread.
+  func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) -> Bool {
+    guard let pending = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) else { return false }
+    pending.depth -= 1
+    guard pending.depth == 0 else { return true }
+    _KeyValueChangeNesting.close(pending)
+    openManualChanges.subtract(1, ordering: .relaxed)
+    guard let change = pending as? ManualChange<Value>, let snapshot = change.snapshot else { return true }
+    let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
+    deliverChange(snapshot, oldValue: change.oldValue, newValue: newValue, from: object)
+    return true
+  }
+
+  private func openManualChange(_ change: PendingChange) {
+    openManualChanges.add(1, ordering: .relaxed)
+    _KeyValueChangeNesting.open(change)
+  }
+}
+
+/// A manual will-change waiting for its did-change: the registrations it
+/// notifies and the old value read at the will.
+final class ManualChange<Value>: PendingChange {
+  /// `nil` when the change is nested in a setter's change of the same key,
+  /// which notifies instead.
+  let snapshot: ChangeSnapshot?
+  let oldValue: Value?
+
+  init(storage: _KeyValueObservationStorage, slot: Int, snapshot: ChangeSnapshot?, oldValue: Value?) {
+    self.snapshot = snapshot
+    self.oldValue = oldValue
+    super.init(owner: storage, slot: slot)
   }
 }
 

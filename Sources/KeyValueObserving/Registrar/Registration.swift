@@ -34,7 +34,7 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// What the registration asked for.
   @inlinable
   final var options: KeyValueObservingOptions {
-    KeyValueObservingOptions(rawValue: Int(optionBits))
+    KeyValueObservingOptions(rawValue: Int(optionBits & ~Self.forwardsBit))
   }
 
   /// The key it observes.
@@ -45,14 +45,40 @@ public class _KeyValueRegistration: @unchecked Sendable {
   @inlinable
   final var isLive: Bool { isActive.load(ordering: .acquiring) }
 
+  /// The bit of ``optionBits`` that marks a registration forwarding to a
+  /// derived observation: it receives ``forwardChange(isPrior:)`` instead of
+  /// typed values.
+  @usableFromInline static let forwardsBit: UInt8 = 0x80
+
+  /// The slot number of a registration filed under a key path rather than a
+  /// slot (the anchor of a derived observation).
+  static let keyPathSlot = -1
+
+  /// Whether the registration forwards to a derived observation.
+  @inlinable
+  final var forwards: Bool { optionBits & Self.forwardsBit != 0 }
+
   @usableFromInline
-  init(options: KeyValueObservingOptions, slot: Int) {
-    self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
+  init(options: KeyValueObservingOptions, slot: Int, forwards: Bool = false) {
+    self.optionBits = UInt8(truncatingIfNeeded: options.rawValue) | (forwards ? Self.forwardsBit : 0)
     self.slotNumber = Int32(slot)
   }
 
   /// Who receives the notifications, for ``KeyValueObservable/observationInfo``.
   var observerDescription: String { "registration" }
+
+  /// The key path a registration is filed under instead of a slot: set for
+  /// the anchor of a derived observation, `nil` for everything else.
+  var anchorKeyPath: AnyKeyPath? { nil }
+
+  /// Told, once and with no lock held, that the registration was removed:
+  /// invalidated, or its object deinitialised.
+  func registrationEnded() {}
+
+  /// Receives a change of the observed key without its values: the will
+  /// (`isPrior`) and the did of a dependency of a derived key.
+  @usableFromInline
+  func forwardChange(isPrior: Bool) {}
 }
 
 /// A registration that receives values of the observed property's own type.

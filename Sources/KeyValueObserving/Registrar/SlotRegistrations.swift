@@ -55,7 +55,7 @@ struct SlotRegistrations {
 
   private mutating func count(_ options: KeyValueObservingOptions, by delta: Int) {
     liveCount += delta
-    if options.contains(.old) || options.contains(.prior) { oldValueCount += delta }
+    if options.contains(.old) { oldValueCount += delta }
     if options.contains(.new) { newValueCount += delta }
     if options.contains(.prior) { priorCount += delta }
   }

@@ -10,7 +10,7 @@ private let currentScope = ThreadLocal()
 
 /// One read of an observable property: which object, which key.
 struct TrackedAccess {
-  let object: AnyObject
+  let object: any KeyValueObservable
   let slot: Int
 }
 
@@ -23,8 +23,8 @@ final class AccessList {
 ///
 /// Macro-generated getters call ``access(_:slot:)``; `withAccessTracking(_:)`
 /// collects the reads a piece of code makes on its thread, which is how the
-/// observation of computed properties and key-path chains (the next step)
-/// learns which objects and keys they depend on.
+/// observation of computed properties and key-path chains learns which
+/// objects and keys they depend on.
 ///
 /// Not API.
 ///
@@ -43,14 +43,14 @@ public enum _KeyValueAccessTracking {
   /// _KeyValueAccessTracking.access(self, slot: 0)
   /// ```
   @inlinable @inline(__always)
-  public static func access(_ object: AnyObject, slot: @autoclosure () -> Int) {
+  public static func access(_ object: some KeyValueObservable, slot: @autoclosure () -> Int) {
     if activeTrackingScopes.load(ordering: .relaxed) != 0 {
       record(object, slot: slot())
     }
   }
 
   @usableFromInline
-  static func record(_ object: AnyObject, slot: Int) {
+  static func record(_ object: any KeyValueObservable, slot: Int) {
     guard let current = currentScope.value else { return }
     Unmanaged<AccessList>.fromOpaque(current).takeUnretainedValue()
       .accesses.append(TrackedAccess(object: object, slot: slot))

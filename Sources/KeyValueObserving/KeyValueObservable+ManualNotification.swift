@@ -1,0 +1,99 @@
+extension KeyValueObservable {
+  /// Announces that the value at `keyPath` is about to change: observers
+  /// that asked for `.prior` are notified now, and the old value is read for
+  /// those that asked for `.old`.
+  ///
+  /// Pair it with ``didChangeValue(for:)`` on the same thread. Use it for a
+  /// key whose automatic notification is off (see
+  /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``),
+  /// for a computed key whose value changes where no observable property
+  /// does, or to make several assignments one change: pairs nested on one
+  /// key, and assignments to the key inside a pair, notify once, at the
+  /// outermost `didChangeValue`.
+  ///
+  /// ```swift
+  /// person.willChangeValue(for: \.age)
+  /// person.age += 1
+  /// person.age += 1
+  /// person.didChangeValue(for: \.age)  // one notification, old 0, new 2
+  /// ```
+  public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    if let slot = Self._$kvoSlot(for: keyPath) {
+      storage.willChange(self, slot: slot) { $0[keyPath: keyPath] }
+    } else {
+      storage.beginChange(of: keyPath)?.forEachLive { $0.forwardChange(isPrior: true) }
+    }
+  }
+
+  /// Announces that the value at `keyPath` changed: the outermost call of a
+  /// pair reads the new value and notifies the observers.
+  ///
+  /// A call with no ``willChangeValue(for:)`` open on this thread for the
+  /// same key notifies nothing and, in debug builds, says so on standard
+  /// error.
+  ///
+  /// ```swift
+  /// person.willChangeValue(for: \.summary)
+  /// person.didChangeValue(for: \.summary)  // observers of summary are notified
+  /// ```
+  public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    if let slot = Self._$kvoSlot(for: keyPath) {
+      if !storage.didChange(self, slot: slot, get: { $0[keyPath: keyPath] }) {
+        reportProblem("didChangeValue(for: \(keyPath)) without a matching willChangeValue on this thread; nothing was notified")
+      }
+    } else {
+      storage.beginChange(of: keyPath)?.forEachLive { $0.forwardChange(isPrior: false) }
+    }
+  }
+
+  /// ``willChangeValue(for:)`` for the stored property called `key`.
+  ///
+  /// ```swift
+  /// try person.willChangeValue(forKey: "age")
+  /// person.age += 1
+  /// try person.didChangeValue(forKey: "age")
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
+  ///   observable stored property.
+  public func willChangeValue(forKey key: String) throws(KeyValueCodingError) {
+    let (slot, keyPath) = try Self.storedKey(key)
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    func willChange<Value>(_: Value.Type) {
+      storage.willChange(self, slot: slot) { $0[keyPath: keyPath] as! Value }
+    }
+    _openExistential(type(of: keyPath).valueType, do: willChange)
+  }
+
+  /// ``didChangeValue(for:)`` for the stored property called `key`.
+  ///
+  /// ```swift
+  /// try person.willChangeValue(forKey: "age")
+  /// person.age += 1
+  /// try person.didChangeValue(forKey: "age")
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
+  ///   observable stored property.
+  public func didChangeValue(forKey key: String) throws(KeyValueCodingError) {
+    let (slot, keyPath) = try Self.storedKey(key)
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    func didChange<Value>(_: Value.Type) -> Bool {
+      storage.didChange(self, slot: slot) { $0[keyPath: keyPath] as! Value }
+    }
+    if !_openExistential(type(of: keyPath).valueType, do: didChange) {
+      reportProblem("didChangeValue(forKey: \"\(key)\") without a matching willChangeValue on this thread; nothing was notified")
+    }
+  }
+
+  /// The slot and key path of the stored property called `key`.
+  static func storedKey(_ key: String) throws(KeyValueCodingError) -> (slot: Int, keyPath: AnyKeyPath) {
+    guard !key.isEmpty else { throw .emptyKey(keyPath: key, type: "\(Self.self)") }
+    guard let slot = _$kvoSlot(forKey: key), let keyPath = _$kvoKeyPath(forSlot: slot) else {
+      throw .unknownKey(key, type: "\(Self.self)")
+    }
+    return (slot, keyPath)
+  }
+}
