@@ -9,7 +9,12 @@ class Person {
     didSet { if age < 0 { age = 0 } }
   }
   var nickname: String?
+  var address: Address?
   @KeyValueIgnored var renderCount = 0
+
+  /// Computed: observable with no declaration, its dependencies found by
+  /// running it.
+  var greeting: String { "\(nickname ?? name), \(age)" }
 
   init(name: String, age: Int) {
     self.name = name
@@ -21,4 +26,14 @@ class Person {
 @KeyValueObservable
 final class Employee: Person {
   var title = "Engineer"
+}
+
+/// A link of a chain: `person.address?.city`.
+@KeyValueObservable
+final class Address {
+  var city: String
+
+  init(city: String) {
+    self.city = city
+  }
 }

@@ -51,6 +51,39 @@ tokens.append(
 )
 ada.nickname = "Countess"
 
+section("Computed properties: dependencies found by running the getter")
+say("var greeting: String { \"\\(nickname ?? name), \\(age)\" }  — no declaration needed")
+tokens.append(
+  ada.observe(\.greeting, options: [.old, .new]) { _, change in
+    say("greeting: \(change.oldValue!) → \(change.newValue!)")
+  }
+)
+ada.age = 40
+ada.nickname = nil
+say("The getter reads nickname, and name only when nickname is nil; the dependencies follow the branch:")
+ada.name = "Augusta Ada"
+
+section("Chains: \\.address?.city, re-wired when a link is replaced")
+tokens.append(
+  ada.observe(\.address?.city, options: [.old, .new]) { _, change in
+    say("address?.city: \(change.oldValue! ?? "nil") → \(change.newValue! ?? "nil")")
+  }
+)
+let london = Address(city: "London")
+ada.address = london
+ada.address?.city = "Marylebone"
+ada.address = Address(city: "Ockham")
+say("The old address is detached and no longer observed:")
+london.city = "silence"
+say("(nothing printed; observers on the old address: \(london.observationInfo.count))")
+ada.address = nil
+
+section("Manual notification: several assignments, one change")
+ada.willChangeValue(for: \.age)
+ada.age += 1
+ada.age += 1
+ada.didChangeValue(for: \.age)
+
 section("Subclasses add keys")
 let grace = Employee(name: "Grace", age: 45)
 tokens.append(

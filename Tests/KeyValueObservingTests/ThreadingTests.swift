@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 import KeyValueObserving
 import Testing
 
@@ -22,6 +23,9 @@ extension Counters {
     default: d = value
     }
   }
+
+  /// A computed key that depends on all four.
+  var sum: Int { a + b + c + d }
 }
 
 /// Tokens shared between threads, each slot used by one thread at a time.
@@ -140,6 +144,79 @@ struct ThreadingTests {
       #expect(box.tokens.allSatisfy { !$0.isActive })
     }
   }
+}
+
+@Suite("Threads: derived keys")
+struct DerivedThreadingTests {
+  @Test("4 threads × 250 serialised sets of four dependencies: exactly 1000 notifications of the computed key")
+  func computedKeyAcrossThreads() {
+    let counters = Counters()
+    let writes = NSLock()
+    let total = Counter()
+    let token = counters.observe(\.sum, options: [.old, .new]) { _, change in
+      #expect(change.newValue! == change.oldValue! + 1)
+      total.increment()
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for value in 1...250 {
+        writes.withLock { counters.set(thread, value) }
+      }
+    }
+    #expect(total.count == 1000)
+    #expect(counters.sum == 1000)
+    _ = token
+  }
+
+  @Test("a derived observation invalidated while another thread sets its dependency stops cleanly")
+  func invalidateWhileSetting() {
+    for _ in 0..<50 {
+      let counters = Counters()
+      let afterInvalidate = Counter()
+      let invalidated = Atomic<Bool>(false)
+      let token = counters.observe(\.sum) { _, _ in
+        if invalidated.load(ordering: .acquiring) { afterInvalidate.increment() }
+      }
+      let shared = UncheckedBox(counters)
+      DispatchQueue.concurrentPerform(iterations: 2) { thread in
+        if thread == 0 {
+          for value in 1...200 { shared.value.a = value }
+        } else {
+          token.invalidate()
+          invalidated.store(true, ordering: .releasing)
+        }
+      }
+      // Only a delivery already under way when invalidate returned may
+      // finish: at most one.
+      #expect(afterInvalidate.count <= 1)
+      #expect(counters.observationInfo.isEmpty)
+    }
+  }
+
+  @Test("a chain's root freed on one thread while its token is released on another")
+  func freeingRootOfAChain() {
+    for _ in 0..<50 {
+      let address = Address(city: City(name: "Oslo"))
+      let holder = UncheckedBox(ResidentHolder(Resident()))
+      holder.value.resident!.address = address
+      let box = UncheckedBox(TokenBox())
+      box.value.tokens = (0..<8).map { _ in holder.value.resident!.observe(\.address?.city?.name) { _, _ in } }
+      DispatchQueue.concurrentPerform(iterations: 2) { thread in
+        if thread == 0 {
+          holder.value.resident = nil
+        } else {
+          for token in box.value.tokens { token.invalidate() }
+        }
+      }
+      #expect(address.observationInfo.isEmpty)
+      #expect(address.city!.observationInfo.isEmpty)
+    }
+  }
+}
+
+/// Owns a resident that one thread frees.
+final class ResidentHolder {
+  var resident: Resident?
+  init(_ resident: Resident) { self.resident = resident }
 }
 
 /// Lets a test hand a non-Sendable value to threads whose accesses it orders itself.

@@ -1,0 +1,153 @@
+import KeyValueObserving
+import Testing
+
+@Suite("Computed properties: dependencies found by running the getter")
+struct ComputedPropertyTests {
+  @Test("a change of a dependency notifies with the computed property's own old and new values")
+  func oldAndNewAreTheComputedValues() {
+    let person = Person(name: "Ada", age: 36)
+    let changes = Recorder<Change<String>>()
+    let token = person.observe(\.summary, options: [.old, .new]) { _, change in
+      changes.append(Change(change))
+    }
+    person.age = 37
+    person.name = "Grace"
+    #expect(
+      changes.elements == [
+        Change(old: "Ada, 36", new: "Ada, 37"),
+        Change(old: "Ada, 37", new: "Grace, 37"),
+      ]
+    )
+    _ = token
+  }
+
+  @Test("without .old or .new the change carries no values, and every dependency change notifies")
+  func noValuesRequested() {
+    let person = Person()
+    let changes = Recorder<Change<String>>()
+    let token = person.observe(\.summary) { _, change in changes.append(Change(change)) }
+    person.name = "a"
+    person.age = 1
+    #expect(changes.elements == [Change(old: nil, new: nil), Change(old: nil, new: nil)])
+    _ = token
+  }
+
+  @Test("dependencies are tracked again after each change: a getter that branches is followed")
+  func dynamicDependencies() {
+    let resident = Resident()
+    resident.name = "Margaret"
+    resident.nickname = "Maggie"
+    let values = Recorder<String>()
+    let token = resident.observe(\.displayName, options: .new) { _, change in values.append(change.newValue!) }
+
+    resident.nickname = "Meg"  // not read now: no notification
+    #expect(values.elements == [])
+    resident.useNickname = true
+    #expect(values.elements == ["Meg"])
+    resident.name = "Peggy"  // no longer read
+    #expect(values.elements == ["Meg"])
+    resident.nickname = "Mags"
+    #expect(values.elements == ["Meg", "Mags"])
+    resident.useNickname = false
+    resident.nickname = "ignored"
+    #expect(values.elements == ["Meg", "Mags", "Peggy"])
+    _ = token
+  }
+
+  @Test("one assignment that changes two dependencies (through a didSet) notifies once")
+  func nestedDependencyChangesNotifyOnce() {
+    let resident = Resident()
+    let changes = Recorder<Change<String>>()
+    let token = resident.observe(\.reading, options: [.old, .new]) { _, change in changes.append(Change(change)) }
+    resident.celsius = 100
+    #expect(changes.elements == [Change(old: "0.0C 32.0F", new: "100.0C 212.0F")])
+    _ = token
+  }
+
+  @Test(".prior delivers the old computed value before the change, while the object still holds it")
+  func priorSeesTheOldValue() {
+    let person = Person(name: "Ada", age: 36)
+    let seen = Recorder<String>()
+    let token = person.observe(\.summary, options: [.old, .new, .prior]) { person, change in
+      if change.isPrior {
+        #expect(change.newValue == nil)
+        seen.append("prior old=\(change.oldValue!) object=\(person.summary)")
+      } else {
+        seen.append("after old=\(change.oldValue!) new=\(change.newValue!)")
+      }
+    }
+    person.age = 40
+    #expect(
+      seen.elements == [
+        "prior old=Ada, 36 object=Ada, 36",
+        "after old=Ada, 36 new=Ada, 40",
+      ]
+    )
+    _ = token
+  }
+
+  @Test(".initial delivers the computed value at registration, never an old value")
+  func initial() {
+    let person = Person(name: "Ada", age: 36)
+    let changes = Recorder<Change<String>>()
+    let token = person.observe(\.summary, options: [.initial, .old, .new]) { _, change in
+      changes.append(Change(change))
+    }
+    #expect(changes.elements == [Change(old: nil, new: "Ada, 36")])
+    _ = token
+  }
+
+  @Test("invalidating ends the observation and removes every registration it made")
+  func invalidateRemovesDependencies() {
+    let person = Person()
+    let count = Counter()
+    let token = person.observe(\.summary) { _, _ in count.increment() }
+    #expect(person.observationInfo.count == 3, "the anchor and the two dependencies")
+    token.invalidate()
+    #expect(!token.isActive)
+    #expect(person.observationInfo.isEmpty)
+    person.name = "x"
+    #expect(count.count == 0)
+  }
+
+  @Test("releasing the token ends the observation")
+  func releasingTheToken() {
+    let person = Person()
+    let count = Counter()
+    var token: KeyValueObservation? = person.observe(\.summary) { _, _ in count.increment() }
+    person.age = 1
+    token = nil
+    person.age = 2
+    #expect(count.count == 1)
+    #expect(person.observationInfo.isEmpty)
+    _ = token
+  }
+
+  @Test("a computed property that reads nothing observable gives a token that never fires")
+  func nothingObservable() {
+    let resident = Resident()
+    let changes = Recorder<Change<Int>>()
+    let token = resident.observe(\.constant, options: [.initial, .new]) { _, change in
+      changes.append(Change(change))
+    }
+    resident.name = "x"
+    #expect(changes.elements == [Change(old: nil, new: 14)])
+    #expect(token.isActive)
+    _ = token
+  }
+
+  @Test("a handler may invalidate its own derived observation; nothing more arrives")
+  func invalidateInsideHandler() {
+    let person = Person()
+    let count = Counter()
+    let holder = TokenHolder()
+    holder.token = person.observe(\.summary, options: .prior) { _, change in
+      count.increment()
+      if change.isPrior { holder.token?.invalidate() }
+    }
+    person.age = 1
+    person.age = 2
+    #expect(count.count == 1, "the prior notification only")
+    #expect(person.observationInfo.isEmpty)
+  }
+}

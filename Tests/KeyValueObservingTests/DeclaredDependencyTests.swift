@@ -1,0 +1,93 @@
+import KeyValueObserving
+import Testing
+
+@Suite("Declared dependencies: KeyValueObservingCustomization.keyPathsAffectingValue")
+struct DeclaredDependencyTests {
+  @Test("a declared dependency notifies a key whose getter reads nothing observable")
+  func declaredOnly() {
+    let ledger = Ledger()
+    let values = Recorder<String>()
+    let token = ledger.observe(\.status, options: .new) { _, change in values.append(change.newValue!) }
+    ledger.rawStatus = "closed"  // not observable: nothing yet
+    #expect(values.elements == [])
+    ledger.revision += 1
+    #expect(values.elements == ["closed"])
+    _ = token
+  }
+
+  @Test("dependencies of dependencies count: status ← revision ← edits")
+  func twoLevels() {
+    let ledger = Ledger()
+    let count = Counter()
+    let token = ledger.observe(\.status) { _, _ in count.increment() }
+    ledger.edits += 1
+    ledger.revision += 1
+    #expect(count.count == 2)
+    _ = token
+  }
+
+  @Test("a stored key with declared dependencies notifies for its own changes and for theirs")
+  func storedKeyWithDependencies() {
+    let ledger = Ledger()
+    let values = Recorder<Change<Int>>()
+    let token = ledger.observe(\.revision, options: [.old, .new]) { _, change in values.append(Change(change)) }
+    ledger.revision = 5
+    ledger.edits = 1
+    #expect(values.elements == [Change(old: 0, new: 5), Change(old: 5, new: 5)])
+    _ = token
+  }
+
+  @Test("a declared key path through another object follows that object and its replacement")
+  func throughAnotherObject() {
+    let ledger = Ledger()
+    let first = Resident()
+    ledger.owner = first
+    let count = Counter()
+    let token = ledger.observe(\.badge) { _, _ in count.increment() }
+    first.name = "Ada"
+    #expect(count.count == 1)
+    let second = Resident()
+    ledger.owner = second
+    #expect(count.count == 2)
+    first.name = "detached"
+    #expect(count.count == 2)
+    second.name = "Grace"
+    #expect(count.count == 3)
+    _ = token
+  }
+
+  @Test("a key both declared and found by tracking notifies once per change")
+  func declaredAndInferredOnce() {
+    let ledger = Ledger()
+    let values = Recorder<String>()
+    let token = ledger.observe(\.label, options: .new) { _, change in values.append(change.newValue!) }
+    ledger.balance = 10
+    #expect(values.elements == ["balance 10"])
+    let registrationsOnBalance = ledger.observationInfo.filter { $0.keyPath == "balance" }
+    #expect(registrationsOnBalance.count == 1)
+    _ = token
+  }
+
+  @Test("mutually dependent keys terminate, and one change notifies each observed key once")
+  func cycle() {
+    let ledger = Ledger()
+    let left = Recorder<Change<Int>>()
+    let right = Recorder<Change<Int>>()
+    let leftToken = ledger.observe(\.left, options: [.old, .new]) { _, change in left.append(Change(change)) }
+    let rightToken = ledger.observe(\.right, options: [.old, .new]) { _, change in right.append(Change(change)) }
+    ledger.left = 1
+    #expect(left.elements == [Change(old: 0, new: 1)])
+    #expect(right.elements == [Change(old: 0, new: 0)])
+    ledger.right = 2
+    #expect(left.count == 2)
+    #expect(right.elements.last == Change(old: 0, new: 2))
+    _ = (leftToken, rightToken)
+  }
+
+  @Test("a class without customisation has no declared dependencies")
+  func defaults() {
+    #expect(Ledger.keyPathsAffectingValue(for: \Ledger.balance).isEmpty)
+    #expect(Ledger.automaticallyNotifiesObservers(for: \Ledger.balance))
+    #expect(!Ledger.automaticallyNotifiesObservers(for: \Ledger.level))
+  }
+}
