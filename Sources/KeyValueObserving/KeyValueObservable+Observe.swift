@@ -76,8 +76,14 @@ extension KeyValueObservable {
     options: KeyValueObservingOptions,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    let observation = DerivedObservation(root: self, keyPath: keyPath, options: options, handler: changeHandler)
-    let (anchor, value) = observation.start(in: storage, root: self)
+    let observation = DerivedObservation(
+      root: self,
+      storage: storage,
+      keyPath: keyPath,
+      options: options,
+      handler: changeHandler
+    )
+    let (anchor, value) = observation.start(root: self)
     if options.contains(.initial) && anchor.isLive {
       changeHandler(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
     }

@@ -56,6 +56,11 @@ extension KeyValueObservable {
   /// each key, in registration order: the observation graph from the observed
   /// object's side, for debugging.
   ///
+  /// The observation of a computed key or a chain is listed under its key
+  /// path (`\Person.summary`) on the object it was made on, and each
+  /// property it depends on lists a `dependency of \Person.summary` entry on
+  /// whichever object holds that property.
+  ///
   /// ```swift
   /// let token = person.observe(\.age, options: .new) { _, _ in }
   /// print(person.observationInfo)

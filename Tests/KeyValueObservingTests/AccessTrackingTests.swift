@@ -13,7 +13,10 @@ struct AccessTrackingTests {
     }
     #expect(value == 0)
     #expect(accesses.map(\.slot) == [1, 1, 0])
-    #expect(accesses.map { ObjectIdentifier($0.object) } == [person, other, person].map(ObjectIdentifier.init))
+    #expect(
+      accesses.map { ObjectIdentifier($0.storage) }
+        == [person, other, person].map { ObjectIdentifier($0._$kvoStorage()) }
+    )
   }
 
   @Test("a computed property's reads are the stored properties behind it; ignored ones are not reported")

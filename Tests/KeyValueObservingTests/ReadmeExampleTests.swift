@@ -33,4 +33,37 @@ struct ReadmeExampleTests {
     person.age = 5
     #expect(lines.count == 3)
   }
+
+  @Test("a computed property and a chain, as the README shows them")
+  func computedAndChain() {
+    let customer = ReadmeCustomer()
+    let lines = Recorder<String>()
+    let names = customer.observe(\.fullName, options: [.old, .new]) { _, change in
+      lines.append("\(change.oldValue!) → \(change.newValue!)")
+    }
+    customer.first = "Augusta"
+    #expect(lines.elements == ["Ada Lovelace → Augusta Lovelace"])
+
+    let cities = customer.observe(\.address?.city, options: .new) { _, change in
+      lines.append(change.newValue! ?? "no address")
+    }
+    customer.address = ReadmeAddress()
+    customer.address?.city = "Oslo"
+    customer.address = nil
+    #expect(lines.elements.dropFirst() == ["London", "Oslo", "no address"])
+    _ = (names, cities)
+  }
+}
+
+@KeyValueObservable
+final class ReadmeAddress {
+  var city = "London"
+}
+
+@KeyValueObservable
+final class ReadmeCustomer {
+  var first = "Ada"
+  var last = "Lovelace"
+  var address: ReadmeAddress?
+  var fullName: String { "\(first) \(last)" }
 }

@@ -7,3 +7,26 @@ import KeyValueObserving
 final class Observed {
   var value = 0
 }
+
+/// A computed property over a stored one, observed without any declaration.
+@KeyValueObservable
+final class Derived {
+  var value = 0
+  var doubled: Int { value * 2 }
+}
+
+/// A three-link chain, `\.middle.inner.value`, whose leaf is written.
+@KeyValueObservable
+final class ChainRoot {
+  var middle = ChainMiddle()
+}
+
+@KeyValueObservable
+final class ChainMiddle {
+  var inner = ChainLeaf()
+}
+
+@KeyValueObservable
+final class ChainLeaf {
+  var value = 0
+}

@@ -29,6 +29,31 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  Benchmark("ours: write to a dependency of an observed computed property", configuration: .perOperation) { benchmark in
+    let model = Derived()
+    let token = model.observe(\.doubled, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      model.value = index
+      blackHole(model)
+    }
+    benchmark.stopMeasurement()
+    withExtendedLifetime(token) {}
+  }
+
+  Benchmark("ours: write to the leaf of an observed 3-link chain", configuration: .perOperation) { benchmark in
+    let root = ChainRoot()
+    let leaf = root.middle.inner
+    let token = root.observe(\.middle.inner.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      leaf.value = index
+      blackHole(leaf)
+    }
+    benchmark.stopMeasurement()
+    withExtendedLifetime(token) {}
+  }
+
   for others in [0, 1_000] {
     Benchmark("ours: observe + invalidate, \(others) other observers", configuration: .perOperationTimeOnly) { benchmark in
       let model = Observed()

@@ -1,75 +1,192 @@
-/// What a dependency registration and an anchor forward to: the will and
-/// did of a change that affects a derived key, and the end of the
-/// observation.
-protocol DerivedKeyObserver: AnyObject, Sendable {
-  /// A dependency is about to change.
-  func dependencyWillChange()
-  /// A dependency changed.
-  func dependencyDidChange()
-  /// The observation ended: invalidated, or the observed object deinitialised.
-  func end()
-  /// The observed key path, for ``KeyValueObservable/observationInfo``.
-  var keyPathDescription: String { get }
-}
+import Synchronization
 
 /// The observation of a key path that is not one stored property of the
 /// observed object: a computed property, a chain through other observable
 /// objects, or a property with declared dependencies.
 ///
 /// It registers with every (object, key) the key path's value depends on
-/// (see ``resolveDependencies(of:on:)``), asking each for a will and a did.
-/// At the outermost will on a thread it reads the old value; at the matching
-/// did it reads the key path again, tracking the reads, re-registers with
-/// what the value depends on now (a branch taken, a link replaced), and
-/// notifies once. Nested wills on one thread — a dependency changed while
-/// another changes — only deepen the change.
+/// (see ``resolveDependencies(tracked:of:on:in:)``), asking each for a will
+/// and a did. At the outermost will on a thread it reads the old value; at
+/// the matching did it reads the key path again, tracking the reads,
+/// re-registers with what the value depends on now (a branch taken, a link
+/// replaced), and notifies once. Nested wills on one thread — a dependency
+/// changed while another changes — only deepen the change.
 ///
-/// Owned by its anchor in the observed object's storage (so the object's
-/// deinit ends it) and by its dependency registrations; it holds the
-/// observed object weakly.
-final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObserver, @unchecked Sendable {
-  // @unchecked Sendable: `state` is only touched under `lock`; `root` is a
-  // weak reference the runtime reads and clears atomically; the rest is
-  // immutable. The handler runs on the thread that made the change, as for
-  // stored keys.
+/// This class keeps the state and does the bookkeeping, without generics, so
+/// that none of it pays for run-time type lookups; ``DerivedObservation``
+/// adds the typed reads and the handler. Owned by its anchor in the
+/// observed object's storage (so the object's deinit ends it) and by its
+/// dependency registrations.
+class DerivedKeyObservation: @unchecked Sendable {
+  // @unchecked Sendable: `state` is only touched under `lock`; the rest is
+  // immutable or atomic.
 
-  private weak var root: Root?
-  let keyPath: KeyPath<Root, Value>
-  let options: KeyValueObservingOptions
-  private let handler: (Root, KeyValueObservedChange<Value>) -> Void
   private let lock = RegistrarLock()
   @exclusivity(unchecked) nonisolated(unsafe) private var state = State()
 
-  /// The registration that files this observation under its key path in the
-  /// root's storage. It owns `self`; weak, because a delivery already under
-  /// way may reach `self` after the anchor is gone.
-  private weak var anchor: DerivedAnchor?
+  /// Set once, when the observation ends; checked before each callback.
+  private let ended = Atomic<Bool>(false)
+
+  /// The observed key path.
+  let anyKeyPath: AnyKeyPath
+
+  /// The observed object's storage.
+  let rootStorage: _KeyValueObservationStorage
 
   private struct State {
-    /// The registrations with what the value depends on, by dependency.
-    var dependencies: [Dependency.Key: Registered] = [:]
+    /// The registrations with what the value depends on, in the order the
+    /// reads found them.
+    var dependencies: [Registered] = []
     /// Changes under way, one per thread (few at once: a list).
-    var pending: [Pending] = []
+    var pending: [PendingChange] = []
     /// Numbers the reads of the value, so that a slower read on one thread
     /// cannot replace the dependencies a later read on another installed.
     var nextRead = 0
     var appliedRead = -1
-    var ended = false
   }
 
   private struct Registered {
-    let storage: _KeyValueObservationStorage
+    let dependency: Dependency
     let registration: Unmanaged<_KeyValueRegistration>
   }
 
-  private struct Pending {
+  private struct PendingChange {
     let thread: UInt
     var depth: Int
-    var oldValue: Value?
+    /// The value before the change, when the observer asked for it.
+    var oldValue: Any?
   }
+
+  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage) {
+    self.anyKeyPath = keyPath
+    self.rootStorage = rootStorage
+  }
+
+  /// Whether the observation ended: invalidated, or the object deinitialised.
+  final var isEnded: Bool { ended.load(ordering: .acquiring) }
+
+  /// A dependency is about to change. Overridden with the typed reads.
+  func dependencyWillChange() {}
+
+  /// A dependency changed. Overridden with the typed reads.
+  func dependencyDidChange() {}
+
+  // MARK: Changes under way, per thread
+
+  /// Opens this thread's change, or deepens it; `true` for the outermost.
+  final func openChange(on thread: UInt) -> Bool {
+    lock.withLock {
+      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
+        state.pending[index].depth += 1
+        return false
+      }
+      state.pending.append(PendingChange(thread: thread, depth: 1, oldValue: nil))
+      return true
+    }
+  }
+
+  /// Keeps the old value of this thread's outermost change.
+  final func keepOldValue(_ value: Any, on thread: UInt) {
+    lock.withLock {
+      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
+        state.pending[index].oldValue = value
+      }
+    }
+  }
+
+  /// Closes one level of this thread's change: `finished` for the
+  /// outermost, with the old value kept at its will. A did with no will (an
+  /// observation that started in between) finishes without an old value.
+  final func closeChange(on thread: UInt) -> (finished: Bool, oldValue: Any?) {
+    lock.withLock {
+      guard let index = state.pending.firstIndex(where: { $0.thread == thread }) else { return (true, nil) }
+      state.pending[index].depth -= 1
+      guard state.pending[index].depth == 0 else { return (false, nil) }
+      return (true, state.pending.remove(at: index).oldValue)
+    }
+  }
+
+  // MARK: Dependencies
+
+  /// Numbers a read of the value; pass the number to ``install(_:read:)``.
+  final func beginRead() -> Int {
+    lock.withLock {
+      defer { state.nextRead += 1 }
+      return state.nextRead
+    }
+  }
+
+  /// Registers with `dependencies` and drops registrations with anything
+  /// else, unless a later read installed its own already.
+  final func install(_ dependencies: [Dependency], read: Int) {
+    lock.withLock {
+      guard !isEnded, read > state.appliedRead else { return }
+      state.appliedRead = read
+      // Usually the value depends on the same keys as before.
+      if dependencies.count == state.dependencies.count
+        && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1.dependency) })
+      {
+        return
+      }
+      var previous = state.dependencies
+      var next: [Registered] = []
+      next.reserveCapacity(dependencies.count)
+      for dependency in dependencies {
+        if let index = previous.firstIndex(where: { $0.dependency.isSame(as: dependency) }) {
+          next.append(previous.remove(at: index))
+          continue
+        }
+        let registration = DependencyRegistration(forwardingTo: self, slot: dependency.slot)
+        if dependency.storage.add(registration) {
+          next.append(Registered(dependency: dependency, registration: .passUnretained(registration)))
+        }
+      }
+      // Storage locks are taken inside this one, never the other way round:
+      // the storages call out only after releasing their own lock.
+      for stale in previous {
+        stale.dependency.storage.remove(stale.registration)
+      }
+      state.dependencies = next
+    }
+  }
+
+  /// How many keys the value depends on now.
+  final var dependencyCount: Int {
+    lock.withLock { state.dependencies.count }
+  }
+
+  /// Ends the observation and removes its registrations; idempotent.
+  final func end() {
+    let registered: [Registered] = lock.withLock {
+      guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
+      state.pending = []
+      defer { state.dependencies = [] }
+      return state.dependencies
+    }
+    for dependency in registered {
+      dependency.dependency.storage.remove(dependency.registration)
+    }
+  }
+}
+
+/// A ``DerivedKeyObservation`` of `keyPath` on a `Root`, calling `handler`
+/// with values of the key path's own type.
+///
+/// It holds the observed object weakly: a delivery may reach it from
+/// another object's change while the observed object is being freed.
+final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObservation, @unchecked Sendable {
+  // @unchecked Sendable: `root` is a weak reference the runtime reads and
+  // clears atomically; the rest is immutable. The handler runs on the thread
+  // that made the change, as for stored keys.
+
+  private weak var root: Root?
+  private let keyPath: KeyPath<Root, Value>
+  private let options: KeyValueObservingOptions
+  private let handler: (Root, KeyValueObservedChange<Value>) -> Void
 
   init(
     root: Root,
+    storage: _KeyValueObservationStorage,
     keyPath: KeyPath<Root, Value>,
     options: KeyValueObservingOptions,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
@@ -78,19 +195,17 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     self.keyPath = keyPath
     self.options = options
     self.handler = handler
+    super.init(keyPath: keyPath, rootStorage: storage)
   }
 
-  var keyPathDescription: String { "\(keyPath)" }
-
-  /// Files the observation in `storage` (the root's) and registers with what
+  /// Files the observation in the root's storage and registers with what
   /// the value depends on; returns the anchor, for the token, and the value.
-  func start(in storage: _KeyValueObservationStorage, root: Root) -> (anchor: DerivedAnchor, value: Value) {
+  func start(root: Root) -> (anchor: DerivedAnchor, value: Value) {
     let anchor = DerivedAnchor(observing: self, keyPath: keyPath, options: options)
-    self.anchor = anchor
     // `root` is alive, so its storage is open and the addition succeeds.
-    _ = storage.add(anchor)
+    _ = rootStorage.add(anchor)
     let value = refresh(root)
-    if lock.withLock({ state.dependencies.isEmpty }) {
+    if dependencyCount == 0 {
       reportProblem(
         "observe(\(keyPath)): reading it touches no property of a @KeyValueObservable class, "
           + "so only willChangeValue/didChangeValue(for:) on it will notify"
@@ -101,103 +216,39 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
 
   /// Reads the value with tracking and registers with what it depends on now.
   private func refresh(_ root: Root) -> Value {
-    let read = lock.withLock {
-      defer { state.nextRead += 1 }
-      return state.nextRead
-    }
-    let (value, dependencies) = resolveDependencies(of: keyPath, on: root)
-    lock.withLock {
-      guard !state.ended, read > state.appliedRead else { return }
-      state.appliedRead = read
-      var next: [Dependency.Key: Registered] = [:]
-      for dependency in dependencies {
-        let key = dependency.key
-        guard next[key] == nil else { continue }
-        if let registered = state.dependencies.removeValue(forKey: key) {
-          next[key] = registered
-          continue
-        }
-        let registration = DependencyRegistration(forwardingTo: self, slot: dependency.slot)
-        if dependency.storage.add(registration) {
-          next[key] = Registered(storage: dependency.storage, registration: .passUnretained(registration))
-        }
-      }
-      // Storage locks are taken inside this one, never the other way round:
-      // the storages call out only after releasing their own lock.
-      for stale in state.dependencies.values {
-        stale.storage.remove(stale.registration)
-      }
-      state.dependencies = next
-    }
+    let read = beginRead()
+    var accesses: [TrackedAccess] = []
+    accesses.reserveCapacity(8)
+    let value = withAccessTracking(into: &accesses) { root[keyPath: keyPath] }
+    install(resolveDependencies(tracked: accesses, of: keyPath, on: root, in: rootStorage), read: read)
     return value
   }
 
-  func dependencyWillChange() {
-    guard let root else { return }
+  override func dependencyWillChange() {
     let thread = currentThreadIdentity()
-    let nested = lock.withLock {
-      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
-        state.pending[index].depth += 1
-        return true
-      }
-      state.pending.append(Pending(thread: thread, depth: 1, oldValue: nil))
-      return false
-    }
-    guard !nested else { return }
-    guard options.contains(.old) || options.contains(.prior) else { return }
+    guard openChange(on: thread), options.contains(.old) || options.contains(.prior), let root else { return }
     let oldValue = root[keyPath: keyPath]
-    lock.withLock {
-      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
-        state.pending[index].oldValue = oldValue
-      }
+    let wantsOld = options.contains(.old)
+    if wantsOld {
+      keepOldValue(oldValue, on: thread)
     }
-    guard options.contains(.prior), anchor?.isLive == true else { return }
-    handler(
-      root,
-      KeyValueObservedChange(
-        kind: .setting,
-        newValue: nil,
-        oldValue: options.contains(.old) ? oldValue : nil,
-        isPrior: true
-      )
-    )
+    guard options.contains(.prior), !isEnded else { return }
+    handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: wantsOld ? oldValue : nil, isPrior: true))
   }
 
-  func dependencyDidChange() {
-    guard let root else { return }
-    let thread = currentThreadIdentity()
-    // A did with no will (an observation added in between) notifies without
-    // an old value.
-    let outcome: (finished: Bool, oldValue: Value?) = lock.withLock {
-      guard let index = state.pending.firstIndex(where: { $0.thread == thread }) else { return (true, nil) }
-      state.pending[index].depth -= 1
-      guard state.pending[index].depth == 0 else { return (false, nil) }
-      return (true, state.pending.remove(at: index).oldValue)
-    }
-    guard outcome.finished, !lock.withLock({ state.ended }) else { return }
+  override func dependencyDidChange() {
+    let (finished, oldValue) = closeChange(on: currentThreadIdentity())
+    guard finished, !isEnded, let root else { return }
     let newValue = refresh(root)
-    guard anchor?.isLive == true else { return }
+    guard !isEnded else { return }
     handler(
       root,
       KeyValueObservedChange(
         kind: .setting,
         newValue: options.contains(.new) ? newValue : nil,
-        oldValue: options.contains(.old) ? outcome.oldValue : nil,
+        oldValue: options.contains(.old) ? oldValue.map { $0 as! Value } : nil,
         isPrior: false
       )
     )
-  }
-
-  func end() {
-    let registered: [Registered] = lock.withLock {
-      guard !state.ended else { return [] }
-      state.ended = true
-      state.pending = []
-      defer { state.dependencies = [:] }
-      return Array(state.dependencies.values)
-    }
-    for dependency in registered {
-      dependency.storage.remove(dependency.registration)
-    }
   }
 }

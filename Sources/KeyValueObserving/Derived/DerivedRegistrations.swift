@@ -8,10 +8,10 @@
 /// through it.
 final class DerivedAnchor: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
-  let observer: any DerivedKeyObserver
+  let observer: DerivedKeyObservation
   let keyPath: AnyKeyPath
 
-  init(observing observer: any DerivedKeyObserver, keyPath: AnyKeyPath, options: KeyValueObservingOptions) {
+  init(observing observer: DerivedKeyObservation, keyPath: AnyKeyPath, options: KeyValueObservingOptions) {
     self.observer = observer
     self.keyPath = keyPath
     super.init(options: options, slot: Self.keyPathSlot, forwards: true)
@@ -19,7 +19,7 @@ final class DerivedAnchor: _KeyValueRegistration, @unchecked Sendable {
 
   override var anchorKeyPath: AnyKeyPath? { keyPath }
 
-  override var observerDescription: String { "derived observation of \(observer.keyPathDescription)" }
+  override var observerDescription: String { "derived observation of \(observer.anyKeyPath)" }
 
   override func registrationEnded() {
     observer.end()
@@ -40,14 +40,14 @@ final class DerivedAnchor: _KeyValueRegistration, @unchecked Sendable {
 /// that key, without its values.
 final class DependencyRegistration: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
-  let observer: any DerivedKeyObserver
+  let observer: DerivedKeyObservation
 
-  init(forwardingTo observer: any DerivedKeyObserver, slot: Int) {
+  init(forwardingTo observer: DerivedKeyObservation, slot: Int) {
     self.observer = observer
     super.init(options: .prior, slot: slot, forwards: true)
   }
 
-  override var observerDescription: String { "dependency of \(observer.keyPathDescription)" }
+  override var observerDescription: String { "dependency of \(observer.anyKeyPath)" }
 
   override func forwardChange(isPrior: Bool) {
     if isPrior {

@@ -5,18 +5,23 @@ public import Synchronization
 @usableFromInline
 let activeTrackingScopes = Atomic<Int>(0)
 
-/// The current thread's innermost tracking scope (an unretained `AccessList`).
+/// The current thread's innermost tracking scope: a pointer to the
+/// `[TrackedAccess]` it appends to, which lives on the stack of
+/// `withAccessTracking(into:_:)`.
 private let currentScope = ThreadLocal()
 
-/// One read of an observable property: which object, which key.
+/// One read of an observable property: which object's storage, which key.
+///
+/// The storage, not the object, is kept: holding the objects a getter read
+/// would add reference-count traffic on the observed objects themselves.
 struct TrackedAccess {
-  let object: any KeyValueObservable
+  /// The storage of the object read, made by the read if the object had
+  /// none.
+  let storage: _KeyValueObservationStorage
   let slot: Int
-}
-
-/// The reads recorded by one tracking scope, in the order they happened.
-final class AccessList {
-  var accesses: [TrackedAccess] = []
+  /// The object read, kept only when its class declares dependencies,
+  /// which are then read on it.
+  let declaringObject: (any KeyValueObservable)?
 }
 
 /// Records reads of observable properties made on the current thread.
@@ -52,29 +57,42 @@ public enum _KeyValueAccessTracking {
   @usableFromInline
   static func record(_ object: any KeyValueObservable, slot: Int) {
     guard let current = currentScope.value else { return }
-    Unmanaged<AccessList>.fromOpaque(current).takeUnretainedValue()
-      .accesses.append(TrackedAccess(object: object, slot: slot))
+    let storage = object._$kvoStorage()
+    let declaringObject = storage.customization == nil ? nil : object
+    current.assumingMemoryBound(to: [TrackedAccess].self).pointee
+      .append(TrackedAccess(storage: storage, slot: slot, declaringObject: declaringObject))
   }
 }
 
-/// Runs `body` and returns what it returned with every observable property
-/// read it made on this thread. Scopes nest: an inner scope's reads are also
-/// reported to the outer one.
+/// Runs `body` and returns what it returned, appending to `accesses` every
+/// observable property read it made on this thread. Scopes nest: an inner
+/// scope's reads are also reported to the outer one.
 func withAccessTracking<Result>(
+  into accesses: inout [TrackedAccess],
   _ body: () throws -> Result
-) rethrows -> (result: Result, accesses: [TrackedAccess]) {
-  let list = AccessList()
+) rethrows -> Result {
+  let start = accesses.count
   let outer = currentScope.value
-  currentScope.value = Unmanaged.passUnretained(list).toOpaque()
   activeTrackingScopes.add(1, ordering: .relaxed)
   defer {
     activeTrackingScopes.subtract(1, ordering: .relaxed)
     currentScope.value = outer
     if let outer {
-      Unmanaged<AccessList>.fromOpaque(outer).takeUnretainedValue()
-        .accesses.append(contentsOf: list.accesses)
+      outer.assumingMemoryBound(to: [TrackedAccess].self).pointee.append(contentsOf: accesses[start...])
     }
   }
-  let result = try withExtendedLifetime(list) { try body() }
-  return (result, list.accesses)
+  return try withUnsafeMutablePointer(to: &accesses) { accesses in
+    currentScope.value = UnsafeMutableRawPointer(accesses)
+    return try body()
+  }
+}
+
+/// Runs `body` and returns what it returned with every observable property
+/// read it made on this thread.
+func withAccessTracking<Result>(
+  _ body: () throws -> Result
+) rethrows -> (result: Result, accesses: [TrackedAccess]) {
+  var accesses: [TrackedAccess] = []
+  let result = try withAccessTracking(into: &accesses, body)
+  return (result, accesses)
 }

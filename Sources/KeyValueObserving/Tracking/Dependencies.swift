@@ -1,59 +1,77 @@
 /// One observable key of one object that a derived key depends on.
 struct Dependency {
   /// The object's storage, which the derived observation registers with.
+  /// Holding it keeps its identity from being reused.
   let storage: _KeyValueObservationStorage
   let slot: Int
 
-  /// Tells dependencies apart: storages are kept alive by whoever holds a
-  /// dependency, so their identities are not reused meanwhile.
-  struct Key: Hashable {
-    let storage: ObjectIdentifier
-    let slot: Int
+  func isSame(as other: Dependency) -> Bool {
+    storage === other.storage && slot == other.slot
   }
-
-  var key: Key { Key(storage: ObjectIdentifier(storage), slot: slot) }
 }
 
-/// Reads `keyPath` on `root` and finds what its value depends on: every
-/// observable key the read touched (found by tracking the getters it ran),
-/// and the keys declared through ``KeyValueObservingCustomization``, theirs
-/// in turn, on whichever object declares them.
+/// What a derived key depends on: every observable key that reading it
+/// touched (`tracked`, found by tracking the getters it ran), and the keys
+/// declared through ``KeyValueObservingCustomization``, theirs in turn, on
+/// whichever object declares them.
 ///
-/// Declared key paths are read on their object too, so that a declared
-/// dependency through a chain depends on each link. Each (object, key path)
-/// is read once, so cycles of declarations end.
+/// Declared key paths are read on their object too, with tracking, so that a
+/// declared dependency through a chain depends on each link. Each (object,
+/// key path) is read once, so cycles of declarations end.
 ///
 /// ```swift
-/// let (value, dependencies) = resolveDependencies(of: \.summary, on: person)
+/// var accesses: [TrackedAccess] = []
+/// let value = withAccessTracking(into: &accesses) { person[keyPath: \.summary] }
+/// let dependencies = resolveDependencies(tracked: accesses, of: \Person.summary, on: person, in: storage)
 /// ```
-func resolveDependencies<Root: KeyValueObservable, Value>(
-  of keyPath: KeyPath<Root, Value>,
-  on root: Root
-) -> (value: Value, dependencies: [Dependency]) {
-  let (value, accesses) = withAccessTracking { root[keyPath: keyPath] }
-  var resolution = DependencyResolution()
-  if let customization = root._$kvoStorage().customization {
+func resolveDependencies(
+  tracked accesses: [TrackedAccess],
+  of keyPath: AnyKeyPath,
+  on root: @autoclosure () -> any KeyValueObservable,
+  in rootStorage: _KeyValueObservationStorage
+) -> [Dependency] {
+  var resolution = DependencyResolution(expectedCount: accesses.count)
+  if let customization = rootStorage.customization {
+    let root = root()
+    resolution.markRead(keyPath, on: root)
     resolution.declare(customization.keyPathsAffectingValue(for: keyPath), on: root)
-    resolution.read.insert(.init(object: ObjectIdentifier(root), keyPath: keyPath))
   }
   resolution.add(accesses)
   resolution.readDeclared()
-  return (value, resolution.dependencies)
+  return resolution.dependencies
 }
 
-/// The work list of ``resolveDependencies(of:on:)``.
+/// The work list of ``resolveDependencies(tracked:of:on:in:)``.
 private struct DependencyResolution {
-  struct Read: Hashable {
+  private struct Read: Hashable {
     let object: ObjectIdentifier
     let keyPath: AnyKeyPath
   }
 
-  var dependencies: [Dependency] = []
-  var read: Set<Read> = []
-  private var seen: Set<Dependency.Key> = []
+  private struct Key: Hashable {
+    let storage: ObjectIdentifier
+    let slot: Int
+  }
+
+  private(set) var dependencies: [Dependency] = []
+  /// Filled only once there are too many dependencies to search one by one.
+  private var seen: Set<Key> = []
+  private var read: Set<Read> = []
   private var pending: [(object: any KeyValueObservable, keyPath: AnyKeyPath)] = []
-  /// Keeps every object read alive, so that object identities stay unique.
+  /// Keeps every object whose declarations were read alive, so that the
+  /// identities in `read` stay unique.
   private var objects: [any KeyValueObservable] = []
+
+  private static let linearSearchLimit = 16
+
+  init(expectedCount: Int) {
+    dependencies.reserveCapacity(expectedCount)
+  }
+
+  mutating func markRead(_ keyPath: AnyKeyPath, on object: any KeyValueObservable) {
+    read.insert(Read(object: ObjectIdentifier(object), keyPath: keyPath))
+    objects.append(object)
+  }
 
   mutating func declare(_ keyPaths: Set<AnyKeyPath>, on object: any KeyValueObservable) {
     for keyPath in keyPaths {
@@ -65,17 +83,31 @@ private struct DependencyResolution {
   /// depend on.
   mutating func add(_ accesses: [TrackedAccess]) {
     for access in accesses {
-      let storage = access.object._$kvoStorage()
-      let dependency = Dependency(storage: storage, slot: access.slot)
-      guard seen.insert(dependency.key).inserted else { continue }
-      dependencies.append(dependency)
-      objects.append(access.object)
-      if let customization = storage.customization,
+      let storage = access.storage
+      guard insert(Dependency(storage: storage, slot: access.slot)) else { continue }
+      if let object = access.declaringObject, let customization = storage.customization,
         let keyPath = storage.objectType._$kvoKeyPath(forSlot: access.slot)
       {
-        declare(customization.keyPathsAffectingValue(for: keyPath), on: access.object)
+        objects.append(object)
+        declare(customization.keyPathsAffectingValue(for: keyPath), on: object)
       }
     }
+  }
+
+  /// Adds `dependency` unless it is there already.
+  private mutating func insert(_ dependency: Dependency) -> Bool {
+    if dependencies.count < Self.linearSearchLimit {
+      guard !dependencies.contains(where: { $0.isSame(as: dependency) }) else { return false }
+    } else {
+      if seen.isEmpty {
+        seen = Set(dependencies.map { Key(storage: ObjectIdentifier($0.storage), slot: $0.slot) })
+      }
+      guard seen.insert(Key(storage: ObjectIdentifier(dependency.storage), slot: dependency.slot)).inserted else {
+        return false
+      }
+    }
+    dependencies.append(dependency)
+    return true
   }
 
   /// Reads every queued declared key path on its object, tracking the reads,
@@ -84,12 +116,13 @@ private struct DependencyResolution {
     while let (object, keyPath) = pending.popLast() {
       guard read.insert(Read(object: ObjectIdentifier(object), keyPath: keyPath)).inserted else { continue }
       objects.append(object)
-      let (_, accesses) = withAccessTracking { read(keyPath, on: object) }
+      var accesses: [TrackedAccess] = []
+      _ = withAccessTracking(into: &accesses) { Self.read(keyPath, on: object) }
       add(accesses)
     }
   }
 
-  private func read(_ keyPath: AnyKeyPath, on object: some KeyValueObservable) -> Any? {
+  private static func read(_ keyPath: AnyKeyPath, on object: some KeyValueObservable) -> Any? {
     object[keyPath: keyPath]
   }
 }
