@@ -57,9 +57,11 @@ extension KeyValueObservable {
   /// object's side, for debugging.
   ///
   /// The observation of a computed key or a chain is listed under its key
-  /// path (`\Person.summary`) on the object it was made on, and each
-  /// property it depends on lists a `dependency of \Person.summary` entry on
-  /// whichever object holds that property.
+  /// path on the object it was made on, and each property it depends on
+  /// lists a `dependency of …` entry on whichever object holds that
+  /// property. Where Swift cannot name a key path's properties at run time
+  /// (on Linux, the macro's accessors), the key path reads as the keys it
+  /// depends on: `derived(address, Address.street)`.
   ///
   /// ```swift
   /// let token = person.observe(\.age, options: .new) { _, _ in }
@@ -71,7 +73,7 @@ extension KeyValueObservable {
   public var observationInfo: [KeyValueObservationInfo] {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return [] }
     return storage.liveRegistrations().map { registration in
-      let key = registration.anchorKeyPath.map { "\($0)" } ?? Self._$kvoKey(forSlot: registration.slot)
+      let key = registration.keyDescription ?? Self._$kvoKey(forSlot: registration.slot)
       return KeyValueObservationInfo(
         keyPath: key ?? "#\(registration.slot)",
         options: registration.options,

@@ -50,4 +50,26 @@ struct ObservationInfoTests {
     tokens.removeAll()
     #expect(person.observationInfo.isEmpty)
   }
+
+  @Test("a derived observation lists its key path and, on each object it reads, one dependency entry")
+  func derivedObservation() {
+    let resident = Resident()
+    let address = Address(street: "Main")
+    resident.address = address
+    let token = resident.observe(\.address?.street, options: .new) { _, _ in }
+    // Swift names the key path's properties where it can (Apple platforms);
+    // elsewhere the key path reads as the keys it depends on.
+    let described = "\(\Resident.address?.street)"
+    let key = described.contains("<computed") ? "derived(address, Address.street)" : described
+    #expect(
+      resident.observationInfo.map(\.description) == [
+        "address [.prior] → dependency of \(key)",
+        "\(key) [.new] → closure (Resident, KeyValueObservedChange<Optional<String>>)",
+      ]
+    )
+    #expect(address.observationInfo.map(\.description) == ["street [.prior] → dependency of \(key)"])
+    token.invalidate()
+    #expect(resident.observationInfo.isEmpty)
+    #expect(address.observationInfo.isEmpty)
+  }
 }

@@ -150,6 +150,25 @@ class DerivedKeyObservation: @unchecked Sendable {
     }
   }
 
+  /// The observed key path, readably: Swift's own description when it
+  /// names the properties, and otherwise (macro-generated accessors have no
+  /// names at run time on every platform) the keys the value depends on,
+  /// `derived(address, Address.street)`.
+  final var keyDescription: String {
+    let described = "\(anyKeyPath)"
+    guard described.contains("<computed") else { return described }
+    let rootType = ObjectIdentifier(rootStorage.objectType)
+    let names = lock.withLock { state.dependencies.map(\.dependency) }.map { dependency in
+      let type = dependency.storage.objectType
+      let key = type._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
+      return ObjectIdentifier(type) == rootType ? key : "\(type).\(key)"
+    }
+    return "derived(\(names.joined(separator: ", ")))"
+  }
+
+  /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
+  var handlerDescription: String { "derived observation" }
+
   /// How many keys the value depends on now.
   final var dependencyCount: Int {
     lock.withLock { state.dependencies.count }
@@ -222,6 +241,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     let value = withAccessTracking(into: &accesses) { root[keyPath: keyPath] }
     install(resolveDependencies(tracked: accesses, of: keyPath, on: root, in: rootStorage), read: read)
     return value
+  }
+
+  override var handlerDescription: String {
+    "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)"
   }
 
   override func dependencyWillChange() {

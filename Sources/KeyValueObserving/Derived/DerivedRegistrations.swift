@@ -19,7 +19,9 @@ final class DerivedAnchor: _KeyValueRegistration, @unchecked Sendable {
 
   override var anchorKeyPath: AnyKeyPath? { keyPath }
 
-  override var observerDescription: String { "derived observation of \(observer.anyKeyPath)" }
+  override var keyDescription: String? { observer.keyDescription }
+
+  override var observerDescription: String { observer.handlerDescription }
 
   override func registrationEnded() {
     observer.end()
@@ -47,7 +49,7 @@ final class DependencyRegistration: _KeyValueRegistration, @unchecked Sendable {
     super.init(options: .prior, slot: slot, forwards: true)
   }
 
-  override var observerDescription: String { "dependency of \(observer.anyKeyPath)" }
+  override var observerDescription: String { "dependency of \(observer.keyDescription)" }
 
   override func forwardChange(isPrior: Bool) {
     if isPrior {

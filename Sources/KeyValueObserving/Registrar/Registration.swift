@@ -67,6 +67,10 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// Who receives the notifications, for ``KeyValueObservable/observationInfo``.
   var observerDescription: String { "registration" }
 
+  /// The key it observes, for ``KeyValueObservable/observationInfo``, when
+  /// that is not the name of its slot.
+  var keyDescription: String? { nil }
+
   /// The key path a registration is filed under instead of a slot: set for
   /// the anchor of a derived observation, `nil` for everything else.
   var anchorKeyPath: AnyKeyPath? { nil }
