@@ -22,7 +22,9 @@ extension KeyValueObservable {
     if let slot = Self._$kvoSlot(for: keyPath) {
       storage.willChange(self, slot: slot) { $0[keyPath: keyPath] }
     } else {
-      storage.beginChange(of: keyPath)?.forEachLive { $0.forwardChange(isPrior: true) }
+      guard let anchors = storage.beginChange(of: keyPath) else { return }
+      anchors.forEachLive { $0.forwardChange(isPrior: true) }
+      storage.endChange(anchors)
     }
   }
 
@@ -44,7 +46,9 @@ extension KeyValueObservable {
         reportProblem("didChangeValue(for: \(keyPath)) without a matching willChangeValue on this thread; nothing was notified")
       }
     } else {
-      storage.beginChange(of: keyPath)?.forEachLive { $0.forwardChange(isPrior: false) }
+      guard let anchors = storage.beginChange(of: keyPath) else { return }
+      anchors.forEachLive { $0.forwardChange(isPrior: false) }
+      storage.endChange(anchors)
     }
   }
 

@@ -119,4 +119,42 @@ struct DeliveryTests {
     #expect(counter.count == 0)
     _ = token
   }
+
+  @Test("a registration invalidated during a delivery releases its closure when that delivery ends")
+  func releasedAfterDelivery() {
+    let person = Person()
+    let holder = TokenHolder()
+    weak var captured: Marker?
+    do {
+      let marker = Marker()
+      captured = marker
+      holder.token = person.observe(\.age) { _, _ in _ = marker }
+    }
+    let remover = person.observe(\.age) { _, _ in
+      holder.token?.invalidate()
+      #expect(captured != nil, "still held by the list this delivery reads")
+    }
+    person.age = 1
+    #expect(captured == nil)
+    #expect(person.observationInfo.count == 1)
+    _ = remover
+  }
+
+  @Test("registrations added during a delivery, many of them, all count from the next change")
+  func manyAddedDuringDelivery() {
+    let person = Person()
+    let count = Counter()
+    let added = TokenBox()
+    let first = person.observe(\.age) { person, _ in
+      if added.tokens.isEmpty {
+        added.tokens = (0..<100).map { _ in person.observe(\.age) { _, _ in count.increment() } }
+        added.tokens.removeFirst(50)
+      }
+    }
+    person.age = 1
+    #expect(count.count == 0)
+    person.age = 2
+    #expect(count.count == 50)
+    _ = first
+  }
 }

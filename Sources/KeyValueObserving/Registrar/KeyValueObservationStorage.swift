@@ -99,11 +99,83 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     var keyed: [AnyKeyPath: SlotRegistrations] = [:]
     /// How many slots from 63 on have registrations (they share bit 63).
     var highSlotsObserved = 0
+    /// Lists replaced while a change may still be reading them, kept until
+    /// none is under way.
+    var retired: [RegistrationList] = []
   }
+
+  /// How many changes can borrow registration lists at once; more take a
+  /// reference instead.
+  private static let deliveryFlagCount = 8
+
+  /// One flag per change under way that borrows lists without retaining
+  /// them: set under the lock when the change starts, cleared by the change,
+  /// without the lock, when it ends. While a flag is set, lists a change may
+  /// be reading are copied rather than changed.
+  private let deliveryFlags: UnsafeMutablePointer<Atomic<Bool>> = {
+    let flags = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: deliveryFlagCount)
+    for index in 0..<deliveryFlagCount {
+      (flags + index).initialize(to: Atomic(false))
+    }
+    return flags
+  }()
+
+  deinit {
+    deliveryFlags.deinitialize(count: Self.deliveryFlagCount)
+    deliveryFlags.deallocate()
+  }
+
+  /// Whether a change may be reading a list now. Called under the lock.
+  private var isDelivering: Bool {
+    for index in 0..<Self.deliveryFlagCount where deliveryFlags[index].load(ordering: .acquiring) {
+      return true
+    }
+    return false
+  }
+
+  /// A free delivery flag, set; `nil` when every flag is taken. Called under
+  /// the lock.
+  private func takeDeliveryFlag() -> UnsafePointer<Atomic<Bool>>? {
+    for index in 0..<Self.deliveryFlagCount where !deliveryFlags[index].load(ordering: .acquiring) {
+      deliveryFlags[index].store(true, ordering: .relaxed)
+      return UnsafePointer(deliveryFlags + index)
+    }
+    return nil
+  }
+
+  /// Whether `retired` holds lists; read without the lock when a change ends.
+  private let hasRetiredLists = Atomic<Bool>(false)
 
   @inlinable @inline(__always)
   static func bit(forSlot slot: Int) -> UInt64 {
     slot < 63 ? 1 &<< UInt64(slot) : 1 &<< 63
+  }
+
+  /// Runs a change of the registration lists under the lock. `body` gets
+  /// whether a change may be reading, and collects the lists it replaces;
+  /// those are kept while changes are under way, and otherwise returned, to
+  /// be released after the lock with whatever else `body` returned.
+  private func mutating<Result>(
+    _ body: (inout State, _ busy: Bool, _ replaced: inout [RegistrationList]) -> Result
+  ) -> (result: Result, released: [RegistrationList]) {
+    withState { state in
+      let busy = isDelivering
+      var replaced: [RegistrationList] = []
+      let result = body(&state, busy, &replaced)
+      if busy {
+        if !replaced.isEmpty {
+          state.retired += replaced
+          hasRetiredLists.store(true, ordering: .relaxed)
+        }
+        return (result, [])
+      }
+      if !state.retired.isEmpty {
+        replaced += state.retired
+        state.retired = []
+        hasRetiredLists.store(false, ordering: .relaxed)
+      }
+      return (result, replaced)
+    }
   }
 
   // MARK: Registration
@@ -112,10 +184,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// once the object has deinitialised.
   @usableFromInline
   func add(_ registration: _KeyValueRegistration) -> Bool {
-    withState { state in
+    let (added, released) = mutating { state, busy, replaced in
       guard !isClosed else { return false }
       if let keyPath = registration.anchorKeyPath {
-        state.keyed[keyPath, default: SlotRegistrations()].append(registration)
+        state.keyed[keyPath, default: SlotRegistrations()].append(registration, busy: busy, retired: &replaced)
         return true
       }
       let slot = registration.slot
@@ -123,13 +195,15 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
         state.slots.append(contentsOf: repeatElement(SlotRegistrations(), count: slot + 1 - state.slots.count))
       }
       let wasEmpty = state.slots[slot].isEmpty
-      state.slots[slot].append(registration)
+      state.slots[slot].append(registration, busy: busy, retired: &replaced)
       if wasEmpty {
         if slot >= 63 { state.highSlotsObserved += 1 }
         observedSlots.bitwiseOr(Self.bit(forSlot: slot), ordering: .releasing)
       }
       return true
     }
+    _ = released
+    return added
   }
 
   /// Removes the registration a token refers to; returns whether it was
@@ -141,16 +215,24 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// in which case the storage is closed and the pointer is not touched.
   @discardableResult
   func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
-    let removed: _KeyValueRegistration? = withState { state in
+    let (removed, released) = mutating { state, busy, replaced -> _KeyValueRegistration? in
       guard !isClosed else { return nil }
       let (slot, keyPath) = registration._withUnsafeGuaranteedRef { ($0.slot, $0.anchorKeyPath) }
       if let keyPath {
-        guard let removed = state.keyed[keyPath]?.remove(registration) else { return nil }
-        if state.keyed[keyPath]?.isEmpty == true { state.keyed[keyPath] = nil }
+        guard let removed = state.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced) else {
+          return nil
+        }
+        if state.keyed[keyPath]?.isEmpty == true, var emptied = state.keyed.removeValue(forKey: keyPath),
+          let list = emptied.removeAll()
+        {
+          replaced.append(list)
+        }
         removed.isActive.store(false, ordering: .releasing)
         return removed
       }
-      guard slot < state.slots.count, let removed = state.slots[slot].remove(registration) else { return nil }
+      guard slot < state.slots.count,
+        let removed = state.slots[slot].remove(registration, busy: busy, retired: &replaced)
+      else { return nil }
       // Marked inactive under the lock, so a delivery that starts after this
       // returns cannot call it.
       removed.isActive.store(false, ordering: .releasing)
@@ -162,6 +244,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       }
       return removed
     }
+    _ = released
     removed?.registrationEnded()
     return removed != nil
   }
@@ -169,19 +252,20 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Ends every registration: called once, when the observed object
   /// deinitialises. Later additions are refused.
   func close() {
-    let removed: [ContiguousArray<_KeyValueRegistration?>] = withState { state in
+    let (removed, released) = mutating { state, _, replaced -> [_KeyValueRegistration] in
       closed.store(true, ordering: .releasing)
       observedSlots.store(0, ordering: .releasing)
-      var removed: [ContiguousArray<_KeyValueRegistration?>] = []
+      var removed: [_KeyValueRegistration] = []
       for index in state.slots.indices where !state.slots[index].isEmpty {
-        removed.append(state.slots[index].removeAll())
+        removed += state.slots[index].registrations
       }
-      for index in state.keyed.keys {
-        removed.append(state.keyed[index]!.removeAll())
+      for registrations in state.keyed.values {
+        removed += registrations.registrations
       }
+      replaced += state.slots.compactMap { $0.list } + state.keyed.values.compactMap { $0.list }
       state.slots = []
       state.keyed = [:]
-      for case let registration? in removed.joined() {
+      for registration in removed {
         registration.isActive.store(false, ordering: .releasing)
       }
       return removed
@@ -195,7 +279,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     }
     // The registrations, their callbacks and whatever those capture are
     // released here, after the lock: their deinitialisers may run any code.
-    for case let registration? in removed.joined() {
+    _ = released
+    for registration in removed {
       registration.registrationEnded()
     }
   }
@@ -203,27 +288,69 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// The live registrations, slot by slot in registration order.
   func liveRegistrations() -> [_KeyValueRegistration] {
     withState { state in
-      state.slots.flatMap { $0.entries.compactMap { $0 } }
-        + state.keyed.values.flatMap { $0.entries.compactMap { $0 } }
+      state.slots.flatMap(\.registrations) + state.keyed.values.flatMap(\.registrations)
     }
-  }
-
-  /// The anchors of the derived observations of `keyPath`, or `nil` when
-  /// there are none.
-  func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
-    withState { state in state.keyed[keyPath]?.snapshot }
   }
 
   // MARK: Changes
 
   /// The registrations to notify for a change of `slot`, or `nil` when there
-  /// are none.
+  /// are none. A snapshot must be ended with ``endChange(_:)``.
   @usableFromInline
   func beginChange(ofSlot slot: Int) -> ChangeSnapshot? {
     withState { state in
       guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
-      return state.slots[slot].snapshot
+      return state.slots[slot].snapshot(for: takeDeliveryFlag())
     }
+  }
+
+  /// The anchors of the derived observations of `keyPath`, or `nil` when
+  /// there are none. A snapshot must be ended with ``endChange(_:)``.
+  func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
+    withState { state in
+      guard state.keyed[keyPath]?.isEmpty == false else { return nil }
+      return state.keyed[keyPath]!.snapshot(for: takeDeliveryFlag())
+    }
+  }
+
+  /// The registrations to notify for a manual change of `slot`, which may
+  /// last across calls: the list is held, not borrowed.
+  func beginLastingChange(ofSlot slot: Int) -> (list: RegistrationList, snapshot: ChangeSnapshot)? {
+    withState { state in
+      guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
+      let snapshot = state.slots[slot].snapshot(for: nil)
+      // The snapshot's reference becomes the tuple's.
+      return (snapshot.list.takeRetainedValue(), snapshot)
+    }
+  }
+
+  /// Ends a change started by ``beginChange(ofSlot:)`` or
+  /// ``beginChange(of:)``: its lists may be changed again, and released.
+  @inlinable
+  func endChange(_ snapshot: ChangeSnapshot) {
+    guard let record = snapshot.record else {
+      snapshot.list.release()
+      return
+    }
+    record.pointee.store(false, ordering: .releasing)
+    if hasRetiredListsNow {
+      releaseRetiredLists()
+    }
+  }
+
+  @usableFromInline
+  var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .relaxed) }
+
+  /// Releases the lists replaced during changes, once none is under way.
+  @usableFromInline
+  func releaseRetiredLists() {
+    let released: [RegistrationList] = withState { state in
+      guard !isDelivering else { return [] }
+      hasRetiredLists.store(false, ordering: .relaxed)
+      defer { state.retired = [] }
+      return state.retired
+    }
+    _ = released
   }
 
   /// Assigns a stored property whose key has registrations, and notifies
@@ -247,6 +374,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       set(object, newValue)
       return
     }
+    defer { endChange(snapshot) }
     let oldValue: Value? = snapshot.wantsOldValue ? get(object) : nil
     // User code runs between the old value and the assignment only in prior
     // callbacks and in the property's own observers, and a manual change may
@@ -345,13 +473,14 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
         pending.takeUnretainedValue().depth += 1
       } else {
         // Inside a setter's change of the same key: that change notifies.
-        openManualChange(ManualChange<Value>(storage: self, slot: slot, snapshot: nil, oldValue: nil))
+        openManualChange(ManualChange<Value>(storage: self, slot: slot, registrations: nil, oldValue: nil))
       }
       return
     }
-    let snapshot = beginChange(ofSlot: slot)
+    let lasting = beginLastingChange(ofSlot: slot)
+    let snapshot = lasting?.snapshot
     let oldValue: Value? = snapshot?.wantsOldValue == true ? get(object) : nil
-    openManualChange(ManualChange(storage: self, slot: slot, snapshot: snapshot, oldValue: oldValue))
+    openManualChange(ManualChange(storage: self, slot: slot, registrations: lasting, oldValue: oldValue))
     if let snapshot, snapshot.hasPrior {
       deliverPrior(snapshot, oldValue: oldValue, from: object)
     }
@@ -366,7 +495,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     guard pending.depth == 0 else { return true }
     _KeyValueChangeNesting.close(pending)
     openManualChanges.subtract(1, ordering: .relaxed)
-    guard let change = pending as? ManualChange<Value>, let snapshot = change.snapshot else { return true }
+    guard let change = pending as? ManualChange<Value>, let snapshot = change.registrations?.snapshot else {
+      return true
+    }
     let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
     deliverChange(snapshot, oldValue: change.oldValue, newValue: newValue, from: object)
     return true
@@ -381,13 +512,18 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 /// A manual will-change waiting for its did-change: the registrations it
 /// notifies and the old value read at the will.
 final class ManualChange<Value>: PendingChange {
-  /// `nil` when the change is nested in a setter's change of the same key,
-  /// which notifies instead.
-  let snapshot: ChangeSnapshot?
+  /// The registrations to notify, held until the did; `nil` when the change
+  /// is nested in a setter's change of the same key, which notifies instead.
+  let registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?
   let oldValue: Value?
 
-  init(storage: _KeyValueObservationStorage, slot: Int, snapshot: ChangeSnapshot?, oldValue: Value?) {
-    self.snapshot = snapshot
+  init(
+    storage: _KeyValueObservationStorage,
+    slot: Int,
+    registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?,
+    oldValue: Value?
+  ) {
+    self.registrations = registrations
     self.oldValue = oldValue
     super.init(owner: storage, slot: slot)
   }

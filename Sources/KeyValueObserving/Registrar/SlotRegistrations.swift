@@ -1,10 +1,17 @@
+public import Synchronization
+
 /// The registrations of one key of one object, in registration order.
 ///
 /// Removal leaves a hole (`nil`) so that it is O(1); the holes are squeezed
 /// out once they outnumber the live entries, which keeps removal amortised
 /// O(1) and the list at most twice the live count.
+///
+/// A change reads the list after the storage's lock is released, without
+/// retaining it (see ``ChangeSnapshot``). So a list that a change may be
+/// reading is never changed in place: it is copied, and the old one is kept
+/// until no change is under way (`retired`).
 struct SlotRegistrations {
-  private(set) var entries: ContiguousArray<_KeyValueRegistration?> = []
+  private(set) var list: RegistrationList?
   private(set) var liveCount = 0
   private var oldValueCount = 0
   private var newValueCount = 0
@@ -12,45 +19,114 @@ struct SlotRegistrations {
 
   var isEmpty: Bool { liveCount == 0 }
 
-  /// What a change needs to know, taken under the lock and used after it.
-  var snapshot: ChangeSnapshot {
-    ChangeSnapshot(
-      entries: entries,
+  /// The live registrations, in order.
+  var registrations: [_KeyValueRegistration] {
+    list?.withUnsafeMutablePointers { header, elements in
+      UnsafeBufferPointer(start: elements, count: header.pointee.count).compactMap { $0 }
+    } ?? []
+  }
+
+  /// What a change needs to know. With a `record`, the change borrows the
+  /// list while the record is active; without one it owns a reference,
+  /// which ``_KeyValueObservationStorage/endChange(_:)`` gives back.
+  mutating func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
+    list.unsafelyUnwrapped.withUnsafeMutablePointers { header, _ in
+      header.pointee.isShared = true
+    }
+    let list = record == nil ? Unmanaged.passRetained(list.unsafelyUnwrapped) : Unmanaged.passUnretained(list.unsafelyUnwrapped)
+    return ChangeSnapshot(
+      list: list,
+      count: list._withUnsafeGuaranteedRef { $0.used },
+      record: record,
       wantsOldValue: oldValueCount > 0,
       wantsNewValue: newValueCount > 0,
       hasPrior: priorCount > 0
     )
   }
 
-  mutating func append(_ registration: _KeyValueRegistration) {
-    registration.indexInSlot = Int32(entries.count)
-    entries.append(registration)
+  /// Appends `registration`. `busy`: whether a change may be reading.
+  mutating func append(_ registration: _KeyValueRegistration, busy: Bool, retired: inout [RegistrationList]) {
+    let used = list?.used ?? 0
+    makeWritable(minimumCapacity: used + 1, busy: busy, retired: &retired)
+    registration.indexInSlot = Int32(used)
+    list!.withUnsafeMutablePointers { header, elements in
+      (elements + used).initialize(to: registration)
+      header.pointee.count = used + 1
+    }
     count(registration.options, by: 1)
   }
 
   /// Removes `registration` if it is here and hands back the list's
   /// reference to it (so that the caller can release it after the lock), or
   /// returns `nil` when it was not here.
-  mutating func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> _KeyValueRegistration? {
+  mutating func remove(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    busy: Bool,
+    retired: inout [RegistrationList]
+  ) -> _KeyValueRegistration? {
     let (index, identity) = registration._withUnsafeGuaranteedRef { (Int($0.indexInSlot), ObjectIdentifier($0)) }
-    guard entries.indices.contains(index), entries[index].map(ObjectIdentifier.init) == identity,
-      let removed = entries[index].take()
+    // No local reference to the list: `makeWritable` asks whether it is unique.
+    let used = list?.used ?? 0
+    guard index >= 0, index < used,
+      list!.withUnsafeMutablePointerToElements({ $0[index].map(ObjectIdentifier.init) }) == identity
     else { return nil }
+    makeWritable(minimumCapacity: used, busy: busy, retired: &retired)
+    let removed = list!.withUnsafeMutablePointers { header, elements in
+      let removed = elements[index].take()!
+      // Trailing holes are dropped at once, so that a key observed and
+      // released over and over keeps reusing the same entry.
+      while header.pointee.count > 0 && elements[header.pointee.count - 1] == nil {
+        header.pointee.count -= 1
+      }
+      return removed
+    }
     removed.indexInSlot = -1
     count(removed.options, by: -1)
     if liveCount == 0 {
       // Keep the buffer: a key observed once is likely observed again.
-      entries.removeAll(keepingCapacity: true)
-    } else if entries.count - liveCount > max(liveCount, 8) {
-      compact()
+      list!.withUnsafeMutablePointerToHeader { $0.pointee.count = 0 }
+    } else if list!.used - liveCount > max(liveCount, 8) {
+      compact(retired: &retired)
     }
     return removed
   }
 
   /// Takes every registration out, leaving the slot empty.
-  mutating func removeAll() -> ContiguousArray<_KeyValueRegistration?> {
+  mutating func removeAll() -> RegistrationList? {
     defer { self = SlotRegistrations() }
-    return entries
+    return list
+  }
+
+  /// Makes `list` safe to change in place with room for `minimumCapacity`
+  /// entries: a copy when a change may be reading it or someone else holds
+  /// it, a larger list when it is full.
+  private mutating func makeWritable(minimumCapacity: Int, busy: Bool, retired: inout [RegistrationList]) {
+    // Asked before any local reference to the list is taken.
+    let isUnique = isKnownUniquelyReferenced(&list)
+    guard list != nil else {
+      list = RegistrationList.make(capacity: max(minimumCapacity, 2))
+      return
+    }
+    if isUnique {
+      let fits = list.unsafelyUnwrapped.withUnsafeMutablePointers { header, _ in
+        guard !(header.pointee.isShared && busy) else { return false }
+        // No change reads it any more.
+        header.pointee.isShared = false
+        return true
+      }
+      if fits && list.unsafelyUnwrapped.capacity >= minimumCapacity { return }
+    }
+    let current = list.unsafelyUnwrapped
+    let grow = current.capacity < minimumCapacity
+    let copy = RegistrationList.make(capacity: grow ? max(minimumCapacity, current.capacity * 2) : current.capacity)
+    current.withUnsafeMutablePointers { header, elements in
+      copy.withUnsafeMutablePointers { copyHeader, copyElements in
+        copyElements.initialize(from: elements, count: header.pointee.count)
+        copyHeader.pointee.count = header.pointee.count
+      }
+    }
+    retired.append(current)
+    list = copy
   }
 
   private mutating func count(_ options: KeyValueObservingOptions, by delta: Int) {
@@ -60,55 +136,107 @@ struct SlotRegistrations {
     if options.contains(.prior) { priorCount += delta }
   }
 
-  private mutating func compact() {
-    var live = ContiguousArray<_KeyValueRegistration?>()
-    live.reserveCapacity(liveCount)
-    for case let registration? in entries {
-      registration.indexInSlot = Int32(live.count)
-      live.append(registration)
+  private mutating func compact(retired: inout [RegistrationList]) {
+    let live = registrations
+    let compacted = RegistrationList.make(capacity: max(live.count * 2, 2))
+    compacted.withUnsafeMutablePointers { header, elements in
+      for (index, registration) in live.enumerated() {
+        registration.indexInSlot = Int32(index)
+        (elements + index).initialize(to: registration)
+      }
+      header.pointee.count = live.count
     }
-    entries = live
+    retired.append(list!)
+    list = compacted
+  }
+}
+
+/// The header of a ``RegistrationList``.
+@usableFromInline
+struct RegistrationListHeader {
+  /// How many entries are initialised (holes included).
+  @usableFromInline var count: Int
+  /// Whether a change took a snapshot of the list since it was last known
+  /// to be unread.
+  var isShared: Bool
+}
+
+/// A list of registrations with holes, in one allocation.
+///
+/// Not API.
+@usableFromInline
+final class RegistrationList: ManagedBuffer<RegistrationListHeader, _KeyValueRegistration?> {
+  static func make(capacity: Int) -> RegistrationList {
+    let buffer = create(minimumCapacity: capacity) { _ in RegistrationListHeader(count: 0, isShared: false) }
+    return unsafeDowncast(buffer, to: RegistrationList.self)
+  }
+
+  /// How many entries are initialised, holes included. Read through a
+  /// pointer: `header` is a class property, checked for exclusive access
+  /// at run time.
+  var used: Int {
+    withUnsafeMutablePointerToHeader { $0.pointee.count }
+  }
+
+  deinit {
+    withUnsafeMutablePointers { header, elements in
+      _ = elements.deinitialize(count: header.pointee.count)
+    }
   }
 }
 
 /// The registrations of one key at the moment a change starts, and whether
 /// any of them needs the old value, the new value, or a prior notification.
 ///
+/// The list is not retained when the change has a `record` (one of the
+/// storage's delivery flags, set while the change is under way): the storage
+/// keeps the list, unchanged, while the flag is set. Without a record the
+/// snapshot owns a reference to the list, or (a manual change) the change
+/// holds the list itself.
+///
 /// Not API.
 @usableFromInline
 struct ChangeSnapshot {
-  @usableFromInline let entries: ContiguousArray<_KeyValueRegistration?>
+  @usableFromInline let list: Unmanaged<RegistrationList>
+  @usableFromInline let count: Int
+  @usableFromInline let record: UnsafePointer<Atomic<Bool>>?
   @usableFromInline let wantsOldValue: Bool
   @usableFromInline let wantsNewValue: Bool
   @usableFromInline let hasPrior: Bool
 
   /// Calls `body` with each registration still live, in order, without
-  /// retaining them one by one: the snapshot's list keeps them alive.
+  /// retaining them one by one: the list keeps them alive.
   @inlinable @inline(__always)
   func forEachLive(_ body: (_KeyValueRegistration) -> Void) {
-    entries.withUnsafeBufferPointer { buffer in
-      // An optional class reference is one pointer, nil being null: read
-      // the pointers without taking a reference.
-      let pointers = UnsafeRawBufferPointer(buffer)
-      let stride = MemoryLayout<_KeyValueRegistration?>.stride
-      for index in 0..<buffer.count {
-        guard let pointer = pointers.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self) else {
-          continue
-        }
-        Unmanaged<_KeyValueRegistration>.fromOpaque(pointer)._withUnsafeGuaranteedRef { registration in
-          if registration.isLive { body(registration) }
+    list._withUnsafeGuaranteedRef { list in
+      list.withUnsafeMutablePointerToElements { elements in
+        // An optional class reference is one pointer, nil being null: read
+        // the pointers without taking a reference.
+        let pointers = UnsafeRawPointer(elements)
+        let stride = MemoryLayout<_KeyValueRegistration?>.stride
+        for index in 0..<count {
+          guard let pointer = pointers.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self) else {
+            continue
+          }
+          Unmanaged<_KeyValueRegistration>.fromOpaque(pointer)._withUnsafeGuaranteedRef { registration in
+            if registration.isLive { body(registration) }
+          }
         }
       }
     }
   }
 
   init(
-    entries: ContiguousArray<_KeyValueRegistration?>,
+    list: Unmanaged<RegistrationList>,
+    count: Int,
+    record: UnsafePointer<Atomic<Bool>>?,
     wantsOldValue: Bool,
     wantsNewValue: Bool,
     hasPrior: Bool
   ) {
-    self.entries = entries
+    self.list = list
+    self.count = count
+    self.record = record
     self.wantsOldValue = wantsOldValue
     self.wantsNewValue = wantsNewValue
     self.hasPrior = hasPrior
