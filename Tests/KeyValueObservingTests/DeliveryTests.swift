@@ -157,4 +157,24 @@ struct DeliveryTests {
     #expect(count.count == 50)
     _ = first
   }
+
+  @Test("changes nested deeper than the registrar's delivery flags all deliver, and removal inside them is safe")
+  func deeplyNestedChanges() {
+    let person = Person()
+    let values = Recorder<Int>()
+    let extra = TokenHolder()
+    extra.token = person.observe(\.age) { _, _ in }
+    let token = person.observe(\.age, options: .new) { person, change in
+      let value = change.newValue!
+      values.append(value)
+      if value == 1 { extra.token?.invalidate() }
+      if value > 0 { person.age = value - 1 }
+    }
+    person.age = 20
+    #expect(values.elements == Array((0...20).reversed()))
+    #expect(person.observationInfo.count == 1)
+    person.age = 0
+    #expect(values.count == 22)
+    _ = token
+  }
 }

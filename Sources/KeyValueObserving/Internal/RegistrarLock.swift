@@ -13,60 +13,89 @@ public import Synchronization
 
 /// The registrar's lock, taken on every write to an observed key around a few
 /// dozen instructions that never call out (a snapshot of a key's
-/// registrations, adding or removing one); the key-path slot cache uses it
-/// too.
+/// registrations, adding or removing one); the key-path slot cache and
+/// derived observations use it too.
 ///
-/// On Darwin it is an `os_unfair_lock`, allocated once so that it never
-/// moves: as cheap as an atomic, and it donates priority to the holder.
-/// Elsewhere it is one atomic word, taken with a compare-and-swap and released
-/// with a store, spinning briefly and then yielding while another thread
-/// holds it.
+/// It lives alone in a cache line of its own, allocated once so that it never
+/// moves: two threads writing two different objects never touch the same
+/// line, whatever the allocator put next to the objects' storage. The rest of
+/// the line (``spare``) is for data that the lock's users write as often as
+/// they take the lock.
+///
+/// On Darwin it is an `os_unfair_lock`: as cheap as an atomic, and it donates
+/// priority to the holder. Elsewhere it is one atomic word, taken with a
+/// compare-and-swap and released with a store, spinning briefly and then
+/// yielding while another thread holds it.
 ///
 /// Why not a platform mutex or `Synchronization.Mutex`: a `pthread_mutex_t`
-/// call pair cost a third of an observed write when the registrar used one. `Mutex` is as fast as the
-/// atomic word, but on Linux its contended path waits inside the standard
-/// library, where the thread sanitizer cannot see it, so CI's sanitizer run
-/// would report false races (a ten-line program appending to a
-/// `Mutex<[Int]>` from four threads shows it). Every operation here is an
-/// atomic compiled into this module, or a primitive the sanitizer intercepts.
+/// call pair cost a third of an observed write when the registrar used one.
+/// `Mutex` is as fast as the atomic word, but on Linux its contended path
+/// waits inside the standard library, where the thread sanitizer cannot see
+/// it, so CI's sanitizer run would report false races (a ten-line program
+/// appending to a `Mutex<[Int]>` from four threads shows it). Every operation
+/// here is an atomic compiled into this module, or a primitive the sanitizer
+/// intercepts.
 ///
 /// Not API.
 @usableFromInline
 struct RegistrarLock: ~Copyable, @unchecked Sendable {
-  // @unchecked Sendable: the state is only used through atomic operations or
+  // @unchecked Sendable: the line is only used through atomic operations or
   // the primitive's own thread-safe functions.
-  #if canImport(Darwin)
-    @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock>
 
+  /// The size of the line, and of its alignment.
+  static let lineSize = 64
+
+  /// Bytes of the line from which the lock's users may keep data.
+  static let spareOffset = 8
+
+  /// The lock's cache line.
+  @usableFromInline let line: UnsafeMutableRawPointer
+
+  /// The part of the line after the lock, `lineSize - spareOffset` bytes.
+  var spare: UnsafeMutableRawPointer { line + Self.spareOffset }
+
+  #if canImport(Darwin)
     @usableFromInline
     init() {
-      primitive = .allocate(capacity: 1)
-      primitive.initialize(to: os_unfair_lock())
+      line = .allocate(byteCount: Self.lineSize, alignment: Self.lineSize)
+      line.bindMemory(to: os_unfair_lock.self, capacity: 1).initialize(to: os_unfair_lock())
     }
 
     deinit {
-      primitive.deinitialize(count: 1)
-      primitive.deallocate()
+      line.assumingMemoryBound(to: os_unfair_lock.self).deinitialize(count: 1)
+      line.deallocate()
     }
 
     @inlinable @inline(__always)
     func lock() {
-      os_unfair_lock_lock(primitive)
+      os_unfair_lock_lock(line.assumingMemoryBound(to: os_unfair_lock.self))
     }
 
     @inlinable @inline(__always)
     func unlock() {
-      os_unfair_lock_unlock(primitive)
+      os_unfair_lock_unlock(line.assumingMemoryBound(to: os_unfair_lock.self))
     }
   #else
-    @usableFromInline let word = Atomic<Bool>(false)
-
     @usableFromInline
-    init() {}
+    init() {
+      line = .allocate(byteCount: Self.lineSize, alignment: Self.lineSize)
+      line.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+    }
+
+    deinit {
+      line.assumingMemoryBound(to: Atomic<Bool>.self).deinitialize(count: 1)
+      line.deallocate()
+    }
+
+    /// The lock word: `true` while held.
+    @inlinable @inline(__always)
+    var word: UnsafeMutablePointer<Atomic<Bool>> {
+      line.assumingMemoryBound(to: Atomic<Bool>.self)
+    }
 
     @inlinable @inline(__always)
     func lock() {
-      if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+      if word.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
       lockContended()
     }
 
@@ -76,17 +105,17 @@ struct RegistrarLock: ~Copyable, @unchecked Sendable {
       while true {
         // Wait for the word to look free before trying again, so that
         // waiting threads do not keep the cache line bouncing.
-        while word.load(ordering: .relaxed) {
+        while word.pointee.load(ordering: .relaxed) {
           spins += 1
           if spins > 64 { Self.yieldProcessor() }
         }
-        if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+        if word.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
       }
     }
 
     @inlinable @inline(__always)
     func unlock() {
-      word.store(false, ordering: .releasing)
+      word.pointee.store(false, ordering: .releasing)
     }
 
     private static func yieldProcessor() {

@@ -52,6 +52,11 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Makes the storage of an object of type `objectType`, asking the type
   /// once which of its keys notify automatically.
   init(objectType: any KeyValueObservable.Type) {
+    let flags = lock.spare.bindMemory(to: Atomic<Bool>.self, capacity: Self.deliveryFlagCount)
+    for index in 0..<Self.deliveryFlagCount {
+      (flags + index).initialize(to: Atomic(false))
+    }
+    deliveryFlags = flags
     self.objectType = objectType
     let customization = objectType as? any KeyValueObservingCustomization.Type
     self.customization = customization
@@ -112,17 +117,13 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// them: set under the lock when the change starts, cleared by the change,
   /// without the lock, when it ends. While a flag is set, lists a change may
   /// be reading are copied rather than changed.
-  private let deliveryFlags: UnsafeMutablePointer<Atomic<Bool>> = {
-    let flags = UnsafeMutablePointer<Atomic<Bool>>.allocate(capacity: deliveryFlagCount)
-    for index in 0..<deliveryFlagCount {
-      (flags + index).initialize(to: Atomic(false))
-    }
-    return flags
-  }()
+  ///
+  /// They share the lock's cache line: a write sets and clears one as
+  /// often as it takes the lock.
+  private let deliveryFlags: UnsafeMutablePointer<Atomic<Bool>>
 
   deinit {
     deliveryFlags.deinitialize(count: Self.deliveryFlagCount)
-    deliveryFlags.deallocate()
   }
 
   /// Whether a change may be reading a list now. Called under the lock.
