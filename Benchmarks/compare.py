@@ -127,11 +127,15 @@ def main(path):
 
     one_thread = seconds(rows, "scaling: 1 thread(s), 1000000 observed writes each")
     two_threads = seconds(rows, "scaling: 2 thread(s), 1000000 observed writes each")
+    floor_one = seconds(rows, "scaling floor: 1 thread(s), 1000000 plain writes each")
+    floor_two = seconds(rows, "scaling floor: 2 thread(s), 1000000 plain writes each")
+    floor_speedup = 2 * floor_one / floor_two if floor_one and floor_two else None
     if one_thread and two_threads:
         speedup = 2 * one_thread / two_threads
-        add("2 threads, 2 objects: throughput", speedup, "×", "1 thread", 1.0, speedup, "≥ 1.8×", speedup >= 1.8)
+        add("2 threads, 2 objects: throughput", speedup, "×", "plain writes, same", floor_speedup,
+            speedup, "≥ 1.8×", speedup >= 1.8)
     else:
-        add("2 threads, 2 objects: throughput", None, "×", "1 thread", None, None, "≥ 1.8×", None)
+        add("2 threads, 2 objects: throughput", None, "×", "plain writes, same", floor_speedup, None, "≥ 1.8×", None)
 
     changes = ns_per_op(rows, "ours: changes(for:) per delivered change")
     stream = ns_per_op(rows, "floor: AsyncStream hand-off")

@@ -7,6 +7,7 @@ import KeyValueObserving
 /// writing one: each thread does the same number of writes, so equal times
 /// mean twice the throughput.
 let benchmarks: @Sendable () -> Void = {
+  floorBenchmarks()
   let writesPerThread = 1_000_000
 
   for threads in [1, 2] {
@@ -36,6 +37,35 @@ let benchmarks: @Sendable () -> Void = {
       }
       benchmark.stopMeasurement()
       withExtendedLifetime((tokens, spacers)) {}
+    }
+  }
+}
+
+/// The same loop on plain objects: how well this machine runs two threads
+/// at all, in the same run.
+func floorBenchmarks() {
+  let writesPerThread = 1_000_000
+  for threads in [1, 2] {
+    Benchmark(
+      "scaling floor: \(threads) thread(s), \(writesPerThread) plain writes each",
+      configuration: .init(metrics: [.wallClock, .throughput], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20)
+    ) { benchmark in
+      var spacers: [[UInt8]] = []
+      let models = (0..<threads).map { _ in
+        spacers.append([UInt8](repeating: 0, count: 256))
+        return PlainModel()
+      }
+      let shared = UncheckedSendable(models)
+      benchmark.startMeasurement()
+      DispatchQueue.concurrentPerform(iterations: threads) { thread in
+        let model = shared.value[thread]
+        for index in 0..<writesPerThread {
+          model.value = index
+          blackHole(model)
+        }
+      }
+      benchmark.stopMeasurement()
+      withExtendedLifetime(spacers) {}
     }
   }
 }

@@ -31,7 +31,10 @@ struct SlotRegistrations {
   /// which ``_KeyValueObservationStorage/endChange(_:)`` gives back.
   mutating func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
     list.unsafelyUnwrapped.withUnsafeMutablePointers { header, _ in
-      header.pointee.isShared = true
+      // Written only when it changes: in the steady state a change writes
+      // nothing but its delivery flag, so writers of different objects
+      // never contend for a cache line the allocator made them share.
+      if !header.pointee.isShared { header.pointee.isShared = true }
     }
     let list = record == nil ? Unmanaged.passRetained(list.unsafelyUnwrapped) : Unmanaged.passUnretained(list.unsafelyUnwrapped)
     return ChangeSnapshot(
