@@ -5,14 +5,34 @@ import KeyValueObserving
 
 /// Two threads writing two different observed objects against one thread
 /// writing one: each thread does the same number of writes, so equal times
-/// mean twice the throughput.
+/// mean twice the throughput. The same loop on plain objects shows, in the
+/// same run, how well this machine runs two threads at all.
 let benchmarks: @Sendable () -> Void = {
-  floorBenchmarks()
-  let writesPerThread = 1_000_000
+  scaling("scaling floor", "plain writes", make: PlainModel.init, observe: { _ in nil }) { model, value in
+    model.value = value
+  }
+  scaling("scaling", "observed writes", make: ObservableModel.init) { model in
+    model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+  } write: { model, value in
+    model.value = value
+  }
+}
 
+/// Registers "`prefix`: N thread(s), 1000000 `writes` each" for one and two
+/// threads, each thread writing its own object made by `make` and observed
+/// through `observe`.
+@inline(__always)
+func scaling<Model: AnyObject>(
+  _ prefix: String,
+  _ writes: String,
+  make: @escaping @Sendable () -> Model,
+  observe: @escaping @Sendable (Model) -> KeyValueObservation?,
+  write: @escaping @Sendable (Model, Int) -> Void
+) {
+  let writesPerThread = 1_000_000
   for threads in [1, 2] {
     Benchmark(
-      "scaling: \(threads) thread(s), \(writesPerThread) observed writes each",
+      "\(prefix): \(threads) thread(s), \(writesPerThread) \(writes) each",
       configuration: .init(metrics: [.wallClock, .throughput], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20)
     ) { benchmark in
       // Objects made one after the other can share a cache line, and then
@@ -21,51 +41,20 @@ let benchmarks: @Sendable () -> Void = {
       var spacers: [[UInt8]] = []
       let models = (0..<threads).map { _ in
         spacers.append([UInt8](repeating: 0, count: 256))
-        return ObservableModel()
+        return make()
       }
-      let tokens = models.map { model in
-        model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
-      }
+      let tokens = models.map(observe)
       let shared = UncheckedSendable(models)
       benchmark.startMeasurement()
       DispatchQueue.concurrentPerform(iterations: threads) { thread in
         let model = shared.value[thread]
         for index in 0..<writesPerThread {
-          model.value = index
+          write(model, index)
           blackHole(model)
         }
       }
       benchmark.stopMeasurement()
       withExtendedLifetime((tokens, spacers)) {}
-    }
-  }
-}
-
-/// The same loop on plain objects: how well this machine runs two threads
-/// at all, in the same run.
-func floorBenchmarks() {
-  let writesPerThread = 1_000_000
-  for threads in [1, 2] {
-    Benchmark(
-      "scaling floor: \(threads) thread(s), \(writesPerThread) plain writes each",
-      configuration: .init(metrics: [.wallClock, .throughput], scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 20)
-    ) { benchmark in
-      var spacers: [[UInt8]] = []
-      let models = (0..<threads).map { _ in
-        spacers.append([UInt8](repeating: 0, count: 256))
-        return PlainModel()
-      }
-      let shared = UncheckedSendable(models)
-      benchmark.startMeasurement()
-      DispatchQueue.concurrentPerform(iterations: threads) { thread in
-        let model = shared.value[thread]
-        for index in 0..<writesPerThread {
-          model.value = index
-          blackHole(model)
-        }
-      }
-      benchmark.stopMeasurement()
-      withExtendedLifetime(spacers) {}
     }
   }
 }

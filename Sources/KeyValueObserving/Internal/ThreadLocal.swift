@@ -10,7 +10,9 @@
   import WinSDK
 #endif
 
-/// One pointer-sized slot per thread.
+/// One pointer-sized slot per thread (and, below, the current thread's
+/// identity: the two per-thread primitives the runtime needs from the
+/// platform).
 ///
 /// Built on the platform's thread-local storage (`pthread_getspecific` on
 /// Darwin, Glibc, Musl and Bionic; fiber-local storage on Windows) because
@@ -49,5 +51,21 @@ struct ThreadLocal: Sendable {
       get { pthread_getspecific(key) }
       nonmutating set { pthread_setspecific(key, newValue) }
     }
+  #endif
+}
+
+/// A number that tells the running thread apart from every other thread
+/// alive at the same time.
+///
+/// ```swift
+/// let thread = currentThreadIdentity()
+/// ```
+func currentThreadIdentity() -> UInt {
+  #if os(Windows)
+    UInt(GetCurrentThreadId())
+  #elseif canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+  #else
+    UInt(pthread_self())
   #endif
 }
