@@ -137,6 +137,40 @@ struct ClassKindsTests {
     #expect(titles.elements == ["Hello"])
     _ = token
   }
+
+  @Test("a computed property of a @MainActor class is observable too")
+  @MainActor
+  func mainActorComputed() {
+    let model = MainActorModel()
+    let values = Recorder<String>()
+    let token = model.observe(\.shout, options: .new) { _, change in values.append(change.newValue!) }
+    model.title = "hi"
+    #expect(values.elements == ["HI"])
+    _ = token
+  }
+
+  @Test("chains and computed keys work through generic classes and subclasses")
+  func derivedOnGenericAndSubclass() {
+    let box = Box(Address(street: "Elm"))
+    let streets = Recorder<String>()
+    let boxToken = box.observe(\.content.street, options: .new) { _, change in streets.append(change.newValue!) }
+    box.content.street = "Oak"
+    box.content = Address(street: "Ash")
+    #expect(streets.elements == ["Oak", "Ash"])
+
+    let truck = TowTruck()
+    let labels = Recorder<String>()
+    let truckToken = truck.observe(\.label, options: .new) { _, change in labels.append(change.newValue!) }
+    truck.wheels = 6
+    truck.towing = "car"
+    #expect(labels.elements == ["6 wheels, none", "6 wheels, car"])
+    _ = (boxToken, truckToken)
+  }
+}
+
+extension TowTruck {
+  /// Reads an inherited key and the class's own.
+  var label: String { "\(wheels) wheels, \(towing ?? "none")" }
 }
 
 /// A property named with a keyword.

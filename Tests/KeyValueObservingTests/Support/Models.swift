@@ -85,4 +85,5 @@ final class Parcel {
 @KeyValueObservable
 final class MainActorModel {
   var title = ""
+  var shout: String { title.uppercased() }
 }
