@@ -18,25 +18,67 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   /// ```
   case emptyKey(keyPath: String, type: String)
 
-  /// The type has no observable property with this name.
+  /// The type has no property with this name that key-value coding can
+  /// reach (for the will/did-change forms: no observable stored one).
   ///
   /// ```swift
   /// try person.willChangeValue(forKey: "nmae")  // throws .unknownKey("nmae", type: "Person")
   /// ```
   case unknownKey(String, type: String)
 
+  /// The value's type is not the property's.
+  ///
+  /// ```swift
+  /// try person.setValue("old", forKey: "age")
+  /// // throws .typeMismatch(key: "age", type: "Person", expected: "Int", actual: "String")
+  /// ```
+  case typeMismatch(key: String, type: String, expected: String, actual: String)
+
+  /// The property cannot be set: a constant, or a computed property without
+  /// a setter.
+  ///
+  /// ```swift
+  /// try person.setValue(2, forKey: "id")  // throws .readOnly("id", type: "Person")
+  /// ```
+  case readOnly(String, type: String)
+
+  /// A component of a key path before the last one holds `nil`.
+  ///
+  /// ```swift
+  /// try person.setValue("Oslo", forKeyPath: "address.city")
+  /// // throws .nilIntermediate(keyPath: "address.city", key: "address", type: "Person")
+  /// ```
+  case nilIntermediate(keyPath: String, key: String, type: String)
+
+  /// A component of a key path before the last one holds an object that is
+  /// not `@KeyValueObservable`, or a value that is not an object.
+  ///
+  /// ```swift
+  /// try person.value(forKeyPath: "name.count")
+  /// // throws .notObservable(keyPath: "name.count", key: "name", type: "Person")
+  /// ```
+  case notObservable(keyPath: String, key: String, type: String)
+
   /// What went wrong, in a sentence.
   ///
   /// ```swift
   /// print(KeyValueCodingError.unknownKey("nmae", type: "Person"))
-  /// // Person has no observable property "nmae"
+  /// // Person has no property "nmae" that key-value coding can reach
   /// ```
   public var description: String {
     switch self {
     case .emptyKey(let keyPath, let type):
       keyPath.isEmpty ? "empty key for \(type)" : "empty component in key path \"\(keyPath)\" for \(type)"
     case .unknownKey(let key, let type):
-      "\(type) has no observable property \"\(key)\""
+      "\(type) has no property \"\(key)\" that key-value coding can reach"
+    case .typeMismatch(let key, let type, let expected, let actual):
+      "\(type).\(key) holds \(expected); a value of type \(actual) cannot be set"
+    case .readOnly(let key, let type):
+      "\(type).\(key) is read-only"
+    case .nilIntermediate(let keyPath, let key, let type):
+      "\(type).\(key) is nil, so key path \"\(keyPath)\" cannot go on"
+    case .notObservable(let keyPath, let key, let type):
+      "\(type).\(key) does not hold a @KeyValueObservable object, so key path \"\(keyPath)\" cannot go on"
     }
   }
 }

@@ -48,4 +48,9 @@ public protocol KeyValueObservable: AnyObject {
   /// A key path to the observable stored property at `slot`, rooted at the
   /// class that declares it. Written by the macro.
   static func _$kvoKeyPath(forSlot slot: Int) -> AnyKeyPath?
+
+  /// A key path to the readable property called `key` that is not an
+  /// observable stored one (a constant, a computed or an ignored property),
+  /// rooted at the class that declares it. Written by the macro.
+  static func _$kvoOtherKeyPath(forKey key: String) -> AnyKeyPath?
 }

@@ -182,6 +182,20 @@ extension KeyValueObservableMacro: MemberMacro {
       }
       """
     )
+    let otherCases = classDecl.otherReadableProperties.map { name in
+      "case (\(StringLiteralExprSyntax(content: name)), \\\(classDecl.selfTypeName).\(name)): return capture.keyPath"
+    }
+    let fallbackOther = isRoot ? "nil" : "super.\(Names.otherKeyPath)(forKey: key)"
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.otherKeyPath)(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+        let capture = \(raw: Names.keyPathCapture)()
+        switch (key, capture) {
+        \(raw: (otherCases + ["default: return \(fallbackOther)"]).joined(separator: "\n"))
+        }
+      }
+      """
+    )
     return members
   }
 

@@ -18,6 +18,7 @@ enum Names {
   static let slotForKeyPath = "_$kvoSlot"
   static let keyForSlot = "_$kvoKey"
   static let keyPathForSlot = "_$kvoKeyPath"
+  static let otherKeyPath = "_$kvoOtherKeyPath"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

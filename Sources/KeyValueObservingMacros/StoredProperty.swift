@@ -87,6 +87,22 @@ extension PatternBindingSyntax {
 }
 
 extension ClassDeclSyntax {
+  /// The instance properties that key-value coding reads by name but that
+  /// are not observable stored ones: constants, computed and lazy
+  /// properties, ignored and other plain stored ones. Private ones are left
+  /// out, and so are declarations with several bindings or a pattern.
+  var otherReadableProperties: [String] {
+    memberBlock.members.compactMap { member in
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic,
+        !variable.hasModifier(.private), !variable.hasModifier(.fileprivate),
+        variable.bindings.count == 1,
+        let identifier = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
+      else { return nil }
+      if case .observable = variable.classification { return nil }
+      return identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
+    }
+  }
+
   /// The observable stored properties, in declaration order: their position
   /// is their slot, counted from the class's first slot.
   var observableProperties: [String] {

@@ -84,6 +84,15 @@ ada.age += 1
 ada.age += 1
 ada.didChangeValue(for: \.age)
 
+section("Key-value coding: string keys, checked, never a crash")
+do {
+  try ada.setValue(41, forKey: "age")
+  say("value(forKey: \"greeting\") = \(try ada.value(forKey: "greeting") ?? "nil")")
+  try ada.setValue("forty", forKey: "age")
+} catch {
+  say("setValue(\"forty\", forKey: \"age\") threw: \(error)")
+}
+
 section("Subclasses add keys")
 let grace = Employee(name: "Grace", age: 45)
 tokens.append(

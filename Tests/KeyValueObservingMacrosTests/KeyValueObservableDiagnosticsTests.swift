@@ -91,6 +91,14 @@ struct KeyValueObservableDiagnosticsTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
       }
 
       extension Point: nonisolated KeyValueObserving.KeyValueObservable {
@@ -204,6 +212,14 @@ struct KeyValueObservableDiagnosticsTests {
           switch (slot - _$kvoFirstSlot_Bank, capture) {
           case (0, \Bank.balance):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
           default:
             return nil
           }
@@ -338,6 +354,20 @@ struct KeyValueObservableDiagnosticsTests {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Node, capture) {
           case (0, \Node.value):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("parent", \Node.parent):
+            return capture.keyPath
+          case ("owner", \Node.owner):
+            return capture.keyPath
+          case ("level", \Node.level):
             return capture.keyPath
           default:
             return nil
@@ -494,6 +524,14 @@ struct KeyValueObservableDiagnosticsTests {
           switch (slot - _$kvoFirstSlot_Build, capture) {
           case (0, \Build.name):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
           default:
             return nil
           }

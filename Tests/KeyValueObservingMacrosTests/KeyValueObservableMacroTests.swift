@@ -162,6 +162,22 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("id", \Person.id):
+            return capture.keyPath
+          case ("summary", \Person.summary):
+            return capture.keyPath
+          case ("greeting", \Person.greeting):
+            return capture.keyPath
+          case ("cache", \Person.cache):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
       }
 
       extension Person: nonisolated KeyValueObserving.KeyValueObservable {
@@ -285,6 +301,14 @@ struct KeyValueObservableMacroTests {
           switch (slot - _$kvoFirstSlot_Thermostat, capture) {
           case (0, \Thermostat.target):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
           default:
             return nil
           }
@@ -416,6 +440,14 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        open nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
       }
 
       extension Vehicle: nonisolated KeyValueObserving.KeyValueObservable {
@@ -534,6 +566,14 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
       }
 
       extension Box: nonisolated KeyValueObserving.KeyValueObservable {
@@ -648,9 +688,104 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
       }
 
       extension ViewModel: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("key-value coding reaches the other readable properties, except private ones")
+  func otherReadableProperties() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Vault {
+        let shown = 1
+        private let secret = 2
+        fileprivate var hidden: Int { 3 }
+        var total: Int { shown + secret }
+      }
+      """
+    } expansion: {
+      #"""
+      final class Vault {
+        let shown = 1
+        private let secret = 2
+        fileprivate var hidden: Int { 3 }
+        var total: Int { shown + secret }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Vault: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Vault + 0
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Vault {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Vault, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("shown", \Vault.shown):
+            return capture.keyPath
+          case ("total", \Vault.total):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Vault: nonisolated KeyValueObserving.KeyValueObservable {
       }
       """#
     }
@@ -666,7 +801,7 @@ struct KeyValueObservableMacroTests {
       }
       """
     } expansion: {
-      """
+      #"""
       final class Empty {
         let id = 0
 
@@ -717,11 +852,21 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("id", \Empty.id):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
       }
 
       extension Empty: nonisolated KeyValueObserving.KeyValueObservable {
       }
-      """
+      """#
     }
   }
 }
@@ -833,6 +978,14 @@ struct KeyValueObservableSubclassMacroTests {
             return capture.keyPath
           default:
             return super._$kvoKeyPath(forSlot: slot)
+          }
+        }
+
+        nonisolated override class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return super._$kvoOtherKeyPath(forKey: key)
           }
         }
       }

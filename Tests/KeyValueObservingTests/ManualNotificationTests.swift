@@ -79,7 +79,7 @@ struct ManualNotificationTests {
     #expect(throws: KeyValueCodingError.unknownKey("summary", type: "Person")) {
       try person.willChangeValue(forKey: "summary")
     }
-    #expect("\(KeyValueCodingError.unknownKey("nmae", type: "Person"))" == "Person has no observable property \"nmae\"")
+    #expect("\(KeyValueCodingError.unknownKey("nmae", type: "Person"))" == "Person has no property \"nmae\" that key-value coding can reach")
     _ = token
   }
 

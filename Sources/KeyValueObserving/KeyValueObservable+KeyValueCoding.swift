@@ -1,0 +1,154 @@
+extension KeyValueObservable {
+  /// The value of the property called `key`: any observable stored
+  /// property, and any other readable instance property the class declares
+  /// (constants, computed, lazy and ignored properties; private ones are not
+  /// reachable). An optional property that holds `nil` gives `nil`, one that
+  /// holds a value gives the value itself.
+  ///
+  /// Driven by the table the macro writes: no reflection at call time.
+  ///
+  /// ```swift
+  /// let person = Person(name: "Ada", age: 36)
+  /// try person.value(forKey: "name") as? String  // "Ada"
+  /// try person.value(forKey: "summary")          // "Ada, 36" (computed)
+  /// try person.value(forKey: "nmae")             // throws .unknownKey
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError/emptyKey(keyPath:type:)`` or
+  ///   ``KeyValueCodingError/unknownKey(_:type:)``.
+  public func value(forKey key: String) throws(KeyValueCodingError) -> Any? {
+    let keyPath = try Self.readableKeyPath(forKey: key)
+    return flattened(self[keyPath: keyPath])
+  }
+
+  /// Sets the property called `key` through its setter, so that its
+  /// observers are notified once, as for an assignment. `nil` sets an
+  /// optional property to `nil`. A failed set changes nothing.
+  ///
+  /// ```swift
+  /// try person.setValue(37, forKey: "age")       // observers of age are notified
+  /// try person.setValue(nil, forKey: "nickname") // an optional property
+  /// try person.setValue("37", forKey: "age")     // throws .typeMismatch
+  /// try person.setValue(2, forKey: "id")         // throws .readOnly
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` when `key` is empty or unknown, when
+  ///   the property is read-only, or when `value` is not of its type.
+  public func setValue(_ value: Any?, forKey key: String) throws(KeyValueCodingError) {
+    let keyPath = try Self.readableKeyPath(forKey: key)
+    let typeName = "\(Self.self)"
+    let keyPathType = type(of: keyPath)
+
+    // Opens the key path's root and value types, then writes through it.
+    func write<Root>(_: Root.Type) -> KeyValueCodingError? {
+      func write<Value>(_: Value.Type) -> KeyValueCodingError? {
+        guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Value>, let root = self as? Root else {
+          return .readOnly(key, type: typeName)
+        }
+        let newValue: Value
+        if let value {
+          guard let converted = value as? Value else {
+            return .typeMismatch(key: key, type: typeName, expected: "\(Value.self)", actual: "\(type(of: value))")
+          }
+          newValue = converted
+        } else if let optional = Value.self as? any OptionalValue.Type, let none = optional.nilValue as? Value {
+          newValue = none
+        } else {
+          return .typeMismatch(key: key, type: typeName, expected: "\(Value.self)", actual: "nil")
+        }
+        root[keyPath: writable] = newValue
+        return nil
+      }
+      return _openExistential(keyPathType.valueType, do: write)
+    }
+    if let error = _openExistential(keyPathType.rootType, do: write) {
+      throw error
+    }
+  }
+
+  /// The value at a dotted key path such as `"address.city"`: each
+  /// component but the last must hold a `@KeyValueObservable` object.
+  ///
+  /// ```swift
+  /// try person.value(forKeyPath: "address.city") as? String
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` for an empty path or component
+  ///   (`"a..b"`), an unknown key, a `nil` intermediate, or an intermediate
+  ///   that is not an observable object.
+  public func value(forKeyPath keyPath: String) throws(KeyValueCodingError) -> Any? {
+    let (object, key) = try destination(of: keyPath)
+    return try object.value(forKey: key)
+  }
+
+  /// Sets the value at a dotted key path such as `"address.city"`, through
+  /// the last object's setter (its observers, and those of any chain through
+  /// it, are notified once).
+  ///
+  /// ```swift
+  /// try person.setValue("Oslo", forKeyPath: "address.city")
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` as ``value(forKeyPath:)`` and
+  ///   ``setValue(_:forKey:)`` do.
+  public func setValue(_ value: Any?, forKeyPath keyPath: String) throws(KeyValueCodingError) {
+    let (object, key) = try destination(of: keyPath)
+    try object.setValue(value, forKey: key)
+  }
+
+  /// The object that holds the last component of `path`, and that
+  /// component.
+  private func destination(of path: String) throws(KeyValueCodingError) -> (any KeyValueObservable, String) {
+    let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard !components.contains(where: \.isEmpty) else {
+      throw .emptyKey(keyPath: path, type: "\(Self.self)")
+    }
+    var object: any KeyValueObservable = self
+    for key in components.dropLast() {
+      let typeName = "\(type(of: object))"
+      guard let next = try object.value(forKey: key) else {
+        throw .nilIntermediate(keyPath: path, key: key, type: typeName)
+      }
+      guard let observable = next as? any KeyValueObservable else {
+        throw .notObservable(keyPath: path, key: key, type: typeName)
+      }
+      object = observable
+    }
+    return (object, components[components.count - 1])
+  }
+
+  /// The key path of the property called `key`.
+  static func readableKeyPath(forKey key: String) throws(KeyValueCodingError) -> AnyKeyPath {
+    guard !key.isEmpty else { throw .emptyKey(keyPath: key, type: "\(Self.self)") }
+    if let slot = _$kvoSlot(forKey: key), let keyPath = _$kvoKeyPath(forSlot: slot) {
+      return keyPath
+    }
+    guard let keyPath = _$kvoOtherKeyPath(forKey: key) else {
+      throw .unknownKey(key, type: "\(Self.self)")
+    }
+    return keyPath
+  }
+}
+
+/// A value of the property, with one level of optionality taken off: `nil`
+/// for an optional holding `nil`, the wrapped value for one holding a value.
+private func flattened(_ value: Any?) -> Any? {
+  guard let value else { return nil }
+  if let optional = value as? any OptionalValue {
+    return optional.wrappedValue
+  }
+  return value
+}
+
+/// Lets key-value coding tell optional types and values apart at run time.
+protocol OptionalValue {
+  /// The wrapped value, or `nil`.
+  var wrappedValue: Any? { get }
+  /// The type's `nil`.
+  static var nilValue: Any { get }
+}
+
+extension Optional: OptionalValue {
+  var wrappedValue: Any? { map { $0 as Any } }
+  static var nilValue: Any { Wrapped?.none as Any }
+}

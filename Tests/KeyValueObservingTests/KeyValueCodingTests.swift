@@ -1,0 +1,152 @@
+import KeyValueObserving
+import Testing
+
+@Suite("Key-value coding: value(forKey:) and setValue(_:forKey:), driven by the key table")
+struct KeyValueCodingTests {
+  @Test("reads stored, optional, computed, constant, lazy and ignored properties by name")
+  func reads() throws {
+    let person = Person(name: "Ada", age: 36)
+    #expect(try person.value(forKey: "name") as? String == "Ada")
+    #expect(try person.value(forKey: "age") as? Int == 36)
+    #expect(try person.value(forKey: "nickname") == nil, "an optional holding nil reads as nil")
+    person.nickname = "Countess"
+    #expect(try person.value(forKey: "nickname") as? String == "Countess", "and one holding a value as the value")
+    #expect(try person.value(forKey: "summary") as? String == "Ada, 36")
+    #expect(try person.value(forKey: "id") as? Int == 1)
+    #expect(try person.value(forKey: "greeting") as? String == "Hello, Ada")
+    #expect(try person.value(forKey: "cache") as? Int == 0)
+  }
+
+  @Test("reads inherited keys of a subclass and keys of a generic class")
+  func readsThroughClassKinds() throws {
+    let truck = TowTruck()
+    truck.towing = "car"
+    #expect(try truck.value(forKey: "wheels") as? Int == 4)
+    #expect(try truck.value(forKey: "towing") as? String == "car")
+    #expect(try Box(5).value(forKey: "content") as? Int == 5)
+  }
+
+  @Test("an empty or unknown key throws, naming the key and the type")
+  func badKeys() {
+    let person = Person()
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Person")) { try person.value(forKey: "") }
+    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) { try person.value(forKey: "nmae") }
+    #expect(throws: KeyValueCodingError.unknownKey("population", type: "Person"), "static properties are not keys") {
+      try person.value(forKey: "population")
+    }
+  }
+
+  @Test("setValue goes through the setter: observers are notified exactly once")
+  func setNotifiesOnce() throws {
+    let person = Person()
+    let changes = Recorder<Change<Int>>()
+    let token = person.observe(\.age, options: [.old, .new]) { _, change in changes.append(Change(change)) }
+    try person.setValue(37, forKey: "age")
+    #expect(person.age == 37)
+    #expect(changes.elements == [Change(old: 0, new: 37)])
+    _ = token
+  }
+
+  @Test("a value of the wrong type throws and changes nothing")
+  func typeMismatch() {
+    let person = Person(name: "Ada", age: 36)
+    let count = Counter()
+    let token = person.observe(\.age) { _, _ in count.increment() }
+    #expect(
+      throws: KeyValueCodingError.typeMismatch(key: "age", type: "Person", expected: "Int", actual: "String")
+    ) { try person.setValue("37", forKey: "age") }
+    #expect(
+      throws: KeyValueCodingError.typeMismatch(key: "age", type: "Person", expected: "Int", actual: "nil")
+    ) { try person.setValue(nil, forKey: "age") }
+    #expect(person.age == 36)
+    #expect(count.count == 0)
+    _ = token
+  }
+
+  @Test("nil sets an optional property to nil; a value sets it to the value")
+  func optionals() throws {
+    let person = Person()
+    try person.setValue("Countess", forKey: "nickname")
+    #expect(person.nickname == "Countess")
+    try person.setValue(nil, forKey: "nickname")
+    #expect(person.nickname == nil)
+  }
+
+  @Test("constants and computed properties without a setter are read-only")
+  func readOnly() {
+    let person = Person()
+    #expect(throws: KeyValueCodingError.readOnly("id", type: "Person")) { try person.setValue(2, forKey: "id") }
+    #expect(throws: KeyValueCodingError.readOnly("summary", type: "Person")) {
+      try person.setValue("x", forKey: "summary")
+    }
+  }
+
+  @Test("an ignored property can be set by name, and notifies nobody")
+  func ignoredProperty() throws {
+    let person = Person()
+    try person.setValue(9, forKey: "cache")
+    #expect(person.cache == 9)
+  }
+
+  @Test("key paths walk through observable objects")
+  func keyPaths() throws {
+    let resident = Resident()
+    resident.address = Address(street: "Main", city: City(name: "Oslo"))
+    #expect(try resident.value(forKeyPath: "address.city.name") as? String == "Oslo")
+    #expect(try resident.value(forKeyPath: "name") as? String == "")
+
+    let changes = Recorder<Change<String?>>()
+    let token = resident.observe(\.address?.city?.name, options: [.old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    try resident.setValue("Bergen", forKeyPath: "address.city.name")
+    #expect(resident.address?.city?.name == "Bergen")
+    #expect(changes.elements == [Change(old: "Oslo", new: "Bergen")], "the chain's observer hears it once")
+    _ = token
+  }
+
+  @Test("a key path with an empty component, a nil link or a link that is not observable throws")
+  func badKeyPaths() {
+    let resident = Resident()
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "address..city", type: "Resident")) {
+      try resident.value(forKeyPath: "address..city")
+    }
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Resident")) {
+      try resident.value(forKeyPath: "")
+    }
+    #expect(throws: KeyValueCodingError.nilIntermediate(keyPath: "address.street", key: "address", type: "Resident")) {
+      try resident.setValue("x", forKeyPath: "address.street")
+    }
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "envelope.address", key: "envelope", type: "Resident")) {
+      try resident.value(forKeyPath: "envelope.address")
+    }
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "name.count", key: "name", type: "Resident")) {
+      try resident.value(forKeyPath: "name.count")
+    }
+    resident.address = Address()
+    #expect(throws: KeyValueCodingError.unknownKey("town", type: "Address")) {
+      try resident.value(forKeyPath: "address.town")
+    }
+  }
+
+  @Test("errors read as sentences")
+  func descriptions() {
+    #expect(
+      "\(KeyValueCodingError.typeMismatch(key: "age", type: "Person", expected: "Int", actual: "String"))"
+        == "Person.age holds Int; a value of type String cannot be set"
+    )
+    #expect("\(KeyValueCodingError.readOnly("id", type: "Person"))" == "Person.id is read-only")
+    #expect(
+      "\(KeyValueCodingError.emptyKey(keyPath: "a..b", type: "Person"))"
+        == "empty component in key path \"a..b\" for Person"
+    )
+  }
+
+  @Test("works on a @MainActor class")
+  @MainActor
+  func mainActorClass() throws {
+    let model = MainActorModel()
+    try model.setValue("hi", forKey: "title")
+    #expect(try model.value(forKey: "shout") as? String == "HI")
+  }
+}
