@@ -84,10 +84,19 @@ struct DeclaredDependencyTests {
     _ = (leftToken, rightToken)
   }
 
-  @Test("a class without customisation has no declared dependencies")
+  @Test("the protocol's defaults: no declared dependencies, every key notifies by itself")
   func defaults() {
-    #expect(Ledger.keyPathsAffectingValue(for: \Ledger.balance).isEmpty)
-    #expect(Ledger.automaticallyNotifiesObservers(for: \Ledger.balance))
-    #expect(!Ledger.automaticallyNotifiesObservers(for: \Ledger.level))
+    #expect(Parcel.keyPathsAffectingValue(for: \Parcel.payload).isEmpty)
+    #expect(Parcel.automaticallyNotifiesObservers(for: \Parcel.payload))
+    let parcel = Parcel()
+    let count = Counter()
+    let token = parcel.observe(\.payload) { _, _ in count.increment() }
+    parcel.payload = Payload(marker: Marker())
+    #expect(count.count == 1)
+    #expect(parcel.observationInfo.count == 1, "a stored key with no declared dependencies is observed directly")
+    _ = token
   }
 }
+
+/// Conforms without implementing anything: the defaults apply.
+extension Parcel: KeyValueObservingCustomization {}

@@ -111,8 +111,12 @@ struct ManualNotificationTests {
   @Test("a will never closed before the object is freed is harmless")
   func willNeverClosed() {
     var ledger: Ledger? = Ledger()
-    let token = ledger!.observe(\.level) { _, _ in }
+    let silenced = Counter()
+    let token = ledger!.observe(\.level) { _, _ in silenced.increment() }
     ledger!.willChangeValue(for: \.level)
+    ledger!.willChangeValue(for: \.level)
+    ledger!.didChangeValue(for: \.level)
+    #expect(silenced.count == 0, "the key stays silent on this thread while a will is open")
     ledger = nil
     #expect(!token.isActive)
     // Other objects on this thread still notify.

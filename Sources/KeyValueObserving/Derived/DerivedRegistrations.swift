@@ -1,3 +1,23 @@
+/// A registration that hands the will and did of each change to a derived
+/// observation instead of typed values.
+class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
+  // @unchecked Sendable: immutable apart from what the base class guards.
+  let observer: DerivedKeyObservation
+
+  init(forwardingTo observer: DerivedKeyObservation, options: KeyValueObservingOptions, slot: Int) {
+    self.observer = observer
+    super.init(options: options, slot: slot, forwards: true)
+  }
+
+  final override func forwardChange(isPrior: Bool) {
+    if isPrior {
+      observer.dependencyWillChange()
+    } else {
+      observer.dependencyDidChange()
+    }
+  }
+}
+
 /// The registration that files a derived observation under its key path in
 /// the observed object's storage.
 ///
@@ -6,15 +26,12 @@
 /// way ``registrationEnded()`` ends the observation. Manual
 /// `willChangeValue`/`didChangeValue` on the key path reach the observation
 /// through it.
-final class DerivedAnchor: _KeyValueRegistration, @unchecked Sendable {
-  // @unchecked Sendable: immutable apart from what the base class guards.
-  let observer: DerivedKeyObservation
+final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
   let keyPath: AnyKeyPath
 
   init(observing observer: DerivedKeyObservation, keyPath: AnyKeyPath, options: KeyValueObservingOptions) {
-    self.observer = observer
     self.keyPath = keyPath
-    super.init(options: options, slot: Self.keyPathSlot, forwards: true)
+    super.init(forwardingTo: observer, options: options, slot: Self.keyPathSlot)
   }
 
   override var anchorKeyPath: AnyKeyPath? { keyPath }
@@ -26,36 +43,16 @@ final class DerivedAnchor: _KeyValueRegistration, @unchecked Sendable {
   override func registrationEnded() {
     observer.end()
   }
-
-  override func forwardChange(isPrior: Bool) {
-    if isPrior {
-      observer.dependencyWillChange()
-    } else {
-      observer.dependencyDidChange()
-    }
-  }
 }
 
 /// A derived observation's registration with one key it depends on: it asks
 /// for the will (a prior notification, so that the observation can read the
 /// old value and tell nested changes apart) and the did of every change of
 /// that key, without its values.
-final class DependencyRegistration: _KeyValueRegistration, @unchecked Sendable {
-  // @unchecked Sendable: immutable apart from what the base class guards.
-  let observer: DerivedKeyObservation
-
+final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable {
   init(forwardingTo observer: DerivedKeyObservation, slot: Int) {
-    self.observer = observer
-    super.init(options: .prior, slot: slot, forwards: true)
+    super.init(forwardingTo: observer, options: .prior, slot: slot)
   }
 
   override var observerDescription: String { "dependency of \(observer.keyDescription)" }
-
-  override func forwardChange(isPrior: Bool) {
-    if isPrior {
-      observer.dependencyWillChange()
-    } else {
-      observer.dependencyDidChange()
-    }
-  }
 }

@@ -69,11 +69,6 @@ public enum _KeyValueChangeNesting {
     }
   }
 
-  /// Whether `slot` of `owner` is changing on this thread.
-  static func isChanging(_ owner: AnyObject, slot: Int) -> Bool {
-    find(ObjectIdentifier(owner), slot: slot) != nil
-  }
-
   /// The innermost frame of `slot` of `owner` on this thread.
   @usableFromInline
   static func find(_ owner: ObjectIdentifier, slot: Int) -> UnsafeMutablePointer<Frame>? {

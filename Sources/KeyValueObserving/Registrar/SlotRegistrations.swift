@@ -30,16 +30,17 @@ struct SlotRegistrations {
   /// list while the record is active; without one it owns a reference,
   /// which ``_KeyValueObservationStorage/endChange(_:)`` gives back.
   mutating func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
-    list.unsafelyUnwrapped.withUnsafeMutablePointers { header, _ in
+    let count = list.unsafelyUnwrapped.withUnsafeMutablePointers { header, _ in
       // Written only when it changes: in the steady state a change writes
       // nothing but its delivery flag, so writers of different objects
       // never contend for a cache line the allocator made them share.
       if !header.pointee.isShared { header.pointee.isShared = true }
+      return header.pointee.count
     }
     let list = record == nil ? Unmanaged.passRetained(list.unsafelyUnwrapped) : Unmanaged.passUnretained(list.unsafelyUnwrapped)
     return ChangeSnapshot(
       list: list,
-      count: list._withUnsafeGuaranteedRef { $0.used },
+      count: count,
       record: record,
       wantsOldValue: oldValueCount > 0,
       wantsNewValue: newValueCount > 0,
