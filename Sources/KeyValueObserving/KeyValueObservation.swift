@@ -28,7 +28,7 @@ public final class KeyValueObservation: Sendable {
   private let registration: Atomic<UInt>
 
   @usableFromInline
-  init(storage: _KeyValueObservationStorage?, registration: _KeyValueRegistration?) {
+  init(storage: _KeyValueObservationStorage?, registration: __shared _KeyValueRegistration?) {
     self.storage = storage
     let address = registration.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
     self.registration = Atomic(address)

@@ -147,6 +147,15 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Whether `retired` holds lists; read without the lock when a change ends.
   private let hasRetiredLists = Atomic<Bool>(false)
 
+  /// Sets or clears the bit of `slot` in ``observedSlots``. Called under the
+  /// lock, the only place the mask changes, so a load and a store do what
+  /// an atomic read-modify-write would, without its locked instruction.
+  private func markObserved(slot: Int, _ observed: Bool) {
+    let mask = observedSlots.load(ordering: .relaxed)
+    let bit = Self.bit(forSlot: slot)
+    observedSlots.store(observed ? mask | bit : mask & ~bit, ordering: .releasing)
+  }
+
   @inlinable @inline(__always)
   static func bit(forSlot slot: Int) -> UInt64 {
     slot < 63 ? 1 &<< UInt64(slot) : 1 &<< 63
@@ -199,7 +208,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       state.slots[slot].append(registration, busy: busy, retired: &replaced)
       if wasEmpty {
         if slot >= 63 { state.highSlotsObserved += 1 }
-        observedSlots.bitwiseOr(Self.bit(forSlot: slot), ordering: .releasing)
+        markObserved(slot: slot, true)
       }
       return true
     }
@@ -240,7 +249,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       if state.slots[slot].isEmpty {
         if slot >= 63 { state.highSlotsObserved -= 1 }
         if slot < 63 || state.highSlotsObserved == 0 {
-          observedSlots.bitwiseAnd(~Self.bit(forSlot: slot), ordering: .releasing)
+          markObserved(slot: slot, false)
         }
       }
       return removed
