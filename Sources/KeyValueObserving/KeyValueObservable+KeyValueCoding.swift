@@ -129,26 +129,3 @@ extension KeyValueObservable {
     return keyPath
   }
 }
-
-/// A value of the property, with one level of optionality taken off: `nil`
-/// for an optional holding `nil`, the wrapped value for one holding a value.
-private func flattened(_ value: Any?) -> Any? {
-  guard let value else { return nil }
-  if let optional = value as? any OptionalValue {
-    return optional.wrappedValue
-  }
-  return value
-}
-
-/// Lets key-value coding tell optional types and values apart at run time.
-protocol OptionalValue {
-  /// The wrapped value, or `nil`.
-  var wrappedValue: Any? { get }
-  /// The type's `nil`.
-  static var nilValue: Any { get }
-}
-
-extension Optional: OptionalValue {
-  var wrappedValue: Any? { map { $0 as Any } }
-  static var nilValue: Any { Wrapped?.none as Any }
-}

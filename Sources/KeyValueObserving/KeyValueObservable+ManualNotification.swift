@@ -32,8 +32,8 @@ extension KeyValueObservable {
   /// pair reads the new value and notifies the observers.
   ///
   /// A call with no ``willChangeValue(for:)`` open on this thread for the
-  /// same key notifies nothing and, in debug builds, says so on standard
-  /// error.
+  /// same key notifies nothing and reports
+  /// ``KeyValueObservingDiagnostic/Kind/unmatchedDidChange``.
   ///
   /// ```swift
   /// person.willChangeValue(for: \.summary)
@@ -43,7 +43,7 @@ extension KeyValueObservable {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     if let slot = Self._$kvoSlot(for: keyPath) {
       if !storage.didChange(self, slot: slot, get: { $0[keyPath: keyPath] }) {
-        reportProblem("didChangeValue(for: \(keyPath)) without a matching willChangeValue on this thread; nothing was notified")
+        reportProblem(.unmatchedDidChange, "didChangeValue(for: \(keyPath)) without a matching willChangeValue on this thread; nothing was notified")
       }
     } else {
       guard let anchors = storage.beginChange(of: keyPath) else { return }
@@ -88,7 +88,7 @@ extension KeyValueObservable {
       storage.didChange(self, slot: slot) { $0[keyPath: keyPath] as! Value }
     }
     if !_openExistential(type(of: keyPath).valueType, do: didChange) {
-      reportProblem("didChangeValue(forKey: \"\(key)\") without a matching willChangeValue on this thread; nothing was notified")
+      reportProblem(.unmatchedDidChange, "didChangeValue(forKey: \"\(key)\") without a matching willChangeValue on this thread; nothing was notified")
     }
   }
 

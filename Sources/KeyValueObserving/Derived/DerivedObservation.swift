@@ -5,7 +5,7 @@ import Synchronization
 /// objects, or a property with declared dependencies.
 ///
 /// It registers with every (object, key) the key path's value depends on
-/// (see ``resolveDependencies(tracked:of:on:in:)``), asking each for a will
+/// (see ``resolveDependencies(tracked:read:)``), asking each for a will
 /// and a did. At the outermost will on a thread it reads the old value; at
 /// the matching did it reads the key path again, tracking the reads,
 /// re-registers with what the value depends on now (a branch taken, a link
@@ -57,9 +57,13 @@ class DerivedKeyObservation: @unchecked Sendable {
     var oldValue: Any?
   }
 
-  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage) {
+  /// What ``keyDescription`` says instead of describing the key path.
+  private let givenKeyDescription: String?
+
+  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage, keyDescription: String?) {
     self.anyKeyPath = keyPath
     self.rootStorage = rootStorage
+    self.givenKeyDescription = keyDescription
   }
 
   /// Whether the observation ended: invalidated, or the object deinitialised.
@@ -150,11 +154,13 @@ class DerivedKeyObservation: @unchecked Sendable {
     }
   }
 
-  /// The observed key path, readably: Swift's own description when it
-  /// names the properties, and otherwise (macro-generated accessors have no
+  /// The observed key path, readably: the string key path for one observed
+  /// by string, Swift's own description when it names the properties, and
+  /// otherwise (macro-generated accessors have no
   /// names at run time on every platform) the keys the value depends on,
   /// `derived(address, Address.street)`.
   final var keyDescription: String {
+    if let givenKeyDescription { return givenKeyDescription }
     let described = "\(anyKeyPath)"
     guard described.contains("<computed") else { return described }
     let rootType = ObjectIdentifier(rootStorage.objectType)
@@ -188,8 +194,9 @@ class DerivedKeyObservation: @unchecked Sendable {
   }
 }
 
-/// A ``DerivedKeyObservation`` of `keyPath` on a `Root`, calling `handler`
-/// with values of the key path's own type.
+/// A ``DerivedKeyObservation`` of a value read from a `Root` — a key path,
+/// or a string key path walked key by key — calling `handler` with values of
+/// the value's own type.
 ///
 /// It holds the observed object weakly: a delivery may reach it from
 /// another object's change while the observed object is being freed.
@@ -198,35 +205,72 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   // clears atomically; the rest is immutable. The handler runs on the thread
   // that made the change, as for stored keys.
 
+  /// Reads the value, adding the keys whose declared dependencies count.
+  typealias Reader = (Root, inout [ReadKey]) -> Value
+
   private weak var root: Root?
-  private let keyPath: KeyPath<Root, Value>
+  private let read: Reader
   private let options: KeyValueObservingOptions
   private let handler: (Root, KeyValueObservedChange<Value>) -> Void
+  private let describeHandler: (() -> String)?
 
-  init(
+  /// An observation of `keyPath`.
+  convenience init(
     root: Root,
     storage: _KeyValueObservationStorage,
     keyPath: KeyPath<Root, Value>,
     options: KeyValueObservingOptions,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
+    let declares = storage.customization != nil
+    self.init(
+      root: root,
+      storage: storage,
+      filedUnder: keyPath,
+      keyDescription: nil,
+      read: { root, keys in
+        if declares { keys.append(ReadKey(object: root, keyPath: keyPath)) }
+        return root[keyPath: keyPath]
+      },
+      options: options,
+      handler: handler,
+      describeHandler: nil
+    )
+  }
+
+  /// An observation of what `read` reads, filed in the root's storage under
+  /// `filedUnder` (manual changes of that key path reach it) and described
+  /// as `keyDescription` (or as the key path, when `nil`), its handler as
+  /// `describeHandler` says (or as a closure, when `nil`).
+  init(
+    root: Root,
+    storage: _KeyValueObservationStorage,
+    filedUnder keyPath: AnyKeyPath,
+    keyDescription: String?,
+    read: @escaping Reader,
+    options: KeyValueObservingOptions,
+    handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void,
+    describeHandler: (() -> String)?
+  ) {
     self.root = root
-    self.keyPath = keyPath
+    self.read = read
     self.options = options
     self.handler = handler
-    super.init(keyPath: keyPath, rootStorage: storage)
+    self.describeHandler = describeHandler
+    super.init(keyPath: keyPath, rootStorage: storage, keyDescription: keyDescription)
   }
 
   /// Files the observation in the root's storage and registers with what
   /// the value depends on; returns the anchor, for the token, and the value.
   func start(root: Root) -> (anchor: DerivedAnchor, value: Value) {
-    let anchor = DerivedAnchor(observing: self, keyPath: keyPath, options: options)
+    let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options)
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(anchor)
     let value = refresh(root)
     if dependencyCount == 0 {
       reportProblem(
-        "observe(\(keyPath)): reading it touches no property of a @KeyValueObservable class, "
+        .unobservableKeyPath,
+        "observe(\(keyDescription)): reading it touches no property of a @KeyValueObservable class, "
           + "so only willChangeValue/didChangeValue(for:) on it will notify"
       )
     }
@@ -235,22 +279,29 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
 
   /// Reads the value with tracking and registers with what it depends on now.
   private func refresh(_ root: Root) -> Value {
-    let read = beginRead()
+    let readNumber = beginRead()
     var accesses: [TrackedAccess] = []
     accesses.reserveCapacity(8)
-    let value = withAccessTracking(into: &accesses) { root[keyPath: keyPath] }
-    install(resolveDependencies(tracked: accesses, of: keyPath, on: root, in: rootStorage), read: read)
+    var keys: [ReadKey] = []
+    let value = withAccessTracking(into: &accesses) { read(root, &keys) }
+    install(resolveDependencies(tracked: accesses, read: keys), read: readNumber)
     return value
   }
 
+  /// Reads the value without tracking.
+  private func currentValue(_ root: Root) -> Value {
+    var keys: [ReadKey] = []
+    return read(root, &keys)
+  }
+
   override var handlerDescription: String {
-    "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)"
+    describeHandler?() ?? "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)"
   }
 
   override func dependencyWillChange() {
     let thread = currentThreadIdentity()
     guard openChange(on: thread), options.contains(.old) || options.contains(.prior), let root else { return }
-    let oldValue = root[keyPath: keyPath]
+    let oldValue = currentValue(root)
     let wantsOld = options.contains(.old)
     if wantsOld {
       keepOldValue(oldValue, on: thread)

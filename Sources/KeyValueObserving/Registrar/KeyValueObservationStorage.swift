@@ -107,6 +107,15 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     /// Lists replaced while a change may still be reading them, kept until
     /// none is under way.
     var retired: [RegistrationList] = []
+    /// The registrations of classic observers, in registration order, for
+    /// `removeObserver` to find (their lists hold them too).
+    var classic: [ClassicEntry] = []
+  }
+
+  /// A classic observer's registration.
+  private struct ClassicEntry {
+    let target: ClassicObserverTarget
+    let registration: _KeyValueRegistration
   }
 
   /// How many changes can borrow registration lists at once; more take a
@@ -227,36 +236,79 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
     let (removed, released) = mutating { state, busy, replaced -> _KeyValueRegistration? in
       guard !isClosed else { return nil }
-      let (slot, keyPath) = registration._withUnsafeGuaranteedRef { ($0.slot, $0.anchorKeyPath) }
-      if let keyPath {
-        guard let removed = state.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced) else {
-          return nil
-        }
-        if state.keyed[keyPath]?.isEmpty == true, var emptied = state.keyed.removeValue(forKey: keyPath),
-          let list = emptied.removeAll()
-        {
-          replaced.append(list)
-        }
-        removed.isActive.store(false, ordering: .releasing)
-        return removed
-      }
-      guard slot < state.slots.count,
-        let removed = state.slots[slot].remove(registration, busy: busy, retired: &replaced)
-      else { return nil }
-      // Marked inactive under the lock, so a delivery that starts after this
-      // returns cannot call it.
-      removed.isActive.store(false, ordering: .releasing)
-      if state.slots[slot].isEmpty {
-        if slot >= 63 { state.highSlotsObserved -= 1 }
-        if slot < 63 || state.highSlotsObserved == 0 {
-          markObserved(slot: slot, false)
-        }
-      }
-      return removed
+      return detach(registration, from: &state, busy: busy, replaced: &replaced)
     }
     _ = released
     removed?.registrationEnded()
     return removed != nil
+  }
+
+  /// Takes `registration` out of its list, under the lock, and marks it
+  /// inactive; returns it, or `nil` when it is not registered.
+  private func detach(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    from state: inout State,
+    busy: Bool,
+    replaced: inout [RegistrationList]
+  ) -> _KeyValueRegistration? {
+    let (slot, keyPath) = registration._withUnsafeGuaranteedRef { ($0.slot, $0.anchorKeyPath) }
+    if let keyPath {
+      guard let removed = state.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced) else {
+        return nil
+      }
+      if state.keyed[keyPath]?.isEmpty == true, var emptied = state.keyed.removeValue(forKey: keyPath),
+        let list = emptied.removeAll()
+      {
+        replaced.append(list)
+      }
+      removed.isActive.store(false, ordering: .releasing)
+      return removed
+    }
+    guard slot < state.slots.count,
+      let removed = state.slots[slot].remove(registration, busy: busy, retired: &replaced)
+    else { return nil }
+    // Marked inactive under the lock, so a delivery that starts after this
+    // returns cannot call it.
+    removed.isActive.store(false, ordering: .releasing)
+    if state.slots[slot].isEmpty {
+      if slot >= 63 { state.highSlotsObserved -= 1 }
+      if slot < 63 || state.highSlotsObserved == 0 {
+        markObserved(slot: slot, false)
+      }
+    }
+    return removed
+  }
+
+  // MARK: Classic observers
+
+  /// Files the classic observer `target` with the registration made for
+  /// it, so that `removeObserver` can find it; `false` once the object has
+  /// deinitialised.
+  func recordClassic(_ target: ClassicObserverTarget, registration: _KeyValueRegistration) -> Bool {
+    withState { state in
+      guard !isClosed else { return false }
+      state.classic.append(ClassicEntry(target: target, registration: registration))
+      return true
+    }
+  }
+
+  /// Removes the most recent classic registration whose target `matches`,
+  /// and its registration; returns whether there was one. `matches` runs
+  /// under the lock: it must not call out.
+  func removeClassic(where matches: (ClassicObserverTarget) -> Bool) -> Bool {
+    let (removed, released) = mutating { state, busy, replaced -> _KeyValueRegistration? in
+      guard !isClosed, let index = state.classic.lastIndex(where: { matches($0.target) }) else { return nil }
+      let entry = state.classic.remove(at: index)
+      return detach(.passUnretained(entry.registration), from: &state, busy: busy, replaced: &replaced)
+    }
+    _ = released
+    removed?.registrationEnded()
+    return removed != nil
+  }
+
+  /// The classic observers registered now, in registration order.
+  func classicTargets() -> [ClassicObserverTarget] {
+    withState { state in state.classic.map(\.target) }
   }
 
   /// Ends every registration: called once, when the observed object
@@ -275,6 +327,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       replaced += state.slots.compactMap { $0.list } + state.keyed.values.compactMap { $0.list }
       state.slots = []
       state.keyed = [:]
+      state.classic = []
       for registration in removed {
         registration.isActive.store(false, ordering: .releasing)
       }
@@ -283,6 +336,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     let unbalanced = openManualChanges.load(ordering: .relaxed)
     if unbalanced > 0 {
       reportProblem(
+        .unclosedWillChange,
         "an object of type \(objectType) deinitialised with \(unbalanced) willChangeValue call(s) "
           + "never closed by didChangeValue"
       )

@@ -10,10 +10,19 @@ struct Dependency {
   }
 }
 
+/// A key that reading a derived key read on some object, and whose declared
+/// dependencies (see ``KeyValueObservingCustomization``) therefore count.
+struct ReadKey {
+  let object: any KeyValueObservable
+  let keyPath: AnyKeyPath
+}
+
 /// What a derived key depends on: every observable key that reading it
 /// touched (`tracked`, found by tracking the getters it ran), and the keys
-/// declared through ``KeyValueObservingCustomization``, theirs in turn, on
-/// whichever object declares them.
+/// declared through ``KeyValueObservingCustomization`` for the keys it read
+/// (`read`: the observed key path itself, or each component of a string key
+/// path) and for the tracked keys, theirs in turn, on whichever object
+/// declares them.
 ///
 /// Declared key paths are read on their object too, with tracking, so that a
 /// declared dependency through a chain depends on each link. Each (object,
@@ -22,26 +31,21 @@ struct Dependency {
 /// ```swift
 /// var accesses: [TrackedAccess] = []
 /// let value = withAccessTracking(into: &accesses) { person[keyPath: \.summary] }
-/// let dependencies = resolveDependencies(tracked: accesses, of: \Person.summary, on: person, in: storage)
+/// let dependencies = resolveDependencies(tracked: accesses, read: [ReadKey(object: person, keyPath: \Person.summary)])
 /// ```
-func resolveDependencies(
-  tracked accesses: [TrackedAccess],
-  of keyPath: AnyKeyPath,
-  on root: @autoclosure () -> any KeyValueObservable,
-  in rootStorage: _KeyValueObservationStorage
-) -> [Dependency] {
+func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]) -> [Dependency] {
   var resolution = DependencyResolution(expectedCount: accesses.count)
-  if let customization = rootStorage.customization {
-    let root = root()
-    resolution.markRead(keyPath, on: root)
-    resolution.declare(customization.keyPathsAffectingValue(for: keyPath), on: root)
+  for key in keys {
+    guard let customization = type(of: key.object) as? any KeyValueObservingCustomization.Type else { continue }
+    resolution.markRead(key.keyPath, on: key.object)
+    resolution.declare(customization.keyPathsAffectingValue(for: key.keyPath), on: key.object)
   }
   resolution.add(accesses)
   resolution.readDeclared()
   return resolution.dependencies
 }
 
-/// The work list of ``resolveDependencies(tracked:of:on:in:)``.
+/// The work list of ``resolveDependencies(tracked:read:)``.
 private struct DependencyResolution {
   private struct Read: Hashable {
     let object: ObjectIdentifier

@@ -1,0 +1,122 @@
+import Synchronization
+
+/// Who a classic registration notifies: a ``KeyValueObserver``, held
+/// weakly, with the key path string and the context it was registered with.
+///
+/// The first change that finds the observer freed removes the registration
+/// and reports ``KeyValueObservingDiagnostic/Kind/observerFreedWhileRegistered``;
+/// the observer is never messaged after it is freed.
+final class ClassicObserverTarget: @unchecked Sendable {
+  // @unchecked Sendable: `observer` is a weak reference the runtime reads
+  // and clears atomically; the rest is immutable. The observer is called on
+  // the thread that made the change, as every callback is.
+
+  private weak var observer: (any KeyValueObserver)?
+
+  /// The observer's identity, compared before the weak reference is read:
+  /// reading a weak reference to another object under a lock could release
+  /// that object's last strong reference there.
+  let observerID: ObjectIdentifier
+
+  /// The observer's type, for descriptions and diagnostics.
+  let observerType: any KeyValueObserver.Type
+
+  /// The key path string, as registered; handed back to the observer.
+  let keyPath: String
+
+  /// The context pointer, as registered; handed back to the observer.
+  nonisolated(unsafe) let context: UnsafeMutableRawPointer?
+
+  let options: KeyValueObservingOptions
+
+  /// The observed object's storage, to remove the registration from once
+  /// the observer is gone.
+  private let storage: _KeyValueObservationStorage
+
+  init(
+    observer: any KeyValueObserver,
+    keyPath: String,
+    options: KeyValueObservingOptions,
+    context: UnsafeMutableRawPointer?,
+    storage: _KeyValueObservationStorage
+  ) {
+    self.observer = observer
+    self.observerID = ObjectIdentifier(observer)
+    self.observerType = type(of: observer)
+    self.keyPath = keyPath
+    self.options = options
+    self.context = context
+    self.storage = storage
+  }
+
+  /// Whether this target is `observer`'s registration for `keyPath` with
+  /// `context` (any context when `anyContext`). Safe under a lock while the
+  /// caller holds `observer`: the weak reference is read only when it names
+  /// that very object.
+  func matches(
+    _ observer: any KeyValueObserver,
+    keyPath: String,
+    context: UnsafeMutableRawPointer?,
+    anyContext: Bool
+  ) -> Bool {
+    guard observerID == ObjectIdentifier(observer), self.keyPath == keyPath,
+      anyContext || self.context == context
+    else { return false }
+    // The same address may belong to a freed observer's registration.
+    return self.observer === observer
+  }
+
+  /// Whether the observer has been freed.
+  var isObserverFreed: Bool { observer == nil }
+
+  /// Sends one change to the observer, or, when it is gone, removes the
+  /// registration.
+  func send(_ change: KeyValueObservedChange<some Any>, from object: AnyObject, isInitial: Bool = false) {
+    guard let observer else {
+      dropFreedObserver()
+      return
+    }
+    observer.observeValue(
+      forKeyPath: keyPath,
+      of: object,
+      change: change.dictionary(options: options, isInitial: isInitial),
+      context: context
+    )
+  }
+
+  /// Removes the registration of a freed observer, reporting it once.
+  func dropFreedObserver() {
+    guard storage.removeClassic(where: { $0 === self }) else { return }
+    reportProblem(
+      .observerFreedWhileRegistered,
+      "an observer of type \(observerType) was freed while registered for \"\(keyPath)\" on an object of type "
+        + "\(storage.objectType); its registration was dropped and it was not messaged "
+        + "(call removeObserver(_:forKeyPath:) before releasing it)"
+    )
+  }
+
+  /// Who observes, for ``KeyValueObservable/observationInfo``.
+  var description: String {
+    let state = isObserverFreed ? ", freed" : ""
+    guard let context else { return "\(observerType) (classic observer\(state))" }
+    return "\(observerType) (classic observer, context \(context)\(state))"
+  }
+}
+
+/// The registration of a classic observer on a stored key: it turns each
+/// typed change into a change dictionary.
+final class ClassicRegistration<Value>: _KeyValueValueRegistration<Value>, @unchecked Sendable {
+  // @unchecked Sendable: immutable apart from what the base class guards.
+  let target: ClassicObserverTarget
+
+  init(target: ClassicObserverTarget, slot: Int) {
+    self.target = target
+    super.init(options: target.options, slot: slot)
+  }
+
+  override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
+    target.send(change, from: object)
+  }
+
+  override var observerDescription: String { target.description }
+}

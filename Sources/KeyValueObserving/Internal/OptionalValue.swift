@@ -1,0 +1,42 @@
+/// Lets key-value coding tell optional types and values apart at run time.
+protocol OptionalValue {
+  /// The wrapped value, or `nil`.
+  var wrappedValue: Any? { get }
+  /// The type's `nil`.
+  static var nilValue: Any { get }
+  /// The wrapped type.
+  static var wrappedType: Any.Type { get }
+}
+
+extension Optional: OptionalValue {
+  var wrappedValue: Any? { map { $0 as Any } }
+  static var nilValue: Any { Wrapped?.none as Any }
+  static var wrappedType: Any.Type { Wrapped.self }
+}
+
+/// A value with every level of optionality taken off: `nil` for an optional
+/// holding `nil` at any depth, the innermost value otherwise.
+///
+/// ```swift
+/// flattened(Optional(Optional("a")) as Any)  // "a" as Any
+/// ```
+func flattened(_ value: Any?) -> Any? {
+  var current = value
+  while let value = current, let optional = value as? any OptionalValue {
+    current = optional.wrappedValue
+  }
+  return current
+}
+
+/// `type` with every level of optionality taken off.
+///
+/// ```swift
+/// unwrappedType(String??.self)  // String.self
+/// ```
+func unwrappedType(_ type: Any.Type) -> Any.Type {
+  var current = type
+  while let optional = current as? any OptionalValue.Type {
+    current = optional.wrappedType
+  }
+  return current
+}

@@ -1,0 +1,85 @@
+/// A key of the change dictionary a ``KeyValueObserver`` receives.
+///
+/// What each key holds:
+/// - ``kind``: the ``KeyValueChange``; always present.
+/// - ``new``: the value after the change, when the options hold `.new` and
+///   the change is not a prior one; for an insertion or replacement in a
+///   to-many property, the collection of the elements inserted.
+/// - ``old``: the value before the change, when the options hold `.old`;
+///   for a removal or replacement, the collection of the elements removed.
+///   Never present in `.initial` notifications.
+/// - ``indexes``: the `RangeSet<Int>` of the positions an array change
+///   touched; only in array changes.
+/// - ``notificationIsPrior``: `true`, only in the notification sent before
+///   a change (option `.prior`).
+/// - ``keyPath``: the observed key path, only in changes a
+///   `KVOController` hands to a block that serves several key paths.
+///
+/// A value is present as the value itself, not wrapped in an optional: for
+/// a `String?` property holding `"Ada"`, `change[.new] as? String` is
+/// `"Ada"`. A property holding `nil` is reported with the key present and a
+/// value that casts to nothing, so `change[.new] != nil` says the value was
+/// asked for while `change[.new] as? String` is `nil`.
+///
+/// ```swift
+/// let kind = change[.kind] as? KeyValueChange   // .setting
+/// let name = change[.new] as? String
+/// let isPrior = change[.notificationIsPrior] as? Bool ?? false
+/// ```
+public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The key's name, such as `"new"`.
+  public let rawValue: String
+
+  /// The key named `rawValue`.
+  ///
+  /// ```swift
+  /// let key = KeyValueChangeKey(rawValue: "new")  // == .new
+  /// ```
+  public init(rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  public var description: String { rawValue }
+
+  /// The kind of change, a ``KeyValueChange``.
+  ///
+  /// ```swift
+  /// change[.kind] as? KeyValueChange == .insertion
+  /// ```
+  public static let kind = KeyValueChangeKey(rawValue: "kind")
+
+  /// The value after the change.
+  ///
+  /// ```swift
+  /// change[.new] as? Int
+  /// ```
+  public static let new = KeyValueChangeKey(rawValue: "new")
+
+  /// The value before the change.
+  ///
+  /// ```swift
+  /// change[.old] as? Int
+  /// ```
+  public static let old = KeyValueChangeKey(rawValue: "old")
+
+  /// The positions an array change touched, a `RangeSet<Int>`.
+  ///
+  /// ```swift
+  /// change[.indexes] as? RangeSet<Int>
+  /// ```
+  public static let indexes = KeyValueChangeKey(rawValue: "indexes")
+
+  /// `true` in the notification sent before a change.
+  ///
+  /// ```swift
+  /// change[.notificationIsPrior] as? Bool == true
+  /// ```
+  public static let notificationIsPrior = KeyValueChangeKey(rawValue: "notificationIsPrior")
+
+  /// The key path that changed, for blocks that observe several.
+  ///
+  /// ```swift
+  /// change[.keyPath] as? String == "name"
+  /// ```
+  public static let keyPath = KeyValueChangeKey(rawValue: "keyPath")
+}

@@ -1,0 +1,223 @@
+extension KeyValueObservable {
+  /// Registers `observer` to receive changes of the string key path
+  /// `keyPath` through
+  /// ``KeyValueObserver/observeValue(forKeyPath:of:change:context:)``, as
+  /// Objective-C KVO's `addObserver:forKeyPath:options:context:` does.
+  ///
+  /// Any key path string works: a stored property (`"name"`), a computed
+  /// one (`"summary"`, its dependencies found as for
+  /// ``observe(_:options:changeHandler:)``), and a chain through
+  /// `@KeyValueObservable` objects (`"address.street"`, re-wired when a link
+  /// is replaced). The path is checked against the types' key tables now:
+  /// a mistyped key throws here instead of never firing.
+  ///
+  /// Registrations count as Apple's do: adding the same observer, key path
+  /// and context twice delivers each change twice, and each
+  /// ``removeObserver(_:forKeyPath:context:)`` takes one away. The observer
+  /// is held weakly: once freed it is dropped, never messaged. With
+  /// `.initial`, the first notification arrives before this returns.
+  ///
+  /// ```swift
+  /// let logger = NameLogger()
+  /// try person.addObserver(logger, forKeyPath: "address.street", options: [.old, .new])
+  /// person.address?.street = "Elm"  // logger is told: old "Oak", new "Elm"
+  /// try person.addObserver(logger, forKeyPath: "nmae")  // throws .unknownKey
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - observer: Receives the changes; held weakly.
+  ///   - keyPath: Property names joined by dots, starting at this object.
+  ///   - options: What the change dictionaries carry, and which extra
+  ///     notifications are sent; see ``KeyValueObservingOptions``.
+  ///   - context: Any pointer, handed back with every change, that tells
+  ///     this registration from others of the same observer.
+  /// - Throws: ``KeyValueCodingError`` for an empty key path or component,
+  ///   an unknown key, or a component before the last whose type is not a
+  ///   `@KeyValueObservable` class.
+  /// - Complexity: O(*n*) in the classic registrations on this object.
+  public func addObserver(
+    _ observer: any KeyValueObserver,
+    forKeyPath keyPath: String,
+    options: KeyValueObservingOptions = [],
+    context: UnsafeMutableRawPointer? = nil
+  ) throws(KeyValueCodingError) {
+    let components = try Self.checkedComponents(of: keyPath)
+    let storage = _$kvoStorage()
+    dropFreedObservers(in: storage)
+    let target = ClassicObserverTarget(
+      observer: observer,
+      keyPath: keyPath,
+      options: options,
+      context: context,
+      storage: storage
+    )
+    let first = try Self.readableKeyPath(forKey: components[0])
+    if components.count == 1, let slot = Self._$kvoSlot(forKey: components[0]),
+      !storage.hasDeclaredDependencies(first)
+    {
+      addClassic(target, slot: slot, keyPath: first, in: storage)
+    } else {
+      addClassic(target, reading: components, filedUnder: first, in: storage)
+    }
+  }
+
+  /// Removes the most recent registration of `observer` for `keyPath` with
+  /// `context`; returns whether there was one.
+  ///
+  /// Removing what was never added, or removing twice, returns `false`,
+  /// changes nothing, and reports
+  /// ``KeyValueObservingDiagnostic/Kind/unregisteredRemoval`` — where
+  /// Objective-C KVO raises an exception. An empty or unknown key cannot
+  /// have been registered, so it is reported the same way instead of
+  /// thrown. Safe from any thread and inside a callback.
+  ///
+  /// ```swift
+  /// try person.addObserver(logger, forKeyPath: "name", context: &nameContext)
+  /// person.removeObserver(logger, forKeyPath: "name", context: &nameContext)  // true
+  /// person.removeObserver(logger, forKeyPath: "name", context: &nameContext)  // false, harmless
+  /// ```
+  @discardableResult
+  public func removeObserver(
+    _ observer: any KeyValueObserver,
+    forKeyPath keyPath: String,
+    context: UnsafeMutableRawPointer?
+  ) -> Bool {
+    removeClassic(observer, keyPath: keyPath, context: context, anyContext: false)
+  }
+
+  /// Removes the most recent registration of `observer` for `keyPath`,
+  /// whatever its context; returns whether there was one.
+  ///
+  /// As ``removeObserver(_:forKeyPath:context:)``, unregistered removals
+  /// return `false` and are reported, never raised.
+  ///
+  /// ```swift
+  /// try person.addObserver(logger, forKeyPath: "name")
+  /// person.removeObserver(logger, forKeyPath: "name")  // true
+  /// person.removeObserver(logger, forKeyPath: "name")  // false, harmless
+  /// ```
+  @discardableResult
+  public func removeObserver(_ observer: any KeyValueObserver, forKeyPath keyPath: String) -> Bool {
+    removeClassic(observer, keyPath: keyPath, context: nil, anyContext: true)
+  }
+
+  // MARK: Implementation
+
+  private func removeClassic(
+    _ observer: any KeyValueObserver,
+    keyPath: String,
+    context: UnsafeMutableRawPointer?,
+    anyContext: Bool
+  ) -> Bool {
+    let removed =
+      _$kvoObservedStorage?.takeUnretainedValue().removeClassic { target in
+        target.matches(observer, keyPath: keyPath, context: context, anyContext: anyContext)
+      } ?? false
+    if !removed {
+      let contextNote = anyContext ? "" : context.map { " with context \($0)" } ?? " with a nil context"
+      reportProblem(
+        .unregisteredRemoval,
+        "removeObserver: an observer of type \(type(of: observer)) is not registered for \"\(keyPath)\"\(contextNote) "
+          + "on an object of type \(Self.self); nothing was removed"
+      )
+    }
+    return removed
+  }
+
+  /// Registers a classic observer of the stored key `slot`.
+  private func addClassic(
+    _ target: ClassicObserverTarget,
+    slot: Int,
+    keyPath: AnyKeyPath,
+    in storage: _KeyValueObservationStorage
+  ) {
+    func register<Value>(_: Value.Type) -> _KeyValueRegistration {
+      ClassicRegistration<Value>(target: target, slot: slot)
+    }
+    let registration = _openExistential(type(of: keyPath).valueType, do: register)
+    // `self` is alive, so its storage is open and both succeed.
+    _ = storage.add(registration)
+    _ = storage.recordClassic(target, registration: registration)
+    if target.options.contains(.initial) && registration.isLive {
+      target.send(initialChange(self[keyPath: keyPath], options: target.options), from: self, isInitial: true)
+    }
+  }
+
+  /// Registers a classic observer of a computed key or a chain: a derived
+  /// observation that reads the path key by key.
+  private func addClassic(
+    _ target: ClassicObserverTarget,
+    reading components: [String],
+    filedUnder keyPath: AnyKeyPath,
+    in storage: _KeyValueObservationStorage
+  ) {
+    let observation = DerivedObservation<Self, Any?>(
+      root: self,
+      storage: storage,
+      filedUnder: keyPath,
+      keyDescription: target.keyPath,
+      read: { root, keys in readStringPath(components, from: root, into: &keys) },
+      options: target.options,
+      handler: { root, change in target.send(change, from: root) },
+      describeHandler: { target.description }
+    )
+    let (anchor, value) = observation.start(root: self)
+    _ = storage.recordClassic(target, registration: anchor)
+    if target.options.contains(.initial) && anchor.isLive {
+      target.send(initialChange(value, options: target.options), from: self, isInitial: true)
+    }
+  }
+
+  /// Removes the registrations of observers freed since they registered.
+  private func dropFreedObservers(in storage: _KeyValueObservationStorage) {
+    for target in storage.classicTargets() where target.isObserverFreed {
+      target.dropFreedObserver()
+    }
+  }
+
+  /// The components of a string key path, checked against the key tables
+  /// of the types along it.
+  static func checkedComponents(of path: String) throws(KeyValueCodingError) -> [String] {
+    let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard !components.contains(where: \.isEmpty) else {
+      throw .emptyKey(keyPath: path, type: "\(Self.self)")
+    }
+    var type: any KeyValueObservable.Type = Self.self
+    for (index, key) in components.enumerated() {
+      let keyPath = try type.readableKeyPath(forKey: key)
+      guard index < components.count - 1 else { break }
+      let valueType = unwrappedType(Swift.type(of: keyPath).valueType)
+      guard let observable = valueType as? any KeyValueObservable.Type else {
+        throw .notObservable(keyPath: path, key: key, type: "\(type)")
+      }
+      type = observable
+    }
+    return components
+  }
+}
+
+/// The `.initial` change of a classic registration.
+private func initialChange(_ value: Any?, options: KeyValueObservingOptions) -> KeyValueObservedChange<Any?> {
+  let newValue: Any?? = options.contains(.new) ? .some(value) : .none
+  return KeyValueObservedChange<Any?>(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false)
+}
+
+/// Reads a string key path from `root` key by key, through the dynamic type
+/// of each object on the way; `nil` when a link is `nil` or not observable.
+/// Each key read is added to `keys`, for its declared dependencies.
+private func readStringPath(
+  _ components: [String],
+  from root: any KeyValueObservable,
+  into keys: inout [ReadKey]
+) -> Any? {
+  var object = root
+  for (index, key) in components.enumerated() {
+    guard let keyPath = try? type(of: object).readableKeyPath(forKey: key) else { return nil }
+    keys.append(ReadKey(object: object, keyPath: keyPath))
+    let value = flattened(object[keyPath: keyPath])
+    guard index < components.count - 1 else { return value }
+    guard let next = value as? any KeyValueObservable else { return nil }
+    object = next
+  }
+  return nil
+}

@@ -1,0 +1,94 @@
+/// A misuse the library made harmless, and that the developer should hear
+/// about: what Objective-C KVO would have punished with an exception.
+///
+/// Diagnostics reach the handler of ``KeyValueObservingDiagnostics``; by
+/// default, debug builds print each distinct one once to standard error.
+///
+/// ```swift
+/// KeyValueObservingDiagnostics.handler = { diagnostic in
+///     logger.warning("\(diagnostic.kind): \(diagnostic.message)")
+/// }
+/// ```
+public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConvertible {
+  /// What went wrong, as a category a handler can filter on.
+  ///
+  /// ```swift
+  /// if diagnostic.kind == .unregisteredRemoval { ... }
+  /// ```
+  public struct Kind: Hashable, Sendable, CustomStringConvertible {
+    /// The category's name, such as `"unregisteredRemoval"`.
+    public let name: String
+
+    /// A category named `name`.
+    ///
+    /// ```swift
+    /// let kind = KeyValueObservingDiagnostic.Kind(name: "custom")
+    /// ```
+    public init(name: String) {
+      self.name = name
+    }
+
+    public var description: String { name }
+
+    /// `removeObserver` for an observer, key path and context with no such
+    /// registration: never added, or removed already. Nothing was removed.
+    ///
+    /// ```swift
+    /// person.removeObserver(logger, forKeyPath: "name")  // twice: reported
+    /// ```
+    public static let unregisteredRemoval = Kind(name: "unregisteredRemoval")
+
+    /// A classic observer was freed while still registered. Its
+    /// registrations were dropped and it was never messaged; Objective-C KVO
+    /// would have crashed.
+    ///
+    /// ```swift
+    /// try person.addObserver(logger!, forKeyPath: "name")
+    /// logger = nil
+    /// person.name = "Ada"  // reported; nobody is called
+    /// ```
+    public static let observerFreedWhileRegistered = Kind(name: "observerFreedWhileRegistered")
+
+    /// A did-change with no will-change of the same key open on the thread.
+    /// Nothing was notified.
+    ///
+    /// ```swift
+    /// person.didChangeValue(for: \.name)  // reported
+    /// ```
+    public static let unmatchedDidChange = Kind(name: "unmatchedDidChange")
+
+    /// An object deinitialised with will-changes never closed by their
+    /// did-changes: those keys stayed silent on their threads.
+    ///
+    /// ```swift
+    /// person.willChangeValue(for: \.name)  // and no didChangeValue: reported at deinit
+    /// ```
+    public static let unclosedWillChange = Kind(name: "unclosedWillChange")
+
+    /// An observed key path that reads no property of a
+    /// `@KeyValueObservable` class, so no assignment can notify it.
+    ///
+    /// ```swift
+    /// person.observe(\.constantID) { _, _ in }  // reported
+    /// ```
+    public static let unobservableKeyPath = Kind(name: "unobservableKeyPath")
+  }
+
+  /// The category.
+  public let kind: Kind
+
+  /// What happened, naming the types and keys involved.
+  public let message: String
+
+  /// A diagnostic of `kind` saying `message`.
+  ///
+  /// ```swift
+  /// let diagnostic = KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "didChange without willChange")
+  /// ```
+  public init(kind: Kind, message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  public var description: String { "KeyValueObserving: \(message)" }
+}

@@ -1,0 +1,140 @@
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Bionic)
+  import Bionic
+#elseif os(Windows)
+  import ucrt
+#endif
+
+/// Where ``KeyValueObservingDiagnostic``s go: the one hook for hearing about
+/// misuse the library made harmless.
+///
+/// Three levels, the innermost wins:
+/// 1. a handler bound with ``withHandler(_:operation:)-(_,()->R)`` for the
+///    duration of a call, on the current task or thread — what tests use, so
+///    that tests running in parallel each capture their own;
+/// 2. the process-wide ``handler``, when set;
+/// 3. the default, ``standardError``: in debug builds each distinct
+///    diagnostic is printed once to standard error; release builds are
+///    silent.
+///
+/// Handlers are called on the thread that made the mistake, with no lock of
+/// the library held.
+///
+/// ```swift
+/// KeyValueObservingDiagnostics.handler = { diagnostic in
+///     logger.warning("\(diagnostic)")
+/// }
+///
+/// let reported = KeyValueObservingDiagnostics.withHandler({ print("caught", $0) }) {
+///     person.removeObserver(logger, forKeyPath: "name")  // prints "caught …"
+/// }
+/// ```
+public enum KeyValueObservingDiagnostics {
+  /// Receives a diagnostic.
+  public typealias Handler = @Sendable (KeyValueObservingDiagnostic) -> Void
+
+  /// The process-wide handler and what the default printed, under a lock
+  /// the thread sanitizer sees through (it does not see through `Mutex`'s
+  /// contended path on Linux).
+  private final class State: @unchecked Sendable {
+    // @unchecked Sendable: both variables are only touched under `lock`.
+    let lock = RegistrarLock()
+    var handler: Handler?
+    var printed: Set<KeyValueObservingDiagnostic> = []
+  }
+
+  private static let state = State()
+
+  @TaskLocal private static var scoped: Handler?
+
+  /// The process-wide handler; `nil` (the initial value) means
+  /// ``standardError``. Safe to set from any thread.
+  ///
+  /// ```swift
+  /// KeyValueObservingDiagnostics.handler = { _ in }  // silence everything
+  /// KeyValueObservingDiagnostics.handler = nil       // back to the default
+  /// ```
+  public static var handler: Handler? {
+    get { state.lock.withLock { state.handler } }
+    set {
+      // The replaced handler is released after the lock.
+      let replaced = state.lock.withLock { () -> Handler? in
+        defer { state.handler = newValue }
+        return state.handler
+      }
+      _ = replaced
+    }
+  }
+
+  /// Runs `operation` with diagnostics made on this task or thread going to
+  /// `handler` instead of the process-wide one.
+  ///
+  /// ```swift
+  /// let box = Mutex<[KeyValueObservingDiagnostic]>([])
+  /// KeyValueObservingDiagnostics.withHandler({ d in box.withLock { $0.append(d) } }) {
+  ///     person.didChangeValue(for: \.name)
+  /// }
+  /// ```
+  public static func withHandler<Result>(
+    _ handler: @escaping Handler,
+    operation: () throws -> Result
+  ) rethrows -> Result {
+    try $scoped.withValue(handler, operation: operation)
+  }
+
+  /// Runs the asynchronous `operation` with diagnostics made on its task
+  /// going to `handler`.
+  ///
+  /// ```swift
+  /// await KeyValueObservingDiagnostics.withHandler({ print($0) }) {
+  ///     await model.update()
+  /// }
+  /// ```
+  public static func withHandler<Result>(
+    _ handler: @escaping Handler,
+    operation: () async throws -> Result
+  ) async rethrows -> Result {
+    try await $scoped.withValue(handler, operation: operation)
+  }
+
+  /// Sends `diagnostic` where it belongs now.
+  ///
+  /// ```swift
+  /// KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "…"))
+  /// ```
+  public static func report(_ diagnostic: KeyValueObservingDiagnostic) {
+    let handler = scoped ?? self.handler ?? standardError
+    handler(diagnostic)
+  }
+
+  /// The default handler: in debug builds, prints each distinct diagnostic
+  /// the first time it is reported, to standard error; in release builds,
+  /// does nothing.
+  ///
+  /// ```swift
+  /// KeyValueObservingDiagnostics.handler = KeyValueObservingDiagnostics.standardError
+  /// ```
+  public static let standardError: Handler = { diagnostic in
+    #if DEBUG && !os(WASI)
+      guard state.lock.withLock({ state.printed.insert(diagnostic).inserted }) else { return }
+      let line = "\(diagnostic)\n"
+      _ = line.utf8CString.withUnsafeBufferPointer { buffer in
+        #if os(Windows)
+          _write(2, buffer.baseAddress, UInt32(buffer.count - 1))
+        #else
+          write(2, buffer.baseAddress, buffer.count - 1)
+        #endif
+      }
+    #endif
+  }
+}
+
+/// Reports a misuse of `kind` the library has made harmless.
+func reportProblem(_ kind: KeyValueObservingDiagnostic.Kind, _ message: String) {
+  KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: kind, message: message))
+}

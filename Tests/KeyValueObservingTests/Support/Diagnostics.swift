@@ -1,0 +1,9 @@
+import KeyValueObserving
+
+/// Runs `body` and returns the diagnostics it reported on this thread. Bound
+/// to the current task, so tests running in parallel capture only their own.
+func capturingDiagnostics(_ body: () throws -> Void) rethrows -> [KeyValueObservingDiagnostic] {
+  let reported = Recorder<KeyValueObservingDiagnostic>()
+  try KeyValueObservingDiagnostics.withHandler({ reported.append($0) }, operation: body)
+  return reported.elements
+}
