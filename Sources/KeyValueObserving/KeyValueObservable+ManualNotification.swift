@@ -42,7 +42,7 @@ extension KeyValueObservable {
   public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     if let slot = Self._$kvoSlot(for: keyPath) {
-      if !storage.didChange(self, slot: slot, get: { $0[keyPath: keyPath] }) {
+      if !storage.didChange(self, slot: slot, newValue: { $0[keyPath: keyPath] }) {
         reportProblem(.unmatchedDidChange, "didChangeValue(for: \(keyPath)) without a matching willChangeValue on this thread; nothing was notified")
       }
     } else {

@@ -65,6 +65,15 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// ```
     public static let unclosedWillChange = Kind(name: "unclosedWillChange")
 
+    /// Indexes outside the array: a to-many change naming elements that
+    /// are not there, or a proxy mutation at a position that does not exist.
+    /// The elements out of range were left out, or nothing was changed.
+    ///
+    /// ```swift
+    /// person.mutableArrayValue(for: \.tags).insert("x", at: 99)  // reported; nothing changes
+    /// ```
+    public static let indexesOutOfRange = Kind(name: "indexesOutOfRange")
+
     /// An observed key path that reads no property of a
     /// `@KeyValueObservable` class, so no assignment can notify it.
     ///

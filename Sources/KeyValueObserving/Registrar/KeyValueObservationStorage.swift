@@ -482,6 +482,31 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     }
   }
 
+  /// Sends the notifications of a manual change described by `shape`: its
+  /// prior ones (`isPrior`), or the ones after it.
+  func deliverManual<Object: AnyObject, Value>(
+    _ snapshot: ChangeSnapshot,
+    shape: ChangeShape,
+    isPrior: Bool,
+    oldValue: Value?,
+    newValue: Value?,
+    from object: Object
+  ) {
+    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
+    snapshot.forEachLive { registration in
+      let options = registration.options
+      guard !isPrior || options.contains(.prior) else { return }
+      let change = KeyValueObservedChange<Value>(
+        kind: shape.kind,
+        newValue: options.contains(.new) ? newValue : nil,
+        oldValue: options.contains(.old) ? oldValue : nil,
+        indexes: shape.indexes,
+        isPrior: isPrior
+      )
+      deliver(change, to: registration, from: object, direct: direct)
+    }
+  }
+
   /// Sends the notifications of a change, after it.
   @inlinable
   func deliverChange<Object: AnyObject, Value>(
@@ -528,32 +553,40 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   // MARK: Manual notification
 
-  /// Opens a manual change of `slot`: reads the old value if a registration
-  /// wants it and sends the prior notifications. A will-change nested in a
-  /// change of the same key on this thread only deepens it.
-  func willChange<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+  /// Opens a manual change of `slot` shaped `shape`: reads the old value
+  /// if a registration wants it and the change has one (`oldValue` gives
+  /// it: the whole value, or for a to-many change the elements it removes),
+  /// and sends the prior notifications. A will-change nested in a change of
+  /// the same key on this thread only deepens it.
+  func willChange<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    shape: ChangeShape = .setting,
+    oldValue: (Object) -> Value
+  ) {
     if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
       if let pending = frame.pointee.pending {
         pending.takeUnretainedValue().depth += 1
       } else {
         // Inside a setter's change of the same key: that change notifies.
-        openManualChange(ManualChange<Value>(storage: self, slot: slot, registrations: nil, oldValue: nil))
+        openManualChange(ManualChange<Value>(storage: self, slot: slot, shape: shape, registrations: nil, oldValue: nil))
       }
       return
     }
     let lasting = beginLastingChange(ofSlot: slot)
     let snapshot = lasting?.snapshot
-    let oldValue: Value? = snapshot?.wantsOldValue == true ? get(object) : nil
-    openManualChange(ManualChange(storage: self, slot: slot, registrations: lasting, oldValue: oldValue))
+    let old: Value? = snapshot?.wantsOldValue == true && shape.hasOldValue ? oldValue(object) : nil
+    openManualChange(ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old))
     if let snapshot, snapshot.hasPrior {
-      deliverPrior(snapshot, oldValue: oldValue, from: object)
+      deliverManual(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
     }
   }
 
   /// Closes a manual change of `slot`: the outermost did-change reads the
-  /// new value and notifies. Returns `false` when no will-change of `slot`
-  /// is open on this thread.
-  func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) -> Bool {
+  /// new value (`newValue` gives it, as `oldValue` did the old one) and
+  /// notifies, with the shape its will-change gave. Returns `false` when no
+  /// will-change of `slot` is open on this thread.
+  func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
     guard let pending = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) else { return false }
     pending.depth -= 1
     guard pending.depth == 0 else { return true }
@@ -562,8 +595,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     guard let change = pending as? ManualChange<Value>, let snapshot = change.registrations?.snapshot else {
       return true
     }
-    let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
-    deliverChange(snapshot, oldValue: change.oldValue, newValue: newValue, from: object)
+    let new: Value? = snapshot.wantsNewValue && change.shape.hasNewValue ? newValue(object) : nil
+    deliverManual(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
     return true
   }
 
@@ -580,14 +613,18 @@ final class ManualChange<Value>: PendingChange {
   /// is nested in a setter's change of the same key, which notifies instead.
   let registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?
   let oldValue: Value?
+  /// The kind and indexes the will-change announced.
+  let shape: ChangeShape
 
   init(
     storage: _KeyValueObservationStorage,
     slot: Int,
+    shape: ChangeShape,
     registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?,
     oldValue: Value?
   ) {
     self.registrations = registrations
+    self.shape = shape
     self.oldValue = oldValue
     super.init(owner: storage, slot: slot)
   }

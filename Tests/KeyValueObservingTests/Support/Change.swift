@@ -14,3 +14,35 @@ struct Change<Value: Equatable & Sendable>: Equatable, Sendable {
     self.init(old: change.oldValue, new: change.newValue)
   }
 }
+
+/// Everything a to-many change carries, comparable.
+struct CollectionChange<Value: Equatable & Sendable>: Equatable, Sendable, CustomStringConvertible {
+  var kind: KeyValueChange
+  var indexes: [Range<Int>]?
+  var old: Value?
+  var new: Value?
+  var isPrior = false
+
+  init(_ kind: KeyValueChange, _ indexes: [Range<Int>]?, old: Value? = nil, new: Value? = nil, isPrior: Bool = false) {
+    self.kind = kind
+    self.indexes = indexes
+    self.old = old
+    self.new = new
+    self.isPrior = isPrior
+  }
+
+  init(_ change: KeyValueObservedChange<Value>) {
+    self.init(
+      change.kind,
+      change.indexes.map { Array($0.ranges) },
+      old: change.oldValue,
+      new: change.newValue,
+      isPrior: change.isPrior
+    )
+  }
+
+  var description: String {
+    "\(kind) \(indexes.map { "\($0)" } ?? "-") old: \(old.map { "\($0)" } ?? "-") new: \(new.map { "\($0)" } ?? "-")"
+      + (isPrior ? " prior" : "")
+  }
+}

@@ -87,3 +87,10 @@ final class MainActorModel {
   var title = ""
   var shout: String { title.uppercased() }
 }
+
+/// A to-many `Set` property, with a computed key that depends on it.
+@KeyValueObservable
+final class Team {
+  var memberIDs: Set<Int> = []
+  var headcount: Int { memberIDs.count }
+}

@@ -1,0 +1,283 @@
+/// A live, mutable view of an array property that notifies observers of
+/// each mutation as an insertion, removal or replacement with indexes —
+/// what `mutableArrayValueForKey:` gives in Objective-C.
+///
+/// Get one with ``KeyValueObservable/mutableArrayValue(for:)``. Reads go to
+/// the object's property each time; each mutating call writes through the
+/// property's setter once and is one notification whose old and new values
+/// hold only the elements it touched:
+///
+/// | call | notification |
+/// |---|---|
+/// | `append(_:)`, `append(contentsOf:)`, `insert(_:at:)`, `insert(contentsOf:at:)` | `.insertion` at the new positions |
+/// | `remove(at:)`, `removeFirst`, `removeLast`, `removeSubrange(_:)`, `removeAll()`, `removeAll(where:)` | `.removal` at the old positions |
+/// | `proxy[i] = x`, `proxy[range] = …` (same length), `swapAt(_:_:)`, `replaceSubrange(_:with:)` with as many elements | `.replacement` |
+/// | `replaceSubrange(_:with:)` with a different number of elements | a `.removal`, then an `.insertion` |
+///
+/// Assigning the property itself (`person.tags = […]`) stays a `.setting`.
+///
+/// The proxy is a class: copies share the object. An `insert` or `replace`
+/// at a position outside the array changes nothing and is reported as
+/// ``KeyValueObservingDiagnostic/Kind/indexesOutOfRange``; reading or
+/// removing a single element that is not there stops the program, as for
+/// `Array`. A proxy made with `init()` — as generic algorithms do — holds an
+/// array of its own and notifies nobody.
+///
+/// ```swift
+/// let tags = person.mutableArrayValue(for: \.tags)
+/// tags.append("swift")                    // .insertion at [0], new ["swift"]
+/// tags.append(contentsOf: ["kvo", "linux"])  // .insertion at [1, 2]
+/// tags[0] = "Swift"                       // .replacement at [0]
+/// tags.removeAll { $0.count < 4 }         // .removal at [1], old ["kvo"]
+/// ```
+public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: RandomAccessCollection,
+  MutableCollection, RangeReplaceableCollection
+{
+  public typealias Index = Int
+  public typealias Indices = Range<Int>
+  public typealias SubSequence = Slice<KeyValueMutableArray<Object, Element>>
+
+  private enum Backing {
+    case property(Object, ReferenceWritableKeyPath<Object, [Element]>)
+    case detached([Element])
+  }
+
+  private var backing: Backing
+
+  init(object: Object, keyPath: ReferenceWritableKeyPath<Object, [Element]>) {
+    backing = .property(object, keyPath)
+  }
+
+  /// A proxy over an array of its own, which notifies nobody: what generic
+  /// code that makes a new collection gets.
+  ///
+  /// ```swift
+  /// let scratch = KeyValueMutableArray<Person, String>()
+  /// scratch.append("a")
+  /// ```
+  public required init() {
+    backing = .detached([])
+  }
+
+  /// The array as it is now.
+  ///
+  /// ```swift
+  /// let snapshot: [String] = person.mutableArrayValue(for: \.tags).array
+  /// ```
+  public var array: [Element] {
+    switch backing {
+    case .property(let object, let keyPath): object[keyPath: keyPath]
+    case .detached(let elements): elements
+    }
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { array.count }
+  public var indices: Range<Int> { 0..<endIndex }
+
+  public subscript(position: Int) -> Element {
+    get { array[position] }
+    set {
+      guard checkPosition(position, in: 0..<endIndex) else { return }
+      mutate(.replacement, at: RangeSet(position..<position + 1)) { $0[position] = newValue }
+    }
+  }
+
+  public subscript(bounds: Range<Int>) -> Slice<KeyValueMutableArray<Object, Element>> {
+    get { Slice(base: self, bounds: bounds) }
+    set { replaceSubrange(bounds, with: Array(newValue)) }
+  }
+
+  public func swapAt(_ i: Int, _ j: Int) {
+    let valid = 0..<endIndex
+    guard checkPosition(i, in: valid), checkPosition(j, in: valid), i != j else { return }
+    var positions = RangeSet(i..<i + 1)
+    positions.insert(contentsOf: j..<j + 1)
+    mutate(.replacement, at: positions) { $0.swapAt(i, j) }
+  }
+
+  // MARK: Insertion
+
+  /// Appends `element`: one insertion at the new last position.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).append("swift")
+  /// ```
+  public func append(_ element: Element) {
+    let count = endIndex
+    mutate(.insertion, at: RangeSet(count..<count + 1)) { $0.append(element) }
+  }
+
+  /// Appends `elements`: one insertion over all the new positions.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).append(contentsOf: ["a", "b"])
+  /// ```
+  public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
+    insert(contentsOf: Array(elements), at: endIndex)
+  }
+
+  /// Inserts `element` at `position`: one insertion there.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).insert("first", at: 0)
+  /// ```
+  public func insert(_ element: Element, at position: Int) {
+    insert(contentsOf: CollectionOfOne(element), at: position)
+  }
+
+  /// Inserts `elements` at `position`: one insertion over their new
+  /// positions.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).insert(contentsOf: ["a", "b"], at: 1)
+  /// ```
+  public func insert<C: Collection>(contentsOf elements: C, at position: Int) where C.Element == Element {
+    guard checkPosition(position, in: 0..<endIndex + 1) else { return }
+    let inserted = Array(elements)
+    mutate(.insertion, at: RangeSet(position..<position + inserted.count)) {
+      $0.insert(contentsOf: inserted, at: position)
+    }
+  }
+
+  // MARK: Removal
+
+  /// Removes and returns the element at `position`: one removal there.
+  ///
+  /// ```swift
+  /// let first = person.mutableArrayValue(for: \.tags).remove(at: 0)
+  /// ```
+  @discardableResult
+  public func remove(at position: Int) -> Element {
+    let current = array
+    precondition(current.indices.contains(position), "KeyValueMutableArray: index \(position) out of range")
+    mutate(.removal, at: RangeSet(position..<position + 1)) { $0.remove(at: position) }
+    return current[position]
+  }
+
+  /// Removes the elements in `bounds`: one removal over them.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).removeSubrange(1..<3)
+  /// ```
+  public func removeSubrange(_ bounds: Range<Int>) {
+    replaceSubrange(bounds, with: EmptyCollection())
+  }
+
+  /// Removes every element: one removal over all of them.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).removeAll()
+  /// ```
+  public func removeAll(keepingCapacity keepCapacity: Bool = false) {
+    let count = endIndex
+    mutate(.removal, at: RangeSet(0..<count)) { $0.removeAll(keepingCapacity: keepCapacity) }
+  }
+
+  /// Removes the elements that satisfy `shouldBeRemoved`: one removal at
+  /// their former positions (none when nothing matches).
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).removeAll { $0.isEmpty }
+  /// ```
+  public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
+    let positions = try RangeSet(array.indices.filter { try shouldBeRemoved(array[$0]) }, within: array)
+    guard !positions.isEmpty else { return }
+    mutate(.removal, at: positions) { $0.removeSubranges(positions) }
+  }
+
+  /// Removes and returns the first element: one removal at 0.
+  ///
+  /// ```swift
+  /// let first = person.mutableArrayValue(for: \.tags).removeFirst()
+  /// ```
+  @discardableResult
+  public func removeFirst() -> Element {
+    precondition(!isEmpty, "KeyValueMutableArray: removeFirst() on an empty array")
+    return remove(at: 0)
+  }
+
+  /// Removes and returns the last element: one removal at its position.
+  ///
+  /// ```swift
+  /// let last = person.mutableArrayValue(for: \.tags).removeLast()
+  /// ```
+  @discardableResult
+  public func removeLast() -> Element {
+    precondition(!isEmpty, "KeyValueMutableArray: removeLast() on an empty array")
+    return remove(at: endIndex - 1)
+  }
+
+  // MARK: Replacement
+
+  /// Replaces the elements in `bounds` with `newElements`: one replacement
+  /// when the counts match, one insertion or removal when one side is
+  /// empty, and otherwise a removal of `bounds` followed by an insertion of
+  /// the new elements.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.tags).replaceSubrange(0..<2, with: ["x", "y"])  // .replacement
+  /// ```
+  public func replaceSubrange<C: Collection>(_ bounds: Range<Int>, with newElements: C)
+  where C.Element == Element {
+    let count = endIndex
+    guard bounds.lowerBound >= 0, bounds.upperBound <= count else {
+      report("a range \(bounds)", count: count)
+      return
+    }
+    let replacement = Array(newElements)
+    switch (bounds.isEmpty, replacement.isEmpty) {
+    case (true, true):
+      return
+    case (true, false):
+      insert(contentsOf: replacement, at: bounds.lowerBound)
+    case (false, true):
+      mutate(.removal, at: RangeSet(bounds)) { $0.removeSubrange(bounds) }
+    case (false, false) where bounds.count == replacement.count:
+      mutate(.replacement, at: RangeSet(bounds)) { $0.replaceSubrange(bounds, with: replacement) }
+    case (false, false):
+      mutate(.removal, at: RangeSet(bounds)) { $0.removeSubrange(bounds) }
+      insert(contentsOf: replacement, at: bounds.lowerBound)
+    }
+  }
+
+  public func reserveCapacity(_ minimumCapacity: Int) {}
+
+  // MARK: Implementation
+
+  /// Runs one mutation of the array as one notification of `kind` at
+  /// `positions`.
+  private func mutate(_ kind: KeyValueChange, at positions: RangeSet<Int>, _ body: (inout [Element]) -> Void) {
+    switch backing {
+    case .property(let object, let keyPath):
+      object.willChange(kind, valuesAt: positions, for: keyPath)
+      body(&object[keyPath: keyPath])
+      object.didChange(kind, valuesAt: positions, for: keyPath)
+    case .detached(var elements):
+      backing = .detached([])
+      body(&elements)
+      backing = .detached(elements)
+    }
+  }
+
+  /// Whether `position` is in `valid`; reports it when not.
+  private func checkPosition(_ position: Int, in valid: Range<Int>) -> Bool {
+    guard valid.contains(position) else {
+      report("position \(position)", count: valid.upperBound)
+      return false
+    }
+    return true
+  }
+
+  private func report(_ what: String, count: Int) {
+    let name: String
+    switch backing {
+    case .property(_, let keyPath): name = "\(keyPath)"
+    case .detached: name = "a detached array"
+    }
+    reportProblem(
+      .indexesOutOfRange,
+      "mutableArrayValue(for: \(name)): \(what) is outside the array (\(count) elements); nothing was changed"
+    )
+  }
+}

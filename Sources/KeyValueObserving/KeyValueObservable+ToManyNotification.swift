@@ -1,0 +1,117 @@
+extension KeyValueObservable {
+  /// Announces that the elements of the array at `keyPath` at `indexes` are
+  /// about to be inserted, removed or replaced: observers that asked for
+  /// `.prior` are notified now, and, for a removal or replacement, the
+  /// elements at `indexes` are read for those that asked for `.old`.
+  ///
+  /// Pair it with ``didChange(_:valuesAt:for:)`` on the same thread, with
+  /// the same kind and indexes. Observers receive a change of that `kind`,
+  /// with `indexes`, whose old and new values hold only the elements at
+  /// `indexes` (before the change for old, after it for new). Assignments to
+  /// the property inside the pair fold into it, as for
+  /// ``willChangeValue(for:)``; ``mutableArrayValue(for:)`` does all of this
+  /// for you.
+  ///
+  /// Indexes out of the array's range are left out of the values and
+  /// reported as ``KeyValueObservingDiagnostic/Kind/indexesOutOfRange``. A
+  /// `kind` of `.setting` announces a whole new value and ignores `indexes`.
+  ///
+  /// ```swift
+  /// person.willChange(.insertion, valuesAt: RangeSet(2..<4), for: \.tags)
+  /// person.tags.insert(contentsOf: ["a", "b"], at: 2)
+  /// person.didChange(.insertion, valuesAt: RangeSet(2..<4), for: \.tags)
+  /// // observers of \.tags: kind .insertion, indexes 2..<4, new ["a", "b"]
+  /// ```
+  public func willChange<Element>(
+    _ kind: KeyValueChange,
+    valuesAt indexes: RangeSet<Int>,
+    for keyPath: KeyPath<Self, [Element]>
+  ) {
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
+      willChangeValue(for: keyPath)
+      return
+    }
+    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexes: indexes)) { object in
+      object.elements(of: keyPath, at: indexes)
+    }
+  }
+
+  /// Announces that the elements at `indexes` of the array at `keyPath`
+  /// were inserted, removed or replaced: the outermost call of a pair reads
+  /// the elements now at `indexes` (for an insertion or replacement) and
+  /// notifies the observers. See ``willChange(_:valuesAt:for:)``.
+  ///
+  /// A call with no will-change of the key open on this thread notifies
+  /// nothing and reports
+  /// ``KeyValueObservingDiagnostic/Kind/unmatchedDidChange``.
+  ///
+  /// ```swift
+  /// person.willChange(.removal, valuesAt: RangeSet(0..<1), for: \.tags)
+  /// person.tags.removeFirst()
+  /// person.didChange(.removal, valuesAt: RangeSet(0..<1), for: \.tags)
+  /// ```
+  public func didChange<Element>(
+    _ kind: KeyValueChange,
+    valuesAt indexes: RangeSet<Int>,
+    for keyPath: KeyPath<Self, [Element]>
+  ) {
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
+      didChangeValue(for: keyPath)
+      return
+    }
+    let closed = storage.didChange(self, slot: slot) { object in
+      object.elements(of: keyPath, at: indexes)
+    }
+    if !closed {
+      reportProblem(
+        .unmatchedDidChange,
+        "didChange(.\(kind), valuesAt:, for: \(keyPath)) without a matching willChange on this thread; "
+          + "nothing was notified"
+      )
+    }
+  }
+
+  /// Opens a change of the `Set` at `keyPath` that adds `added` (an
+  /// insertion) or drops `dropped` (a removal); the set proxy calls it with
+  /// the elements it computed.
+  func willChangeSet<Element: Hashable>(
+    _ kind: KeyValueChange,
+    dropped: Set<Element>,
+    for keyPath: KeyPath<Self, Set<Element>>
+  ) {
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    guard let slot = Self._$kvoSlot(for: keyPath) else {
+      willChangeValue(for: keyPath)
+      return
+    }
+    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexes: nil)) { _ in dropped }
+  }
+
+  /// Closes a change opened by ``willChangeSet(_:dropped:for:)``.
+  func didChangeSet<Element: Hashable>(added: Set<Element>, for keyPath: KeyPath<Self, Set<Element>>) {
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    guard let slot = Self._$kvoSlot(for: keyPath) else {
+      didChangeValue(for: keyPath)
+      return
+    }
+    _ = storage.didChange(self, slot: slot) { _ in added }
+  }
+
+  /// The elements of the array at `keyPath` at `indexes`, leaving out (and
+  /// reporting) indexes beyond its end.
+  private func elements<Element>(of keyPath: KeyPath<Self, [Element]>, at indexes: RangeSet<Int>) -> [Element] {
+    let array = self[keyPath: keyPath]
+    var valid = indexes
+    valid.formIntersection(RangeSet(array.indices))
+    if valid != indexes {
+      reportProblem(
+        .indexesOutOfRange,
+        "a change of \(keyPath) names indexes \(indexes.ranges) but the array has \(array.count) elements; "
+          + "the change reports only the elements in range"
+      )
+    }
+    return Array(array[valid])
+  }
+}

@@ -1,0 +1,255 @@
+import KeyValueObserving
+import Testing
+
+/// Observes `keyPath` with `options`, recording every change.
+private func record<Object: KeyValueObservable, Value: Equatable & Sendable>(
+  _ object: Object,
+  _ keyPath: KeyPath<Object, Value>,
+  options: KeyValueObservingOptions = [.old, .new]
+) -> (Recorder<CollectionChange<Value>>, KeyValueObservation) {
+  let recorder = Recorder<CollectionChange<Value>>()
+  let token = object.observe(keyPath, options: options) { _, change in recorder.append(CollectionChange(change)) }
+  return (recorder, token)
+}
+
+@Suite("To-many: array and set proxies, and manual to-many notification")
+struct ToManyTests {
+  @Test("appending is one insertion at the new positions, with the new elements only")
+  func appending() {
+    let person = Person()
+    person.tags = ["a"]
+    let (changes, token) = record(person, \.tags)
+    let tags = person.mutableArrayValue(for: \.tags)
+    tags.append("b")
+    tags.append(contentsOf: ["c", "d"])
+    #expect(person.tags == ["a", "b", "c", "d"])
+    #expect(
+      changes.elements == [
+        CollectionChange(.insertion, [1..<2], new: ["b"]),
+        CollectionChange(.insertion, [2..<4], new: ["c", "d"]),
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("inserting, removing and replacing notify their kind, indexes and the touched elements")
+  func kinds() {
+    let person = Person()
+    person.tags = ["a", "b", "c"]
+    let (changes, token) = record(person, \.tags)
+    let tags = person.mutableArrayValue(for: \.tags)
+    tags.insert("x", at: 1)
+    #expect(tags.remove(at: 0) == "a")
+    tags[0] = "X"
+    tags.swapAt(0, 2)
+    #expect(person.tags == ["c", "b", "X"])
+    #expect(
+      changes.elements == [
+        CollectionChange(.insertion, [1..<2], new: ["x"]),
+        CollectionChange(.removal, [0..<1], old: ["a"]),
+        CollectionChange(.replacement, [0..<1], old: ["x"], new: ["X"]),
+        CollectionChange(.replacement, [0..<1, 2..<3], old: ["X", "c"], new: ["c", "X"]),
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("removeAll is one removal of everything; removeAll(where:) one removal at scattered indexes")
+  func removals() {
+    let person = Person()
+    person.tags = ["a", "bb", "c", "dd", "e"]
+    let (changes, token) = record(person, \.tags)
+    let tags = person.mutableArrayValue(for: \.tags)
+    tags.removeAll { $0.count == 2 }
+    tags.removeAll(where: { $0 == "zzz" })
+    tags.removeAll()
+    #expect(person.tags.isEmpty)
+    #expect(
+      changes.elements == [
+        CollectionChange(.removal, [1..<2, 3..<4], old: ["bb", "dd"]),
+        CollectionChange(.removal, [0..<3], old: ["a", "c", "e"]),
+      ], "a predicate that matches nothing changes nothing and notifies nothing")
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("replaceSubrange: a replacement when the counts match, else a removal then an insertion")
+  func replacingRanges() {
+    let person = Person()
+    person.tags = ["a", "b", "c"]
+    let (changes, token) = record(person, \.tags)
+    let tags = person.mutableArrayValue(for: \.tags)
+    tags.replaceSubrange(0..<2, with: ["x", "y"])
+    tags.replaceSubrange(1..<3, with: ["z"])
+    #expect(person.tags == ["x", "z"])
+    #expect(
+      changes.elements == [
+        CollectionChange(.replacement, [0..<2], old: ["a", "b"], new: ["x", "y"]),
+        CollectionChange(.removal, [1..<3], old: ["y", "c"]),
+        CollectionChange(.insertion, [1..<2], new: ["z"]),
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("assigning the property stays a setting; .initial delivers the whole collection")
+  func settingAndInitial() {
+    let person = Person()
+    person.tags = ["a"]
+    let (changes, token) = record(person, \.tags, options: [.initial, .old, .new])
+    person.tags = ["b", "c"]
+    #expect(
+      changes.elements == [
+        CollectionChange(.setting, nil, new: ["a"]),
+        CollectionChange(.setting, nil, old: ["a"], new: ["b", "c"]),
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("an observer that did not ask for .old gets no old elements, even when another did")
+  func optionsPerObserver() {
+    let person = Person()
+    person.tags = ["a", "b"]
+    let (both, first) = record(person, \.tags, options: [.old, .new])
+    let (newOnly, second) = record(person, \.tags, options: .new)
+    let (bare, third) = record(person, \.tags, options: [])
+    person.mutableArrayValue(for: \.tags)[1] = "B"
+    #expect(both.elements == [CollectionChange(.replacement, [1..<2], old: ["b"], new: ["B"])])
+    #expect(newOnly.elements == [CollectionChange(.replacement, [1..<2], new: ["B"])])
+    #expect(bare.elements == [CollectionChange(.replacement, [1..<2])])
+    withExtendedLifetime((first, second, third)) {}
+  }
+
+  @Test(".prior comes before a proxy mutation with the kind, indexes and old elements")
+  func prior() {
+    let person = Person()
+    person.tags = ["a", "b"]
+    let (changes, token) = record(person, \.tags, options: [.prior, .old, .new])
+    person.mutableArrayValue(for: \.tags).remove(at: 1)
+    #expect(
+      changes.elements == [
+        CollectionChange(.removal, [1..<2], old: ["b"], isPrior: true),
+        CollectionChange(.removal, [1..<2], old: ["b"]),
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("a classic observer receives the kind, the indexes and the elements in its dictionary")
+  func classicObserver() throws {
+    let person = Person()
+    person.tags = ["a"]
+    let log = ChangeLog()
+    try person.addObserver(log, forKeyPath: "tags", options: [.old, .new])
+    person.mutableArrayValue(for: \.tags).append(contentsOf: ["b", "c"])
+    let change = try #require(log.last)
+    #expect(change.kind == .insertion)
+    #expect(change.keys == ["indexes", "kind", "new"], "an insertion has no old elements")
+    #expect(change.change[.new] as? [String] == ["b", "c"])
+    #expect((change.change[.indexes] as? RangeSet<Int>)?.ranges.map { $0 } == [1..<3])
+  }
+
+  @Test("manual willChange/didChange(_:valuesAt:for:) notify once; assignments inside fold into it")
+  func manualToMany() {
+    let person = Person()
+    person.tags = ["a", "b"]
+    let (changes, token) = record(person, \.tags)
+    person.willChange(.insertion, valuesAt: RangeSet(0..<2), for: \.tags)
+    person.tags.insert("y", at: 0)
+    person.tags.insert("x", at: 0)
+    person.didChange(.insertion, valuesAt: RangeSet(0..<2), for: \.tags)
+    #expect(changes.elements == [CollectionChange(.insertion, [0..<2], new: ["x", "y"])])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("indexes outside the array are reported and left out; a bad proxy position changes nothing")
+  func outOfRange() {
+    let person = Person()
+    person.tags = ["a"]
+    let (changes, token) = record(person, \.tags)
+    let tags = person.mutableArrayValue(for: \.tags)
+    let diagnostics = capturingDiagnostics {
+      tags.insert("x", at: 5)
+      tags[3] = "y"
+      tags.replaceSubrange(0..<4, with: ["z"])
+      person.willChange(.removal, valuesAt: RangeSet(0..<3), for: \.tags)
+      person.tags.removeAll()
+      person.didChange(.removal, valuesAt: RangeSet(0..<3), for: \.tags)
+    }
+    #expect(diagnostics.count == 4)
+    #expect(diagnostics.allSatisfy { $0.kind == .indexesOutOfRange })
+    #expect(changes.elements == [CollectionChange(.removal, [0..<3], old: ["a"])])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("a key computed from the collection is notified once per proxy call, as a setting")
+  func dependentKey() {
+    let team = Team()
+    let (headcounts, token) = record(team, \.headcount, options: [.old, .new])
+    team.mutableSetValue(for: \.memberIDs).formUnion([1, 2])
+    team.mutableSetValue(for: \.memberIDs).remove(1)
+    #expect(
+      headcounts.elements == [
+        CollectionChange(.setting, nil, old: 0, new: 2),
+        CollectionChange(.setting, nil, old: 2, new: 1),
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("an object nobody observes is still written through")
+  func unobserved() {
+    let person = Person()
+    let tags = person.mutableArrayValue(for: \.tags)
+    tags.append(contentsOf: ["a", "b", "c"])
+    tags.removeFirst()
+    tags.removeLast()
+    #expect(person.tags == ["b"])
+    #expect(Array(tags) == ["b"])
+    #expect(tags.count == 1)
+  }
+
+  @Test("a proxy made by init() holds its own array, as generic code expects")
+  func detached() {
+    let scratch = KeyValueMutableArray<Person, String>()
+    scratch.append(contentsOf: ["b", "a"])
+    scratch.insert("c", at: 0)
+    #expect(Array(scratch) == ["c", "b", "a"])
+    #expect(scratch.array == ["c", "b", "a"])
+  }
+
+  @Test("set proxy: insert and union notify an insertion of only the elements added, without indexes")
+  func setInsertion() {
+    let team = Team()
+    team.memberIDs = [1]
+    let (changes, token) = record(team, \.memberIDs)
+    let ids = team.mutableSetValue(for: \.memberIDs)
+    #expect(ids.insert(2).inserted)
+    #expect(!ids.insert(2).inserted)
+    ids.formUnion([1, 3, 4])
+    #expect(team.memberIDs == [1, 2, 3, 4])
+    #expect(
+      changes.elements == [
+        CollectionChange(.insertion, nil, new: [2]),
+        CollectionChange(.insertion, nil, new: []),
+        CollectionChange(.insertion, nil, new: [3, 4]),
+      ])
+    withExtendedLifetime(token) {}
+  }
+
+  @Test("set proxy: remove, subtract, intersection and removeAll notify a removal of only the elements dropped")
+  func setRemoval() {
+    let team = Team()
+    team.memberIDs = [1, 2, 3, 4, 5]
+    let (changes, token) = record(team, \.memberIDs)
+    let ids = team.mutableSetValue(for: \.memberIDs)
+    #expect(ids.remove(1) == 1)
+    ids.subtract([2, 9])
+    ids.formIntersection([3, 4])
+    #expect(ids.contains(3) && !ids.contains(5))
+    ids.removeAll()
+    #expect(ids.isEmpty)
+    #expect(
+      changes.elements == [
+        CollectionChange(.removal, nil, old: [1]),
+        CollectionChange(.removal, nil, old: [2]),
+        CollectionChange(.removal, nil, old: [5]),
+        CollectionChange(.removal, nil, old: [3, 4]),
+      ])
+    withExtendedLifetime(token) {}
+  }
+}
