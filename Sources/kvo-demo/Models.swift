@@ -10,6 +10,7 @@ class Person {
   }
   var nickname: String?
   var address: Address?
+  var skills: [String] = []
   @KeyValueIgnored var renderCount = 0
 
   /// Computed: observable with no declaration, its dependencies found by
@@ -35,5 +36,25 @@ final class Address {
 
   init(city: String) {
     self.city = city
+  }
+}
+
+/// An observer in the Objective-C style: one method for every key it
+/// observes, with a change dictionary.
+final class ChangePrinter: KeyValueObserver {
+  let name: String
+
+  init(name: String) {
+    self.name = name
+  }
+
+  func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {
+    let values = [KeyValueChangeKey.old, .new].compactMap { key in change[key].map { "\(key) \($0)" } }
+    print("   \(name).observeValue(forKeyPath: \"\(keyPath)\"): \(change[.kind]!), \(values.joined(separator: ", "))")
   }
 }

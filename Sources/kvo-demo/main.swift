@@ -93,6 +93,45 @@ do {
   say("setValue(\"forty\", forKey: \"age\") threw: \(error)")
 }
 
+section("Classic observers: string key paths and change dictionaries, misuse made harmless")
+let babbage = Person(name: "Charles", age: 40)
+let printer = ChangePrinter(name: "printer")
+do {
+  try babbage.addObserver(printer, forKeyPath: "age", options: [.old, .new])
+  try babbage.addObserver(printer, forKeyPath: "address.city", options: .new)
+  babbage.age = 41
+  babbage.address = Address(city: "London")
+  babbage.address?.city = "Marylebone"
+  try babbage.addObserver(printer, forKeyPath: "adress.city")
+} catch {
+  say("addObserver(forKeyPath: \"adress.city\") threw: \(error)")
+}
+KeyValueObservingDiagnostics.withHandler({ say("diagnostic: \($0.message)") }) {
+  say("removeObserver: \(babbage.removeObserver(printer, forKeyPath: "age"))")
+  say("removeObserver again: \(babbage.removeObserver(printer, forKeyPath: "age")) (Objective-C KVO would raise)")
+  var shortLivedObserver: ChangePrinter? = ChangePrinter(name: "short-lived")
+  try? babbage.addObserver(shortLivedObserver!, forKeyPath: "name")
+  shortLivedObserver = nil
+  babbage.name = "Charles Babbage"
+  say("(the freed observer was not messaged: Objective-C KVO would have crashed)")
+}
+
+section("To-many: an array proxy notifies insertions, removals and replacements")
+tokens.append(
+  babbage.observe(\.skills, options: [.old, .new]) { _, change in
+    let indexes = change.indexes.map { $0.ranges.map { "\($0.lowerBound)..<\($0.upperBound)" }.joined(separator: ", ") }
+    let old = change.oldValue.map { "\($0)" } ?? "none"
+    let new = change.newValue.map { "\($0)" } ?? "none"
+    say("skills: \(change.kind)\(indexes.map { " at \($0)" } ?? ""), old \(old), new \(new)")
+  }
+)
+let skills = babbage.mutableArrayValue(for: \.skills)
+skills.append(contentsOf: ["calculus", "engines", "ciphers"])
+skills[1] = "difference engines"
+skills.removeAll { $0 == "calculus" }
+say("Assigning the whole array is still a setting:")
+babbage.skills = ["analytical engines"]
+
 section("Subclasses add keys")
 let grace = Employee(name: "Grace", age: 45)
 tokens.append(
