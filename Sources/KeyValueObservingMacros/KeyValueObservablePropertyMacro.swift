@@ -47,7 +47,9 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
       """,
       """
       _modify {
-        guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage) else {
+        guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage),
+          !\(raw: Names.storageLocal).modifiesInPlace(slot: \(raw: slot))
+        else {
           yield &\(raw: storage)
           return
         }

@@ -454,7 +454,9 @@ struct KeyValueObservableDiagnosticsTests {
               })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Build + 0)
+            else {
               yield &_name
               return
             }

@@ -42,7 +42,9 @@ struct KeyValueObservableMacroTests {
               })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 0)
+            else {
               yield &_name
               return
             }
@@ -78,7 +80,9 @@ struct KeyValueObservableMacroTests {
               })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 1)
+            else {
               yield &_nickname
               return
             }
@@ -227,7 +231,9 @@ struct KeyValueObservableMacroTests {
           }
 
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Thermostat + 0)
+            else {
               yield &_target
               return
             }
@@ -355,7 +361,9 @@ struct KeyValueObservableMacroTests {
               })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Vehicle + 0)
+            else {
               yield &_wheels
               return
             }
@@ -490,7 +498,9 @@ struct KeyValueObservableMacroTests {
               })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Box + 0)
+            else {
               yield &_content
               return
             }
@@ -617,7 +627,9 @@ struct KeyValueObservableMacroTests {
               })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_ViewModel + 0)
+            else {
               yield &_title
               return
             }
@@ -906,7 +918,9 @@ struct KeyValueObservableSubclassMacroTests {
               })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage else {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Truck + 0)
+            else {
               yield &_payload
               return
             }

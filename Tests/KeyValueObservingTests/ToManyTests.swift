@@ -191,6 +191,26 @@ struct ToManyTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("mutating the array directly is in place when its key is unobserved or inside a manual change")
+  func inPlace() {
+    let person = Person()
+    person.tags.reserveCapacity(64)
+    func buffer() -> UnsafeRawPointer? { person.tags.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) } }
+    let before = buffer()
+    let (names, other) = record(person, \.name)
+    person.tags.append("another key of the object is observed, this one is not")
+    #expect(buffer() == before)
+
+    let (changes, token) = record(person, \.tags)
+    person.willChange(.insertion, valuesAt: RangeSet(1..<11), for: \.tags)
+    for index in 0..<10 { person.tags.append("\(index)") }
+    person.didChange(.insertion, valuesAt: RangeSet(1..<11), for: \.tags)
+    #expect(buffer() == before, "the manual change notifies: the accessor hands out the storage itself")
+    #expect(changes.elements == [CollectionChange(.insertion, [1..<11], new: (0..<10).map { "\($0)" })])
+    #expect(names.count == 0)
+    withExtendedLifetime((token, other)) {}
+  }
+
   @Test("an object nobody observes is still written through")
   func unobserved() {
     let person = Person()

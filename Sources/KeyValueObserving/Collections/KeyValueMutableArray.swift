@@ -16,6 +16,13 @@
 ///
 /// Assigning the property itself (`person.tags = […]`) stays a `.setting`.
 ///
+/// Cost: a proxy writes through the key path, so while the key is observed
+/// each mutating call copies the array once (as Objective-C's proxy over a
+/// plain property does). To change a large observed array in place, mutate
+/// the property directly between ``KeyValueObservable/willChange(_:valuesAt:for:)``
+/// and ``KeyValueObservable/didChange(_:valuesAt:for:)``: inside such a
+/// pair, the property's accessor hands out its storage itself.
+///
 /// The proxy is a class: copies share the object. An `insert` or `replace`
 /// at a position outside the array changes nothing and is reported as
 /// ``KeyValueObservingDiagnostic/Kind/indexesOutOfRange``; reading or

@@ -631,6 +631,31 @@ final class ManualChange<Value>: PendingChange {
 }
 
 extension Unmanaged where Instance == _KeyValueObservationStorage {
+  /// Whether a `_modify` of `slot` may hand out the property's storage
+  /// itself: when nobody observes the key, or when a manual change of the
+  /// key (a will-change, such as a collection proxy's) is open on this
+  /// thread, which notifies for it.
+  /// Otherwise the accessor works on a copy, so that the old value stays
+  /// readable until the new one is assigned — and an array appended to
+  /// through it is copied.
+  ///
+  /// Not API: macro-generated `_modify` accessors call it.
+  ///
+  /// ```swift
+  /// // guard let storage = _$kvoObservedStorage, !storage.modifiesInPlace(slot: 3) else {
+  /// //   yield &_tags
+  /// //   return
+  /// // }
+  /// ```
+  @inlinable @inline(__always)
+  public func modifiesInPlace(slot: Int) -> Bool {
+    _withUnsafeGuaranteedRef { storage in
+      guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else { return true }
+      return _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
+        && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil
+    }
+  }
+
   /// Assigns a stored property and notifies the registrations of its key.
   ///
   /// The storage is not retained: the object being assigned keeps it alive.
