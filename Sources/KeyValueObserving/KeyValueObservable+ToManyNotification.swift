@@ -27,14 +27,7 @@ extension KeyValueObservable {
     valuesAt indexes: RangeSet<Int>,
     for keyPath: KeyPath<Self, [Element]>
   ) {
-    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
-    guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
-      willChangeValue(for: keyPath)
-      return
-    }
-    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexes: indexes)) { object in
-      object.elements(of: keyPath, at: indexes)
-    }
+    willChange(kind, valuesIn: Array(indexes.ranges), for: keyPath)
   }
 
   /// Announces that the elements at `indexes` of the array at `keyPath`
@@ -56,13 +49,32 @@ extension KeyValueObservable {
     valuesAt indexes: RangeSet<Int>,
     for keyPath: KeyPath<Self, [Element]>
   ) {
+    didChange(kind, valuesIn: Array(indexes.ranges), for: keyPath)
+  }
+
+  /// ``willChange(_:valuesAt:for:)`` with the indexes as the sorted,
+  /// disjoint ranges of a `RangeSet`.
+  func willChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
+    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
+    guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
+      willChangeValue(for: keyPath)
+      return
+    }
+    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexRanges: ranges)) { object in
+      object.elements(of: keyPath, in: ranges)
+    }
+  }
+
+  /// ``didChange(_:valuesAt:for:)`` with the indexes as the sorted,
+  /// disjoint ranges of a `RangeSet`.
+  func didChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
       didChangeValue(for: keyPath)
       return
     }
     let closed = storage.didChange(self, slot: slot) { object in
-      object.elements(of: keyPath, at: indexes)
+      object.elements(of: keyPath, in: ranges)
     }
     if !closed {
       reportProblem(
@@ -86,7 +98,7 @@ extension KeyValueObservable {
       willChangeValue(for: keyPath)
       return
     }
-    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexes: nil)) { _ in dropped }
+    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexRanges: nil)) { _ in dropped }
   }
 
   /// Closes a change opened by ``willChangeSet(_:dropped:for:)``.
@@ -99,19 +111,27 @@ extension KeyValueObservable {
     _ = storage.didChange(self, slot: slot) { _ in added }
   }
 
-  /// The elements of the array at `keyPath` at `indexes`, leaving out (and
-  /// reporting) indexes beyond its end.
-  private func elements<Element>(of keyPath: KeyPath<Self, [Element]>, at indexes: RangeSet<Int>) -> [Element] {
+  /// The elements of the array at `keyPath` in `ranges`, leaving out (and
+  /// reporting) positions beyond its end.
+  private func elements<Element>(of keyPath: KeyPath<Self, [Element]>, in ranges: [Range<Int>]) -> [Element] {
     let array = self[keyPath: keyPath]
-    var valid = indexes
-    valid.formIntersection(RangeSet(array.indices))
-    if valid != indexes {
+    if ranges.count == 1, ranges[0].lowerBound >= 0, ranges[0].upperBound <= array.count {
+      return Array(array[ranges[0]])
+    }
+    var elements: [Element] = []
+    var outOfRange = false
+    for range in ranges {
+      let clamped = range.clamped(to: array.indices)
+      outOfRange = outOfRange || clamped != range
+      elements.append(contentsOf: array[clamped])
+    }
+    if outOfRange {
       reportProblem(
         .indexesOutOfRange,
-        "a change of \(keyPath) names indexes \(indexes.ranges) but the array has \(array.count) elements; "
+        "a change of \(keyPath) names indexes \(ranges) but the array has \(array.count) elements; "
           + "the change reports only the elements in range"
       )
     }
-    return Array(array[valid])
+    return elements
   }
 }

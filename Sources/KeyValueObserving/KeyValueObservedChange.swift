@@ -86,6 +86,15 @@ public struct KeyValueObservedChange<Value> {
   }
 
   /// Makes a change record without indexes: what every assignment reports.
+  /// A change whose indexes are already ranges.
+  init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, indexRanges: [Range<Int>]?, isPrior: Bool) {
+    self.kind = kind
+    self.newValue = newValue
+    self.oldValue = oldValue
+    self.indexRanges = indexRanges
+    self.isPrior = isPrior
+  }
+
   @inlinable
   init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, isPrior: Bool) {
     self.kind = kind

@@ -1,4 +1,5 @@
 import KeyValueObserving
+import Benchmark
 
 /// The observable model, declared in the module that writes to it, as
 /// application code usually does, so that its accessors inline like the
@@ -29,4 +30,22 @@ final class ChainMiddle {
 @KeyValueObservable
 final class ChainLeaf {
   var value = 0
+}
+
+/// A to-many property, for the array proxy.
+@KeyValueObservable
+final class Listing {
+  var items: [Int] = []
+}
+
+/// A classic observer that consumes what it is given.
+final class SinkObserver: KeyValueObserver {
+  func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {
+    blackHole(change)
+  }
 }

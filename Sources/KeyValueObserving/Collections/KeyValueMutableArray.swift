@@ -86,7 +86,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     get { array[position] }
     set {
       guard checkPosition(position, in: 0..<endIndex) else { return }
-      mutate(.replacement, at: RangeSet(position..<position + 1)) { $0[position] = newValue }
+      mutate(.replacement, at: [position..<position + 1]) { $0[position] = newValue }
     }
   }
 
@@ -98,9 +98,8 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   public func swapAt(_ i: Int, _ j: Int) {
     let valid = 0..<endIndex
     guard checkPosition(i, in: valid), checkPosition(j, in: valid), i != j else { return }
-    var positions = RangeSet(i..<i + 1)
-    positions.insert(contentsOf: j..<j + 1)
-    mutate(.replacement, at: positions) { $0.swapAt(i, j) }
+    let (low, high) = i < j ? (i, j) : (j, i)
+    mutate(.replacement, at: [low..<low + 1, high..<high + 1]) { $0.swapAt(i, j) }
   }
 
   // MARK: Insertion
@@ -112,7 +111,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   public func append(_ element: Element) {
     let count = endIndex
-    mutate(.insertion, at: RangeSet(count..<count + 1)) { $0.append(element) }
+    mutate(.insertion, at: [count..<count + 1]) { $0.append(element) }
   }
 
   /// Appends `elements`: one insertion over all the new positions.
@@ -142,7 +141,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   public func insert<C: Collection>(contentsOf elements: C, at position: Int) where C.Element == Element {
     guard checkPosition(position, in: 0..<endIndex + 1) else { return }
     let inserted = Array(elements)
-    mutate(.insertion, at: RangeSet(position..<position + inserted.count)) {
+    mutate(.insertion, at: [position..<position + inserted.count]) {
       $0.insert(contentsOf: inserted, at: position)
     }
   }
@@ -158,7 +157,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   public func remove(at position: Int) -> Element {
     let current = array
     precondition(current.indices.contains(position), "KeyValueMutableArray: index \(position) out of range")
-    mutate(.removal, at: RangeSet(position..<position + 1)) { $0.remove(at: position) }
+    mutate(.removal, at: [position..<position + 1]) { $0.remove(at: position) }
     return current[position]
   }
 
@@ -178,7 +177,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   public func removeAll(keepingCapacity keepCapacity: Bool = false) {
     let count = endIndex
-    mutate(.removal, at: RangeSet(0..<count)) { $0.removeAll(keepingCapacity: keepCapacity) }
+    mutate(.removal, at: [0..<count]) { $0.removeAll(keepingCapacity: keepCapacity) }
   }
 
   /// Removes the elements that satisfy `shouldBeRemoved`: one removal at
@@ -188,9 +187,10 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// person.mutableArrayValue(for: \.tags).removeAll { $0.isEmpty }
   /// ```
   public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
-    let positions = try RangeSet(array.indices.filter { try shouldBeRemoved(array[$0]) }, within: array)
+    let current = array
+    let positions = try RangeSet(current.indices.filter { try shouldBeRemoved(current[$0]) }, within: current)
     guard !positions.isEmpty else { return }
-    mutate(.removal, at: positions) { $0.removeSubranges(positions) }
+    mutate(.removal, at: Array(positions.ranges)) { $0.removeSubranges(positions) }
   }
 
   /// Removes and returns the first element: one removal at 0.
@@ -239,11 +239,11 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     case (true, false):
       insert(contentsOf: replacement, at: bounds.lowerBound)
     case (false, true):
-      mutate(.removal, at: RangeSet(bounds)) { $0.removeSubrange(bounds) }
+      mutate(.removal, at: [bounds]) { $0.removeSubrange(bounds) }
     case (false, false) where bounds.count == replacement.count:
-      mutate(.replacement, at: RangeSet(bounds)) { $0.replaceSubrange(bounds, with: replacement) }
+      mutate(.replacement, at: [bounds]) { $0.replaceSubrange(bounds, with: replacement) }
     case (false, false):
-      mutate(.removal, at: RangeSet(bounds)) { $0.removeSubrange(bounds) }
+      mutate(.removal, at: [bounds]) { $0.removeSubrange(bounds) }
       insert(contentsOf: replacement, at: bounds.lowerBound)
     }
   }
@@ -253,13 +253,13 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   // MARK: Implementation
 
   /// Runs one mutation of the array as one notification of `kind` at
-  /// `positions`.
-  private func mutate(_ kind: KeyValueChange, at positions: RangeSet<Int>, _ body: (inout [Element]) -> Void) {
+  /// `positions`: sorted, disjoint ranges.
+  private func mutate(_ kind: KeyValueChange, at positions: [Range<Int>], _ body: (inout [Element]) -> Void) {
     switch backing {
     case .property(let object, let keyPath):
-      object.willChange(kind, valuesAt: positions, for: keyPath)
+      object.willChange(kind, valuesIn: positions, for: keyPath)
       body(&object[keyPath: keyPath])
-      object.didChange(kind, valuesAt: positions, for: keyPath)
+      object.didChange(kind, valuesIn: positions, for: keyPath)
     case .detached(var elements):
       backing = .detached([])
       body(&elements)

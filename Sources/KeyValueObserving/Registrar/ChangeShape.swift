@@ -2,10 +2,17 @@
 /// manual will-change announces and its did-change repeats.
 struct ChangeShape {
   let kind: KeyValueChange
-  let indexes: RangeSet<Int>?
+  /// The positions, as the sorted, disjoint ranges of a `RangeSet`, kept as
+  /// an array so that each notification can take them without converting.
+  let indexRanges: [Range<Int>]?
+
+  init(kind: KeyValueChange, indexRanges: [Range<Int>]?) {
+    self.kind = kind
+    self.indexRanges = indexRanges
+  }
 
   /// A whole new value.
-  static let setting = ChangeShape(kind: .setting, indexes: nil)
+  static let setting = ChangeShape(kind: .setting, indexRanges: nil)
 
   /// Whether the change has values before it: everything but an insertion.
   var hasOldValue: Bool { kind != .insertion }

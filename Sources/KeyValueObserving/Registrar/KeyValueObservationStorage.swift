@@ -500,7 +500,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
         kind: shape.kind,
         newValue: options.contains(.new) ? newValue : nil,
         oldValue: options.contains(.old) ? oldValue : nil,
-        indexes: shape.indexes,
+        indexRanges: shape.indexRanges,
         isPrior: isPrior
       )
       deliver(change, to: registration, from: object, direct: direct)
