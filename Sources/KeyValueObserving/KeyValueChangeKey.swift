@@ -41,6 +41,18 @@ public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStr
 
   public var description: String { rawValue }
 
+  public static func == (lhs: KeyValueChangeKey, rhs: KeyValueChangeKey) -> Bool {
+    lhs.rawValue == rhs.rawValue
+  }
+
+  /// Hashes the name's length and first byte: consistent with `==`, enough
+  /// to tell the standard keys apart, and cheaper than hashing the string
+  /// on every change delivered.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(rawValue.utf8.count)
+    hasher.combine(rawValue.utf8.first)
+  }
+
   /// The kind of change, a ``KeyValueChange``.
   ///
   /// ```swift

@@ -9,15 +9,28 @@ extension KeyValueObservedChange {
   /// ```swift
   /// change.dictionary(options: [.new])  // [.kind: .setting, .new: 3]
   /// ```
-  func dictionary(options: KeyValueObservingOptions, isInitial: Bool = false) -> [KeyValueChangeKey: Any] {
-    var dictionary: [KeyValueChangeKey: Any] = [.kind: kind]
+  ///
+  /// `mayBeOptional` is `false` when `Value` is known not to be an optional
+  /// type, which spares a dynamic cast per value.
+  func dictionary(
+    options: KeyValueObservingOptions,
+    isInitial: Bool = false,
+    mayBeOptional: Bool = true
+  ) -> [KeyValueChangeKey: Any] {
+    func present(_ value: Value?) -> Any {
+      guard mayBeOptional else { return value.map { $0 as Any } ?? changeDictionaryNil }
+      return flattened(value) ?? changeDictionaryNil
+    }
+    var dictionary: [KeyValueChangeKey: Any] = [:]
+    dictionary.reserveCapacity(4)
+    dictionary[.kind] = kind
     let hasNew = kind != .removal && !isPrior
     let hasOld = kind != .insertion && !isInitial
     if options.contains(.new) && hasNew {
-      dictionary[.new] = flattened(newValue) ?? changeDictionaryNil
+      dictionary[.new] = present(newValue)
     }
     if options.contains(.old) && hasOld {
-      dictionary[.old] = flattened(oldValue) ?? changeDictionaryNil
+      dictionary[.old] = present(oldValue)
     }
     if let indexes {
       dictionary[.indexes] = indexes

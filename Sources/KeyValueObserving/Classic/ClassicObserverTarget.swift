@@ -71,7 +71,15 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   /// Sends one change to the observer, or, when it is gone, removes the
   /// registration.
-  func send(_ change: KeyValueObservedChange<some Any>, from object: AnyObject, isInitial: Bool = false) {
+  ///
+  /// `mayBeOptional` is `false` when the values are known not to be
+  /// optionals (see ``KeyValueObservedChange/dictionary(options:isInitial:mayBeOptional:)``).
+  func send(
+    _ change: KeyValueObservedChange<some Any>,
+    from object: AnyObject,
+    isInitial: Bool = false,
+    mayBeOptional: Bool = true
+  ) {
     guard let observer else {
       dropFreedObserver()
       return
@@ -79,7 +87,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
     observer.observeValue(
       forKeyPath: keyPath,
       of: object,
-      change: change.dictionary(options: options, isInitial: isInitial),
+      change: change.dictionary(options: options, isInitial: isInitial, mayBeOptional: mayBeOptional),
       context: context
     )
   }
@@ -109,13 +117,17 @@ final class ClassicRegistration<Value>: _KeyValueValueRegistration<Value>, @unch
   // @unchecked Sendable: immutable apart from what the base class guards.
   let target: ClassicObserverTarget
 
+  /// Whether `Value` is an optional type, whose values the dictionary
+  /// unwraps; asked once.
+  private let valueIsOptional = Value.self is any OptionalValue.Type
+
   init(target: ClassicObserverTarget, slot: Int) {
     self.target = target
     super.init(options: target.options, slot: slot)
   }
 
   override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
-    target.send(change, from: object)
+    target.send(change, from: object, mayBeOptional: valueIsOptional)
   }
 
   override var observerDescription: String { target.description }
