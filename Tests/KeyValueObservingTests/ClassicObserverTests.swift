@@ -280,3 +280,17 @@ struct ClassicObserverTests {
     #expect(info.observer.contains("classic observer"))
   }
 }
+
+@Suite("KeyValueChangeKey")
+struct KeyValueChangeKeyTests {
+  @Test("keys are equal by name and usable as dictionary keys, custom ones included")
+  func identity() {
+    #expect(KeyValueChangeKey(rawValue: "new") == .new)
+    #expect(KeyValueChangeKey.new != .old)
+    let keys: [KeyValueChangeKey] = [.kind, .new, .old, .indexes, .notificationIsPrior, .keyPath, .init(rawValue: "custom")]
+    #expect(Set(keys).count == keys.count)
+    let dictionary = Dictionary(uniqueKeysWithValues: keys.map { ($0, $0.rawValue) })
+    #expect(dictionary[KeyValueChangeKey(rawValue: "custom")] == "custom")
+    #expect(dictionary[.notificationIsPrior] == "notificationIsPrior")
+  }
+}
