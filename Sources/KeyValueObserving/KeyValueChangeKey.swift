@@ -39,8 +39,18 @@ public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStr
     self.rawValue = rawValue
   }
 
+  /// The key's name.
+  ///
+  /// ```swift
+  /// print(KeyValueChangeKey.new)  // "new"
+  /// ```
   public var description: String { rawValue }
 
+  /// Whether two keys have the same name.
+  ///
+  /// ```swift
+  /// KeyValueChangeKey(rawValue: "old") == .old  // true
+  /// ```
   public static func == (lhs: KeyValueChangeKey, rhs: KeyValueChangeKey) -> Bool {
     lhs.rawValue == rhs.rawValue
   }
@@ -48,6 +58,11 @@ public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStr
   /// Hashes the name's length and first byte: consistent with `==`, enough
   /// to tell the standard keys apart, and cheaper than hashing the string
   /// on every change delivered.
+  ///
+  /// ```swift
+  /// var hasher = Hasher()
+  /// KeyValueChangeKey.new.hash(into: &hasher)
+  /// ```
   public func hash(into hasher: inout Hasher) {
     hasher.combine(rawValue.utf8.count)
     hasher.combine(rawValue.utf8.first)

@@ -28,6 +28,11 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
       self.name = name
     }
 
+    /// The category's name.
+    ///
+    /// ```swift
+    /// print(KeyValueObservingDiagnostic.Kind.unmatchedDidChange)  // "unmatchedDidChange"
+    /// ```
     public var description: String { name }
 
     /// `removeObserver` for an observer, key path and context with no such
@@ -99,5 +104,10 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     self.message = message
   }
 
+  /// The message, prefixed with the library's name, as printed.
+  ///
+  /// ```swift
+  /// print(diagnostic)  // "KeyValueObserving: removeObserver: …"
+  /// ```
   public var description: String { "KeyValueObserving: \(message)" }
 }

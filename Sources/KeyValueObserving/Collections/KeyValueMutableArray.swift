@@ -40,8 +40,25 @@
 public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: RandomAccessCollection,
   MutableCollection, RangeReplaceableCollection
 {
+  /// Positions are the array's own: `0..<count`.
+  ///
+  /// ```swift
+  /// let first: KeyValueMutableArray<Person, String>.Index = 0
+  /// ```
   public typealias Index = Int
+
+  /// The valid positions, `0..<count`.
+  ///
+  /// ```swift
+  /// for position in tags.indices { print(tags[position]) }
+  /// ```
   public typealias Indices = Range<Int>
+
+  /// A range of the proxy: reads go to the object, as the proxy's do.
+  ///
+  /// ```swift
+  /// let firstTwo = Array(tags[0..<2])
+  /// ```
   public typealias SubSequence = Slice<KeyValueMutableArray<Object, Element>>
 
   private enum Backing {
@@ -78,10 +95,33 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     }
   }
 
+  /// Always 0.
+  ///
+  /// ```swift
+  /// tags[tags.startIndex]  // the first tag
+  /// ```
   public var startIndex: Int { 0 }
+
+  /// The number of elements the property holds now.
+  ///
+  /// ```swift
+  /// tags.insert("last", at: tags.endIndex)
+  /// ```
   public var endIndex: Int { array.count }
+
+  /// `0..<count`, as the property holds now.
+  ///
+  /// ```swift
+  /// for position in tags.indices { print(tags[position]) }
+  /// ```
   public var indices: Range<Int> { 0..<endIndex }
 
+  /// The element at `position`; setting it is one replacement there. A
+  /// set outside the array changes nothing and is reported.
+  ///
+  /// ```swift
+  /// tags[0] = tags[0].uppercased()  // .replacement at [0]
+  /// ```
   public subscript(position: Int) -> Element {
     get { array[position] }
     set {
@@ -90,11 +130,22 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     }
   }
 
+  /// The elements in `bounds`; setting them is ``replaceSubrange(_:with:)``.
+  ///
+  /// ```swift
+  /// let firstTwo = Array(tags[0..<2])
+  /// ```
   public subscript(bounds: Range<Int>) -> Slice<KeyValueMutableArray<Object, Element>> {
     get { Slice(base: self, bounds: bounds) }
     set { replaceSubrange(bounds, with: Array(newValue)) }
   }
 
+  /// Exchanges the elements at `i` and `j`: one replacement at both
+  /// positions (nothing when they are equal).
+  ///
+  /// ```swift
+  /// tags.swapAt(0, 2)  // .replacement at [0, 2]
+  /// ```
   public func swapAt(_ i: Int, _ j: Int) {
     let valid = 0..<endIndex
     guard checkPosition(i, in: valid), checkPosition(j, in: valid), i != j else { return }
@@ -248,6 +299,12 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     }
   }
 
+  /// Does nothing: the property's array grows as the object's setter
+  /// stores it.
+  ///
+  /// ```swift
+  /// tags.reserveCapacity(100)  // no effect
+  /// ```
   public func reserveCapacity(_ minimumCapacity: Int) {}
 
   // MARK: Implementation

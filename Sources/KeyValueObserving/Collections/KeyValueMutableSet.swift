@@ -57,6 +57,11 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
   /// ```
   public func contains(_ member: Element) -> Bool { self.set.contains(member) }
 
+  /// Iterates over the elements the set holds now.
+  ///
+  /// ```swift
+  /// for id in team.mutableSetValue(for: \.memberIDs) { print(id) }
+  /// ```
   public func makeIterator() -> Set<Element>.Iterator { self.set.makeIterator() }
 
   /// Inserts `member`: an insertion of `[member]`, or of nothing when it
