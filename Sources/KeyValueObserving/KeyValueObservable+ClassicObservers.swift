@@ -41,24 +41,9 @@ extension KeyValueObservable {
     options: KeyValueObservingOptions = [],
     context: UnsafeMutableRawPointer? = nil
   ) throws(KeyValueCodingError) {
-    let components = try Self.checkedComponents(of: keyPath)
     let storage = _$kvoStorage()
     dropFreedObservers(in: storage)
-    let target = ClassicObserverTarget(
-      observer: observer,
-      keyPath: keyPath,
-      options: options,
-      context: context,
-      storage: storage
-    )
-    let first = try Self.readableKeyPath(forKey: components[0])
-    if components.count == 1, let slot = Self._$kvoSlot(forKey: components[0]),
-      !storage.hasDeclaredDependencies(first)
-    {
-      addClassic(target, slot: slot, keyPath: first, in: storage)
-    } else {
-      addClassic(target, reading: components, filedUnder: first, in: storage)
-    }
+    _ = try registerClassic(observer, forKeyPath: keyPath, options: options, context: context, recorded: true)
   }
 
   /// Removes the most recent registration of `observer` for `keyPath` with
@@ -124,48 +109,64 @@ extension KeyValueObservable {
     return removed
   }
 
-  /// Registers a classic observer of the stored key `slot`.
-  private func addClassic(
-    _ target: ClassicObserverTarget,
-    slot: Int,
-    keyPath: AnyKeyPath,
-    in storage: _KeyValueObservationStorage
-  ) {
-    func register<Value>(_: Value.Type) -> _KeyValueRegistration {
-      ClassicRegistration<Value>(target: target, slot: slot)
-    }
-    let registration = _openExistential(type(of: keyPath).valueType, do: register)
-    // `self` is alive, so its storage is open and both succeed.
-    _ = storage.add(registration)
-    _ = storage.recordClassic(target, registration: registration)
-    if target.options.contains(.initial) && registration.isLive {
-      target.send(initialChange(self[keyPath: keyPath], options: target.options), from: self, isInitial: true)
-    }
-  }
-
-  /// Registers a classic observer of a computed key or a chain: a derived
-  /// observation that reads the path key by key.
-  private func addClassic(
-    _ target: ClassicObserverTarget,
-    reading components: [String],
-    filedUnder keyPath: AnyKeyPath,
-    in storage: _KeyValueObservationStorage
-  ) {
-    let observation = DerivedObservation<Self, Any?>(
-      root: self,
-      storage: storage,
-      filedUnder: keyPath,
-      keyDescription: target.keyPath,
-      read: { root, keys in readStringPath(components, from: root, into: &keys) },
-      options: target.options,
-      handler: { root, change in target.send(change, from: root) },
-      describeHandler: { target.description }
+  /// Registers `observer` for the string key path `keyPath` and returns the
+  /// registration. A `recorded` registration is filed for
+  /// `removeObserver` to find; one that is not is ended through a token for
+  /// the returned registration. Either way it is in place before the
+  /// `.initial` notification, so that the observer may remove it there.
+  func registerClassic(
+    _ observer: any KeyValueObserver,
+    forKeyPath keyPath: String,
+    options: KeyValueObservingOptions,
+    context: UnsafeMutableRawPointer?,
+    recorded: Bool
+  ) throws(KeyValueCodingError) -> (storage: _KeyValueObservationStorage, registration: _KeyValueRegistration) {
+    let components = try Self.checkedComponents(of: keyPath)
+    let first = try Self.readableKeyPath(forKey: components[0])
+    let storage = _$kvoStorage()
+    let target = ClassicObserverTarget(
+      observer: observer,
+      keyPath: keyPath,
+      options: options,
+      context: context,
+      storage: storage
     )
-    let (anchor, value) = observation.start(root: self)
-    _ = storage.recordClassic(target, registration: anchor)
-    if target.options.contains(.initial) && anchor.isLive {
-      target.send(initialChange(value, options: target.options), from: self, isInitial: true)
+    let registration: _KeyValueRegistration
+    let initialValue: () -> Any?
+    if components.count == 1, let slot = Self._$kvoSlot(forKey: components[0]),
+      !storage.hasDeclaredDependencies(first)
+    {
+      func register<Value>(_: Value.Type) -> _KeyValueRegistration {
+        ClassicRegistration<Value>(target: target, slot: slot)
+      }
+      registration = _openExistential(type(of: first).valueType, do: register)
+      // `self` is alive, so its storage is open and the addition succeeds.
+      _ = storage.add(registration)
+      initialValue = { self[keyPath: first] }
+    } else {
+      // A computed key or a chain: a derived observation that reads the
+      // path key by key.
+      let observation = DerivedObservation<Self, Any?>(
+        root: self,
+        storage: storage,
+        filedUnder: first,
+        keyDescription: keyPath,
+        read: { root, keys in readStringPath(components, from: root, into: &keys) },
+        options: options,
+        handler: { root, change in target.send(change, from: root) },
+        describeHandler: { target.description }
+      )
+      let (anchor, value) = observation.start(root: self)
+      registration = anchor
+      initialValue = { value }
     }
+    if recorded {
+      _ = storage.recordClassic(target, registration: registration)
+    }
+    if options.contains(.initial) && registration.isLive {
+      target.send(initialChange(initialValue(), options: options), from: self, isInitial: true)
+    }
+    return (storage, registration)
   }
 
   /// Removes the registrations of observers freed since they registered.

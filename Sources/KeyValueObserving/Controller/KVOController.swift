@@ -1,0 +1,385 @@
+/// Observations owned by an observer: made through one controller, ended
+/// together when the controller goes away — FBKVOController's answer to
+/// KVO's crashes, with its fixes built in.
+///
+/// Keep the controller in a property of the observer. Every block receives
+/// the observer (held weakly, so a block that uses it creates no retain
+/// cycle), the observed object and the change. When the observer is freed,
+/// no block is called again; when the controller is freed — usually with
+/// its observer — every observation ends.
+///
+/// ```swift
+/// final class ProfileViewModel {
+///     private lazy var kvo = KVOController(observer: self)
+///     var title = ""
+///
+///     init(person: Person) {
+///         kvo.observe(person, \.name, options: [.initial, .new]) { viewModel, person, change in
+///             viewModel.title = change.newValue ?? ""
+///         }
+///     }
+/// }
+/// ```
+///
+/// Rules:
+/// - A second observation of the same object and key path on one
+///   controller is ignored (FBKVOController's rule): observing is
+///   idempotent. A stored key is the same key by type and by string
+///   (`\.name` and `"name"`).
+/// - `retainsObserved` (default `true`) keeps observed objects alive until
+///   they are unobserved. A controller that does not retain them drops an
+///   object's observations when it is freed, and stays usable.
+/// - `unobserve` (one key path, one object, everything) may be called in
+///   any order, repeatedly, from any thread and from inside a block — its
+///   `.initial` call included. When it returns, no block of what it ended
+///   runs on any other thread, and none starts later; a block that ends its
+///   own observation is the one exception, as it is already running.
+///   (So a block must not wait for another thread that is itself
+///   unobserving that block's observation.)
+/// - A `nil` object is ignored, as in FBKVOController.
+///
+/// Use tokens (``KeyValueObservable/observe(_:options:changeHandler:)``)
+/// for one or two observations held by anyone; use a controller when an
+/// object observes many things and should stop observing all of them when
+/// it goes away.
+public final class KVOController<Observer: AnyObject>: @unchecked Sendable, CustomDebugStringConvertible {
+  // @unchecked Sendable: `observations` is only touched under `lock`;
+  // `observerReference` is a weak reference the runtime reads and clears
+  // atomically; the rest is immutable.
+
+  private let observerReference: WeakReference<Observer>
+
+  /// Whether observed objects are kept alive until unobserved.
+  ///
+  /// ```swift
+  /// let kvo = KVOController(observer: self, retainsObserved: false)
+  /// assert(!kvo.retainsObserved)
+  /// ```
+  public let retainsObserved: Bool
+
+  private let lock = RegistrarLock()
+  @exclusivity(unchecked) nonisolated(unsafe) private var observations: [ControllerObservation] = []
+
+  /// A controller for `observer`, which it holds weakly.
+  ///
+  /// ```swift
+  /// let kvo = KVOController(observer: viewModel)                         // keeps observed objects alive
+  /// let weakKVO = KVOController(observer: viewModel, retainsObserved: false)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - observer: Handed to every block; held weakly.
+  ///   - retainsObserved: Whether observed objects are kept alive until
+  ///     they are unobserved. Pass `false` when an observed object owns
+  ///     the controller (observing itself, or its owner), which would
+  ///     otherwise be a retain cycle.
+  public init(observer: Observer, retainsObserved: Bool = true) {
+    self.observerReference = WeakReference(observer)
+    self.retainsObserved = retainsObserved
+  }
+
+  deinit {
+    unobserveAll()
+  }
+
+  /// The observer, while it lives.
+  ///
+  /// ```swift
+  /// kvo.observer === viewModel  // true
+  /// ```
+  public var observer: Observer? { observerReference.referent }
+
+  // MARK: Observing
+
+  /// Observes `keyPath` on `object` and calls `block` with the observer,
+  /// the object and the change, for every change until unobserved.
+  ///
+  /// Any key path ``KeyValueObservable/observe(_:options:changeHandler:)``
+  /// accepts works. A second observation of the same object and key path is
+  /// ignored; a `nil` object is ignored.
+  ///
+  /// ```swift
+  /// kvo.observe(person, \.age, options: [.old, .new]) { viewModel, person, change in
+  ///     viewModel.ageChanged(from: change.oldValue!, to: change.newValue!)
+  /// }
+  /// ```
+  public func observe<Object: KeyValueObservable, Value>(
+    _ object: Object?,
+    _ keyPath: KeyPath<Object, Value>,
+    options: KeyValueObservingOptions = [],
+    block: @escaping (Observer, Object, KeyValueObservedChange<Value>) -> Void
+  ) {
+    guard let object else { return }
+    let (key, description) = Self.key(of: keyPath)
+    guard let observation = begin(object, key: key, keyDescription: description, options: options) else { return }
+    let gate = observation.gate
+    let observer = observerReference
+    let token = object.observe(keyPath, options: options) { object, change in
+      gate.pass {
+        guard let observer = observer.referent else { return }
+        block(observer, object, change)
+      }
+    }
+    finish(observation, token: token)
+  }
+
+  /// Observes each string key path of `keyPaths` on `object` and calls
+  /// `block` with the observer, the object and a change dictionary that
+  /// also holds ``KeyValueChangeKey/keyPath``, so one block can serve many
+  /// keys.
+  ///
+  /// Every key path is checked before any is observed: one that is empty,
+  /// unknown or runs through a non-observable link throws and nothing is
+  /// registered. Key paths already observed on `object` are skipped.
+  ///
+  /// ```swift
+  /// try kvo.observe(person, keyPaths: ["name", "address.city"], options: .new) { viewModel, person, change in
+  ///     viewModel.refresh(change[.keyPath] as! String)
+  /// }
+  /// ```
+  public func observe<Object: KeyValueObservable>(
+    _ object: Object?,
+    keyPaths: [String],
+    options: KeyValueObservingOptions = [],
+    block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
+  ) throws(KeyValueCodingError) {
+    guard let object else { return }
+    for keyPath in keyPaths {
+      _ = try Object.checkedComponents(of: keyPath)
+    }
+    let observer = observerReference
+    for keyPath in keyPaths {
+      observeByString(object, keyPath, options: options, context: nil) { gate in
+        ControllerChangeForwarder { object, keyPath, change, _ in
+          gate.pass {
+            guard let observer = observer.referent else { return }
+            var change = change
+            change[.keyPath] = keyPath
+            block(observer, unsafeDowncast(object, to: Object.self), change)
+          }
+        }
+      }
+    }
+  }
+
+  // MARK: Unobserving
+
+  /// Stops observing `keyPath` on `object`. Harmless when it is not
+  /// observed.
+  ///
+  /// ```swift
+  /// kvo.unobserve(person, \.age)
+  /// ```
+  public func unobserve<Object: KeyValueObservable, Value>(_ object: Object?, _ keyPath: KeyPath<Object, Value>) {
+    guard let object else { return }
+    let key = Self.key(of: keyPath).key
+    end { $0.key == key && $0.refers(to: object) }
+  }
+
+  /// Stops observing the string key path `keyPath` on `object`. Harmless
+  /// when it is not observed.
+  ///
+  /// ```swift
+  /// kvo.unobserve(person, keyPath: "address.city")
+  /// ```
+  public func unobserve(_ object: AnyObject?, keyPath: String) {
+    guard let object else { return }
+    let key = AnyHashable(keyPath)
+    end { $0.key == key && $0.refers(to: object) }
+  }
+
+  /// Stops observing anything on `object`. Harmless when nothing is.
+  ///
+  /// ```swift
+  /// kvo.unobserve(person)
+  /// ```
+  public func unobserve(_ object: AnyObject?) {
+    guard let object else { return }
+    end { $0.refers(to: object) }
+  }
+
+  /// Stops every observation of this controller; its deinit does the same.
+  ///
+  /// ```swift
+  /// kvo.unobserveAll()
+  /// ```
+  public func unobserveAll() {
+    end { _ in true }
+  }
+
+  // MARK: Debugging
+
+  /// What the controller observes — object, key path, options — one line
+  /// each: the observation graph from the observer's side
+  /// (``KeyValueObservable/observationInfo`` gives the object's side).
+  ///
+  /// ```swift
+  /// print(kvo.debugDescription)
+  /// // KVOController<ProfileViewModel> observer: ProfileViewModel, retains observed objects, 1 observation
+  /// //   Person 0x…: name [.initial, .new]
+  /// ```
+  public var debugDescription: String {
+    let live = liveObservations()
+    let observerText = observer.map { "\(type(of: $0))" } ?? "freed"
+    let retains = retainsObserved ? "retains observed objects" : "does not retain observed objects"
+    var lines = [
+      "KVOController<\(Observer.self)> observer: \(observerText), \(retains), "
+        + "\(live.count) observation\(live.count == 1 ? "" : "s")"
+    ]
+    for observation in live {
+      let address = UInt(bitPattern: observation.objectID)
+      lines.append("  \(observation.objectType) 0x\(String(address, radix: 16)): \(observation.keyDescription) \(observation.options)")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  // MARK: Implementation
+
+  /// Observes a string key path through a classic observer that `makeForwarder`
+  /// builds around the observation's gate.
+  func observeByString<Object: KeyValueObservable>(
+    _ object: Object,
+    _ keyPath: String,
+    options: KeyValueObservingOptions,
+    context: UnsafeMutableRawPointer?,
+    makeForwarder: (CallbackGate) -> ControllerChangeForwarder
+  ) {
+    guard let observation = begin(object, key: AnyHashable(keyPath), keyDescription: keyPath, options: options) else {
+      return
+    }
+    let forwarder = makeForwarder(observation.gate)
+    lock.withLock { observation.adapter = forwarder }
+    // The key path was checked by the caller.
+    guard
+      let (storage, registration) = try? object.registerClassic(
+        forwarder,
+        forKeyPath: keyPath,
+        options: options,
+        context: context,
+        recorded: false
+      )
+    else {
+      end { $0 === observation }
+      return
+    }
+    finish(observation, token: KeyValueObservation(storage: storage, registration: registration))
+  }
+
+  /// What tells observations of one object apart: the name of a stored
+  /// key, so that `\.name` and `"name"` are one key, and the key path
+  /// otherwise.
+  private static func key<Object: KeyValueObservable, Value>(
+    of keyPath: KeyPath<Object, Value>
+  ) -> (key: AnyHashable, description: String) {
+    if let slot = Object._$kvoSlot(for: keyPath), let name = Object._$kvoKey(forSlot: slot) {
+      return (AnyHashable(name), name)
+    }
+    return (AnyHashable(keyPath as AnyKeyPath), "\(keyPath)")
+  }
+
+  /// Files a new observation of `key` on `object`, or returns `nil` when
+  /// one is filed already.
+  private func begin(
+    _ object: AnyObject,
+    key: AnyHashable,
+    keyDescription: String,
+    options: KeyValueObservingOptions
+  ) -> ControllerObservation? {
+    pruneFreedObjects()
+    let observation = ControllerObservation(
+      object: object,
+      retained: retainsObserved,
+      key: key,
+      keyDescription: keyDescription,
+      options: options
+    )
+    let added = lock.withLock { () -> Bool in
+      guard !observations.contains(where: { $0.key == key && $0.refers(to: object) }) else { return false }
+      observations.append(observation)
+      return true
+    }
+    return added ? observation : nil
+  }
+
+  /// Hands `observation` its token, or ends the registration at once when
+  /// the observation was unobserved while it was being made (from its own
+  /// `.initial` block, or from another thread).
+  private func finish(_ observation: ControllerObservation, token: KeyValueObservation) {
+    let kept = lock.withLock { () -> Bool in
+      guard observations.contains(where: { $0 === observation }) else { return false }
+      observation.token = token
+      return true
+    }
+    if !kept {
+      token.invalidate()
+    }
+  }
+
+  /// Ends the observations that `matches` selects: closes their gates,
+  /// then invalidates their registrations, after the lock.
+  private func end(where matches: (ControllerObservation) -> Bool) {
+    let ended = lock.withLock { () -> [(observation: ControllerObservation, token: KeyValueObservation?)] in
+      var ended: [(ControllerObservation, KeyValueObservation?)] = []
+      observations.removeAll { observation in
+        guard matches(observation) else { return false }
+        ended.append((observation, observation.token))
+        return true
+      }
+      return ended
+    }
+    for (observation, token) in ended {
+      observation.gate.close()
+      token?.invalidate()
+    }
+  }
+
+  /// The observations whose object is alive, in the order they were made.
+  private func liveObservations() -> [ControllerObservation] {
+    pruneFreedObjects()
+    return lock.withLock { observations }
+  }
+
+  /// Drops the observations of objects that have been freed (only a
+  /// controller that does not retain them has any). Their registrations
+  /// ended with the object.
+  private func pruneFreedObjects() {
+    guard !retainsObserved else { return }
+    // Weak references are read outside the lock: reading one makes a
+    // strong reference whose release may free the object.
+    let candidates = lock.withLock { observations }
+    let freed = candidates.filter { $0.object == nil }.map(ObjectIdentifier.init)
+    guard !freed.isEmpty else { return }
+    let set = Set(freed)
+    end { set.contains(ObjectIdentifier($0)) }
+  }
+}
+
+extension KVOController where Observer: KeyValueObserver {
+  /// Observes the string key path `keyPath` on `object` and delivers each
+  /// change to the observer's
+  /// ``KeyValueObserver/observeValue(forKeyPath:of:change:context:)``, with
+  /// `context`.
+  ///
+  /// ```swift
+  /// try kvo.observe(person, keyPath: "name", options: .new, context: &Self.nameContext)
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path.
+  public func observe<Object: KeyValueObservable>(
+    _ object: Object?,
+    keyPath: String,
+    options: KeyValueObservingOptions = [],
+    context: UnsafeMutableRawPointer? = nil
+  ) throws(KeyValueCodingError) {
+    guard let object else { return }
+    _ = try Object.checkedComponents(of: keyPath)
+    let observer = observerReference
+    observeByString(object, keyPath, options: options, context: context) { gate in
+      ControllerChangeForwarder { object, keyPath, change, context in
+        gate.pass {
+          observer.referent?.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
+        }
+      }
+    }
+  }
+}

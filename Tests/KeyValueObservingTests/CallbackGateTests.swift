@@ -1,0 +1,48 @@
+import Dispatch
+import Testing
+
+@testable import KeyValueObserving
+
+@Suite("Callback gate: what lets unobserve promise no callback after it returns")
+struct CallbackGateTests {
+  @Test("closing waits for a callback running on another thread, and none passes afterwards")
+  func closeWaitsForOtherThreads() {
+    let gate = CallbackGate()
+    let order = Recorder<String>()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let closed = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      gate.pass {
+        entered.signal()
+        release.wait()
+        order.append("callback returned")
+      }
+    }
+    entered.wait()
+    DispatchQueue.global().async {
+      gate.close()
+      order.append("close returned")
+      closed.signal()
+    }
+    // The closing thread has marked the gate closed and is now waiting.
+    while !gate.isClosed {}
+    release.signal()
+    closed.wait()
+    #expect(order.elements == ["callback returned", "close returned"])
+    #expect(!gate.pass { order.append("late") })
+    #expect(order.count == 2)
+  }
+
+  @Test("closing from inside the gate's own callback does not wait for itself")
+  func closeFromInside() {
+    let gate = CallbackGate()
+    var ran = false
+    let passed = gate.pass {
+      gate.close()
+      ran = true
+    }
+    #expect(passed && ran)
+    #expect(gate.isClosed)
+  }
+}
