@@ -81,4 +81,17 @@ extension KeyValueObservable {
       )
     }
   }
+
+  /// `keyPath`, readably: Swift's description when it names the
+  /// properties, and otherwise (the macro's accessors have no names at run
+  /// time on Linux) the description of a derived observation of it on this
+  /// object, which lists the keys it depends on.
+  func readableDescription(of keyPath: AnyKeyPath) -> String {
+    let described = "\(keyPath)"
+    guard described.contains("<computed"), let storage = _$kvoObservedStorage?.takeUnretainedValue() else {
+      return described
+    }
+    let anchor = storage.liveRegistrations().first { $0.anchorKeyPath == keyPath }
+    return anchor?.keyDescription ?? described
+  }
 }

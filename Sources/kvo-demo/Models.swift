@@ -58,3 +58,22 @@ final class ChangePrinter: KeyValueObserver {
     print("   \(name).observeValue(forKeyPath: \"\(keyPath)\"): \(change[.kind]!), \(values.joined(separator: ", "))")
   }
 }
+
+/// A view-model-like observer: it owns a controller, and everything it
+/// observes stops when it goes away.
+final class ProfileViewModel {
+  private(set) var headline = ""
+  private lazy var kvo = KVOController(observer: self)
+
+  init(person: Person) {
+    kvo.observe(person, \.greeting, options: [.initial, .new]) { viewModel, _, change in
+      viewModel.headline = change.newValue ?? ""
+      print("   view model headline: \(viewModel.headline)")
+    }
+    try? kvo.observe(person, keyPaths: ["name", "age"], options: .new) { _, _, change in
+      print("   view model saw \(change[.keyPath]!) change to \(change[.new]!)")
+    }
+  }
+
+  var observing: String { kvo.debugDescription }
+}

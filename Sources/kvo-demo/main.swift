@@ -132,6 +132,19 @@ skills.removeAll { $0 == "calculus" }
 say("Assigning the whole array is still a setting:")
 babbage.skills = ["analytical engines"]
 
+section("KVOController: observations owned by an observer")
+let lovelace = Person(name: "Ada", age: 36)
+var viewModel: ProfileViewModel? = ProfileViewModel(person: lovelace)
+lovelace.age = 37
+say("What the view model observes:")
+for line in viewModel!.observing.split(separator: "\n") {
+  say("  " + line)
+}
+say("The view model goes away, and its controller with it:")
+viewModel = nil
+lovelace.age = 38
+say("(nothing printed; observers left on the person: \(lovelace.observationInfo.count))")
+
 section("Subclasses add keys")
 let grace = Employee(name: "Grace", age: 45)
 tokens.append(

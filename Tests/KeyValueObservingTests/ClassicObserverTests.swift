@@ -258,6 +258,18 @@ struct ClassicObserverTests {
     #expect(late.count == 1)
   }
 
+  @Test("removing the observer inside its .initial call leaves no registration behind")
+  func removeInsideInitial() throws {
+    let person = Person()
+    let log = ChangeLog()
+    log.onChange = { _ in #expect(person.removeObserver(log, forKeyPath: "age")) }
+    try person.addObserver(log, forKeyPath: "age", options: .initial)
+    #expect(log.count == 1)
+    #expect(person.observationInfo.isEmpty)
+    person.age = 1
+    #expect(log.count == 1)
+  }
+
   @Test("the observed object going away ends its classic registrations silently")
   func observedObjectFreed() throws {
     let log = ChangeLog()

@@ -53,6 +53,36 @@ struct ReadmeExampleTests {
     #expect(lines.elements.dropFirst() == ["London", "Oslo", "no address"])
     _ = (names, cities)
   }
+
+  @Test("a controller owned by a view model, as the README shows it")
+  func controller() {
+    let customer = ReadmeCustomer()
+    let printed = Recorder<String>()
+    var viewModel: ReadmeViewModel? = ReadmeViewModel(customer: customer, printed: printed)
+    #expect(viewModel?.headline == "Ada Lovelace", ".initial set the headline")
+    customer.last = "King"
+    #expect(viewModel?.headline == "Ada King")
+    #expect(printed.elements == ["last → King"])
+    viewModel = nil
+    customer.first = "Augusta"
+    #expect(printed.count == 1)
+    #expect(customer.observationInfo.isEmpty, "every observation of the view model ended with it")
+  }
+}
+
+/// The README's view model, printing into a recorder.
+final class ReadmeViewModel {
+  private(set) var headline = ""
+  private lazy var kvo = KVOController(observer: self)
+
+  init(customer: ReadmeCustomer, printed: Recorder<String>) {
+    kvo.observe(customer, \.fullName, options: [.initial, .new]) { viewModel, customer, change in
+      viewModel.headline = change.newValue ?? ""
+    }
+    try? kvo.observe(customer, keyPaths: ["first", "last"], options: .new) { viewModel, _, change in
+      printed.append("\(change[.keyPath]!) → \(change[.new]!)")
+    }
+  }
 }
 
 @KeyValueObservable

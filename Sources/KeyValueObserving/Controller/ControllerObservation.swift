@@ -23,8 +23,9 @@ final class ControllerObservation: @unchecked Sendable {
   /// for a stored key (typed or by string), the key path otherwise.
   let key: AnyHashable
 
-  /// The key path, for ``KVOController/debugDescription``.
-  let keyDescription: String
+  /// The key path, for ``KVOController/debugDescription``; under the
+  /// controller's lock.
+  var keyDescription: String
 
   let options: KeyValueObservingOptions
 

@@ -120,6 +120,10 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
         block(observer, object, change)
       }
     }
+    if !(key.base is String) {
+      let readable = object.readableDescription(of: keyPath)
+      lock.withLock { observation.keyDescription = readable }
+    }
     finish(observation, token: token)
   }
 
@@ -228,7 +232,8 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     ]
     for observation in live {
       let address = UInt(bitPattern: observation.objectID)
-      lines.append("  \(observation.objectType) 0x\(String(address, radix: 16)): \(observation.keyDescription) \(observation.options)")
+      let key = lock.withLock { observation.keyDescription }
+      lines.append("  \(observation.objectType) 0x\(String(address, radix: 16)): \(key) \(observation.options)")
     }
     return lines.joined(separator: "\n")
   }
