@@ -231,6 +231,17 @@ struct KVOControllerTests {
     #expect(description.contains("summary []"))
   }
 
+  @Test("the observed object's observationInfo names the controller: both directions of the graph")
+  func bothDirections() throws {
+    let watcher = Watcher()
+    let person = Person()
+    watcher.kvo.observe(person, \.name) { _, _, _ in }
+    watcher.kvo.observe(person, \.summary) { _, _, _ in }
+    try watcher.kvo.observe(person, keyPaths: ["age"]) { _, _, _ in }
+    let observers = person.observationInfo.filter { !$0.observer.hasPrefix("dependency of") }.map(\.observer)
+    #expect(observers == ["KVOController<Watcher>", "KVOController<Watcher>", "KVOController<Watcher>"])
+  }
+
   @Test("observe, unobserve and deinit racing with sets on another thread: no crash, no block after unobserve returns")
   func racing() {
     let shared = UncheckedBox(Person())

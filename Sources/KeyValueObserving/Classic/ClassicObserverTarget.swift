@@ -105,6 +105,9 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   /// Who observes, for ``KeyValueObservable/observationInfo``.
   var description: String {
+    if let forwarder = observer as? ControllerChangeForwarder {
+      return forwarder.description
+    }
     let state = isObserverFreed ? ", freed" : ""
     guard let context else { return "\(observerType) (classic observer\(state))" }
     return "\(observerType) (classic observer, context \(context)\(state))"

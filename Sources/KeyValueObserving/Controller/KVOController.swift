@@ -114,7 +114,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     guard let observation = begin(object, key: key, keyDescription: description, options: options) else { return }
     let gate = observation.gate
     let observer = observerReference
-    let token = object.observe(keyPath, options: options) { object, change in
+    let token = object.observe(keyPath, options: options, describedAs: ownerDescription) { object, change in
       gate.pass {
         guard let observer = observer.referent else { return }
         block(observer, object, change)
@@ -240,6 +240,9 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
 
   // MARK: Implementation
 
+  /// Who observes, for ``KeyValueObservable/observationInfo``.
+  private var ownerDescription: String { "KVOController<\(Observer.self)>" }
+
   /// Observes a string key path through a classic observer that `makeForwarder`
   /// builds around the observation's gate.
   func observeByString<Object: KeyValueObservable>(
@@ -253,6 +256,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
       return
     }
     let forwarder = makeForwarder(observation.gate)
+    forwarder.ownerDescription = ownerDescription
     lock.withLock { observation.adapter = forwarder }
     // The key path was checked by the caller.
     guard
