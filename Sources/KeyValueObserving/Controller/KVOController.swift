@@ -114,7 +114,8 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     guard let observation = begin(object, key: key, keyDescription: description, options: options) else { return }
     let gate = observation.gate
     let observer = observerReference
-    let token = object.observe(keyPath, options: options, describedAs: ownerDescription) { object, change in
+    let hooks = ObservationHooks(observer: ownerDescription)
+    let token = object.observe(keyPath, options: options, hooks: hooks) { object, change in
       gate.pass {
         guard let observer = observer.referent else { return }
         block(observer, object, change)

@@ -182,16 +182,22 @@ class DerivedKeyObservation: @unchecked Sendable {
 
   /// Ends the observation and removes its registrations; idempotent.
   final func end() {
-    let registered: [Registered] = lock.withLock {
-      guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return [] }
+    let (first, registered): (Bool, [Registered]) = lock.withLock {
+      guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
       state.pending = []
       defer { state.dependencies = [] }
-      return state.dependencies
+      return (true, state.dependencies)
     }
     for dependency in registered {
       dependency.dependency.storage.remove(dependency.registration)
     }
+    if first {
+      didEnd()
+    }
   }
+
+  /// Told once, with no lock held, that the observation ended.
+  func didEnd() {}
 }
 
 /// A ``DerivedKeyObservation`` of a value read from a `Root` — a key path,
@@ -213,6 +219,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   private let options: KeyValueObservingOptions
   private let handler: (Root, KeyValueObservedChange<Value>) -> Void
   private let describeHandler: (() -> String)?
+  /// Called once when the observation ends.
+  private let onEnd: (() -> Void)?
 
   /// An observation of `keyPath`.
   convenience init(
@@ -250,13 +258,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     read: @escaping Reader,
     options: KeyValueObservingOptions,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void,
-    describeHandler: (() -> String)?
+    describeHandler: (() -> String)?,
+    ended: (() -> Void)? = nil
   ) {
     self.root = root
     self.read = read
     self.options = options
     self.handler = handler
     self.describeHandler = describeHandler
+    self.onEnd = ended
     super.init(keyPath: keyPath, rootStorage: storage, keyDescription: keyDescription)
   }
 
@@ -292,6 +302,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   private func currentValue(_ root: Root) -> Value {
     var keys: [ReadKey] = []
     return read(root, &keys)
+  }
+
+  override func didEnd() {
+    onEnd?()
   }
 
   override var handlerDescription: String {

@@ -1,21 +1,22 @@
-/// A closure registration that says who observes: what a controller's
-/// typed observations are, so that ``KeyValueObservable/observationInfo``
-/// names the controller rather than a closure.
-final class DescribedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistration<Value>,
+/// A closure registration with hooks: who it says observes (so that
+/// ``KeyValueObservable/observationInfo`` names a controller rather than a
+/// closure), and what to do when it ends (so that an async sequence can
+/// finish, or a queue drop what it still holds).
+final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistration<Value>,
   @unchecked Sendable
 {
   // @unchecked Sendable: immutable apart from what the base class guards.
   let handler: (Object, KeyValueObservedChange<Value>) -> Void
-  let describedObserver: String
+  let hooks: ObservationHooks
 
   init(
     options: KeyValueObservingOptions,
     slot: Int,
-    describedAs describedObserver: String,
+    hooks: ObservationHooks,
     handler: @escaping (Object, KeyValueObservedChange<Value>) -> Void
   ) {
     self.handler = handler
-    self.describedObserver = describedObserver
+    self.hooks = hooks
     super.init(options: options, slot: slot)
   }
 
@@ -24,16 +25,31 @@ final class DescribedClosureRegistration<Object: AnyObject, Value>: _KeyValueVal
     handler(unsafeDowncast(object, to: Object.self), change)
   }
 
-  override var observerDescription: String { describedObserver }
+  override var observerDescription: String {
+    hooks.observer ?? "closure (\(Object.self), KeyValueObservedChange<\(Value.self)>)"
+  }
+
+  override func registrationEnded() {
+    hooks.ended?()
+  }
+}
+
+/// What a hooked observation says about itself and does when it ends.
+struct ObservationHooks {
+  /// Who observes, for ``KeyValueObservable/observationInfo``; `nil` for a
+  /// closure.
+  var observer: String?
+  /// Called once, with no lock held, when the registration ends:
+  /// invalidated, or its object deinitialised.
+  var ended: (() -> Void)?
 }
 
 extension KeyValueObservable {
-  /// ``observe(_:options:changeHandler:)``, with the observer described as
-  /// `observer` in ``observationInfo``.
+  /// ``observe(_:options:changeHandler:)`` with `hooks`.
   func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions,
-    describedAs observer: String,
+    hooks: ObservationHooks,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
     let storage = _$kvoStorage()
@@ -49,7 +65,8 @@ extension KeyValueObservable {
         },
         options: options,
         handler: changeHandler,
-        describeHandler: { observer }
+        describeHandler: hooks.observer.map { observer in { observer } },
+        ended: hooks.ended
       )
       let (anchor, value) = observation.start(root: self)
       if options.contains(.initial) && anchor.isLive {
@@ -57,10 +74,10 @@ extension KeyValueObservable {
       }
       return KeyValueObservation(storage: storage, registration: anchor)
     }
-    let registration = DescribedClosureRegistration<Self, Value>(
+    let registration = HookedClosureRegistration<Self, Value>(
       options: options,
       slot: slot,
-      describedAs: observer,
+      hooks: hooks,
       handler: changeHandler
     )
     // `self` is alive, so its storage is open and the addition succeeds.

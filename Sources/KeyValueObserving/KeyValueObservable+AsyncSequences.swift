@@ -1,0 +1,73 @@
+extension KeyValueObservable {
+  /// The changes of `keyPath`, as an asynchronous sequence.
+  ///
+  /// Registers at once: changes made after this call are buffered until
+  /// the sequence is iterated (with `.initial`, the first element is the
+  /// value now). The sequence ends when the object deinitialises, and its
+  /// registration ends when the iterating task is cancelled or the
+  /// sequence and its iterator are dropped. Any key path
+  /// ``observe(_:options:changeHandler:)`` accepts works.
+  ///
+  /// ```swift
+  /// for await change in person.changes(for: \.age, options: [.old, .new]) {
+  ///     print(change.oldValue!, "→", change.newValue!)
+  /// }
+  /// // the loop ends when person is freed
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to observe.
+  ///   - options: What each change carries; `.new` by default.
+  ///   - bufferingPolicy: What happens to changes made faster than they
+  ///     are consumed; by default every change is kept.
+  public func changes<Value: Sendable>(
+    for keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions = .new,
+    bufferingPolicy: AsyncStream<KeyValueObservedChange<Value>>.Continuation.BufferingPolicy = .unbounded
+  ) -> AsyncStream<KeyValueObservedChange<Value>> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: KeyValueObservedChange<Value>.self,
+      bufferingPolicy: bufferingPolicy
+    )
+    let hooks = ObservationHooks(observer: "changes(for:) sequence", ended: { continuation.finish() })
+    let token = observe(keyPath, options: options, hooks: hooks) { _, change in
+      continuation.yield(change)
+    }
+    continuation.onTermination = { _ in token.invalidate() }
+    return stream
+  }
+
+  /// The values of `keyPath`, as an asynchronous sequence that starts with
+  /// the value now.
+  ///
+  /// By default only the newest value waits to be consumed: a consumer
+  /// that falls behind sees the latest value, not every one in between.
+  /// The sequence ends when the object deinitialises; its registration
+  /// ends when the iterating task is cancelled or the sequence is dropped.
+  ///
+  /// ```swift
+  /// for await name in person.values(for: \.name) {
+  ///     label.text = name  // the current name first, then each new one
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to observe.
+  ///   - bufferingPolicy: How many values wait for the consumer; the
+  ///     newest one by default.
+  public func values<Value: Sendable>(
+    for keyPath: KeyPath<Self, Value>,
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
+  ) -> AsyncStream<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
+    let hooks = ObservationHooks(observer: "values(for:) sequence", ended: { continuation.finish() })
+    let token = observe(keyPath, options: [.initial, .new], hooks: hooks) { _, change in
+      // `.new` was asked for: every change holds the value.
+      if let value = change.newValue {
+        continuation.yield(value)
+      }
+    }
+    continuation.onTermination = { _ in token.invalidate() }
+    return stream
+  }
+}

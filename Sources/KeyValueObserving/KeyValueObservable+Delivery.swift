@@ -1,0 +1,62 @@
+public import Dispatch
+
+extension KeyValueObservable where Self: Sendable {
+  /// Observes `keyPath` and calls `changeHandler` on `queue`, asynchronously,
+  /// for each change — in the order the changes happened, each once, even
+  /// on a concurrent queue.
+  ///
+  /// Once the token is invalidated (or the object deinitialises), nothing
+  /// more is delivered, including changes already waiting for the queue.
+  /// Changes waiting for the queue keep the object alive.
+  ///
+  /// ```swift
+  /// let token = model.observe(\.progress, options: .new, on: .global()) { model, change in
+  ///     log("progress \(change.newValue!)")
+  /// }
+  /// ```
+  public func observe<Value: Sendable>(
+    _ keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions = [],
+    on queue: DispatchQueue,
+    changeHandler: @escaping @Sendable (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> KeyValueObservation {
+    let delivery = SerialDelivery<(Self, KeyValueObservedChange<Value>)> { delivery in
+      queue.async {
+        delivery.drain { object, change in changeHandler(object, change) }
+      }
+    }
+    let hooks = ObservationHooks(observer: "closure on \(queue.label)", ended: { delivery.cancel() })
+    return observe(keyPath, options: options, hooks: hooks) { object, change in
+      delivery.append((object, change))
+    }
+  }
+
+  /// Observes `keyPath` and calls `changeHandler` on the main actor,
+  /// asynchronously, for each change, in the order the changes happened,
+  /// each once.
+  ///
+  /// Once the token is invalidated (or the object deinitialises), nothing
+  /// more is delivered, including changes already waiting for the main
+  /// actor.
+  ///
+  /// ```swift
+  /// let token = download.observeOnMainActor(\.fraction, options: .new) { download, change in
+  ///     progressView.progress = change.newValue!  // on the main actor
+  /// }
+  /// ```
+  public func observeOnMainActor<Value: Sendable>(
+    _ keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions = [],
+    changeHandler: @escaping @MainActor @Sendable (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> KeyValueObservation {
+    let delivery = SerialDelivery<(Self, KeyValueObservedChange<Value>)> { delivery in
+      Task { @MainActor in
+        delivery.drain { object, change in changeHandler(object, change) }
+      }
+    }
+    let hooks = ObservationHooks(observer: "closure on the main actor", ended: { delivery.cancel() })
+    return observe(keyPath, options: options, hooks: hooks) { object, change in
+      delivery.append((object, change))
+    }
+  }
+}

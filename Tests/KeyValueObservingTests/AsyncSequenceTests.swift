@@ -1,0 +1,115 @@
+import KeyValueObserving
+import Testing
+
+@Suite("Async sequences: changes(for:) and values(for:)")
+struct AsyncSequenceTests {
+  @Test("changes(for:) yields each change in order, with what the options asked for; .initial first")
+  func changesInOrder() async {
+    let person = Person(name: "Ada", age: 36)
+    let changes = person.changes(for: \.age, options: [.initial, .old, .new])
+    person.age = 37
+    person.age = 38
+    var received: [Change<Int>] = []
+    for await change in changes {
+      received.append(Change(change))
+      if received.count == 3 { break }
+    }
+    #expect(received == [Change(old: nil, new: 36), Change(old: 36, new: 37), Change(old: 37, new: 38)])
+  }
+
+  @Test("changes(for:) ends when the object deinitialises, after what was buffered")
+  func endsWithObject() async {
+    var person: Person? = Person()
+    let changes = person!.changes(for: \.age)
+    person!.age = 1
+    person!.age = 2
+    person = nil
+    var values: [Int?] = []
+    for await change in changes {
+      values.append(change.newValue)
+    }
+    #expect(values == [1, 2])
+  }
+
+  @Test("cancelling the consuming task ends the registration")
+  func cancellation() async {
+    let person = Person()
+    let changes = person.changes(for: \.age)
+    let started = AsyncStream.makeStream(of: Void.self)
+    person.age = 1
+    let consumer = Task {
+      var count = 0
+      for await _ in changes {
+        count += 1
+        started.continuation.yield()
+      }
+      return count
+    }
+    for await _ in started.stream { break }
+    consumer.cancel()
+    let count = await consumer.value
+    #expect(count == 1)
+    #expect(person.observationInfo.isEmpty)
+  }
+
+  @Test("dropping the sequence ends the registration")
+  func droppedSequence() {
+    let person = Person()
+    do {
+      let changes = person.changes(for: \.age)
+      #expect(person.observationInfo.count == 1)
+      _ = changes
+    }
+    #expect(person.observationInfo.isEmpty)
+    do {
+      var iterator = person.values(for: \.name).makeAsyncIterator()
+      _ = iterator
+      iterator = person.values(for: \.age.description).makeAsyncIterator()
+      _ = iterator
+    }
+    #expect(person.observationInfo.isEmpty)
+  }
+
+  @Test("values(for:) starts with the value now; by default only the newest value waits")
+  func values() async {
+    let person = Person(name: "Ada", age: 36)
+    let names = person.values(for: \.name)
+    var iterator = names.makeAsyncIterator()
+    #expect(await iterator.next() == "Ada")
+    person.name = "Grace"
+    person.name = "Hedy"
+    #expect(await iterator.next() == "Hedy", "a consumer that falls behind sees the latest value")
+    person.name = "Joan"
+    #expect(await iterator.next() == "Joan")
+  }
+
+  @Test("an explicit buffering policy is honoured")
+  func bufferingPolicy() async {
+    let person = Person()
+    let changes = person.changes(for: \.age, bufferingPolicy: .bufferingOldest(2))
+    for value in 1...5 { person.age = value }
+    var iterator = changes.makeAsyncIterator()
+    #expect(await iterator.next()?.newValue == 1)
+    #expect(await iterator.next()?.newValue == 2)
+    person.age = 6
+    #expect(await iterator.next()?.newValue == 6, "3, 4 and 5 did not fit")
+  }
+
+  @Test("computed keys and chains work as for observe")
+  func derivedKeys() async {
+    let resident = Resident()
+    let streets = resident.values(for: \.address?.street)
+    var iterator = streets.makeAsyncIterator()
+    #expect(await iterator.next() == .some(nil))
+    resident.address = Address(street: "Oak")
+    #expect(await iterator.next() == "Oak")
+    resident.address?.street = "Elm"
+    #expect(await iterator.next() == "Elm")
+
+    let person = Person(name: "Ada", age: 36)
+    var summaries = person.values(for: \.summary).makeAsyncIterator()
+    #expect(await summaries.next() == "Ada, 36")
+    person.age = 37
+    #expect(await summaries.next() == "Ada, 37")
+  }
+}
