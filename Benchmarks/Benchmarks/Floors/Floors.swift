@@ -23,4 +23,21 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(model)
     }
   }
+
+  // A plain property whose didSet hands (old, new) to an AsyncStream, and a
+  // task that consumes them: what `changes(for:)` is compared with. The
+  // writes are made first and consumed after, so the row measures the
+  // hand-off rather than thread scheduling.
+  Benchmark("floor: AsyncStream hand-off", configuration: .perOperation) { benchmark in
+    let (stream, continuation) = AsyncStream.makeStream(of: (Int, Int).self)
+    let model = Streaming(continuation)
+    var iterator = stream.makeAsyncIterator()
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      model.value = index
+    }
+    for _ in benchmark.scaledIterations {
+      blackHole(await iterator.next())
+    }
+  }
 }

@@ -3,3 +3,15 @@
 final class Plain {
   var value = 0
 }
+
+/// A plain property that hands each change to an AsyncStream itself.
+final class Streaming {
+  let continuation: AsyncStream<(Int, Int)>.Continuation
+  var value = 0 {
+    didSet { continuation.yield((oldValue, value)) }
+  }
+
+  init(_ continuation: AsyncStream<(Int, Int)>.Continuation) {
+    self.continuation = continuation
+  }
+}

@@ -93,6 +93,20 @@ let benchmarks: @Sendable () -> Void = {
     withExtendedLifetime(token) {}
   }
 
+  // Writes first, then consumption, as for the floor's AsyncStream row.
+  Benchmark("ours: changes(for:) per delivered change", configuration: .perOperation) { benchmark in
+    let model = Observed()
+    let changes = model.changes(for: \.value, options: [.old, .new])
+    var iterator = changes.makeAsyncIterator()
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      model.value = index
+    }
+    for _ in benchmark.scaledIterations {
+      blackHole(await iterator.next())
+    }
+  }
+
   for others in [0, 1_000] {
     Benchmark("ours: observe + invalidate, \(others) other observers", configuration: .perOperationTimeOnly) { benchmark in
       let model = Observed()
