@@ -54,6 +54,21 @@ struct ReadmeExampleTests {
     _ = (names, cities)
   }
 
+  @Test("async sequences and queue delivery, as the README shows them")
+  func asyncSequences() async {
+    let customer = ReadmeCustomer()
+    let names = customer.changes(for: \.fullName, options: [.old, .new])
+    var cities = customer.values(for: \.address?.city).makeAsyncIterator()
+    #expect(await cities.next() == .some(nil), "no address yet")
+    customer.first = "Augusta"
+    for await change in names {
+      #expect(change.oldValue == "Ada Lovelace" && change.newValue == "Augusta Lovelace")
+      break
+    }
+    customer.address = ReadmeAddress()
+    #expect(await cities.next() == "London")
+  }
+
   @Test("a controller owned by a view model, as the README shows it")
   func controller() {
     let customer = ReadmeCustomer()
