@@ -27,8 +27,8 @@ final class Recorder<Element>: @unchecked Sendable where Element: Sendable {
 final class Counter: Sendable {
   private let value = Atomic<Int>(0)
 
-  func increment() {
-    value.add(1, ordering: .relaxed)
+  func increment(by amount: Int = 1) {
+    value.add(amount, ordering: .relaxed)
   }
 
   var count: Int {
