@@ -29,6 +29,14 @@ struct AsyncSequenceTests {
       values.append(change.newValue)
     }
     #expect(values == [1, 2])
+
+    var another: Person? = Person(name: "Ada", age: 1)
+    let names = another!.values(for: \.name, bufferingPolicy: .unbounded)
+    another!.name = "Grace"
+    another = nil
+    var seen: [String] = []
+    for await name in names { seen.append(name) }
+    #expect(seen == ["Ada", "Grace"], "values(for:) ends with the object too")
   }
 
   @Test("cancelling the consuming task ends the registration")

@@ -27,6 +27,7 @@ class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
 /// `willChangeValue`/`didChangeValue` on the key path reach the observation
 /// through it.
 final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
+  // @unchecked Sendable: immutable apart from what the base class guards.
   let keyPath: AnyKeyPath
 
   init(observing observer: DerivedKeyObservation, keyPath: AnyKeyPath, options: KeyValueObservingOptions) {
@@ -50,6 +51,7 @@ final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
 /// old value and tell nested changes apart) and the did of every change of
 /// that key, without its values.
 final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable {
+  // @unchecked Sendable: no state of its own; the base class's is guarded.
   init(forwardingTo observer: DerivedKeyObservation, slot: Int) {
     super.init(forwardingTo: observer, options: .prior, slot: slot)
   }

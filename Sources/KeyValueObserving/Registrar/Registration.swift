@@ -93,6 +93,8 @@ public class _KeyValueRegistration: @unchecked Sendable {
 /// // Made by `observe`; users never create one.
 /// ```
 public class _KeyValueValueRegistration<Value>: _KeyValueRegistration, @unchecked Sendable {
+  // @unchecked Sendable: no state of its own; the base class's is guarded.
+
   /// Hands one change to the observer. `object` is the observed object.
   @usableFromInline func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
     preconditionFailure("subclass responsibility")
