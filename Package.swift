@@ -12,6 +12,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     // The runtime: registrar, observation tokens, options, change records, tracking.
@@ -37,7 +38,10 @@ let package = Package(
     ),
     .testTarget(
       name: "KeyValueObservingTests",
-      dependencies: ["KeyValueObserving"]
+      dependencies: [
+        "KeyValueObserving",
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     .testTarget(
       name: "KeyValueObservingMacrosTests",
