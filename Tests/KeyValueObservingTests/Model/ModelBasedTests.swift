@@ -45,6 +45,7 @@ private final class Harness {
     case .items: return object.observe(\.items, options: options) { _, change in record(Note(change)) }
     case .total: return object.observe(\.total, options: options) { _, change in record(Note(change)) }
     case .linkA: return object.observe(\.link?.a, options: options) { _, change in record(Note(change)) }
+    case .ids: return object.observe(\.ids, options: options) { _, change in record(Note(change)) }
     }
   }
 
@@ -58,6 +59,7 @@ private final class Harness {
     case .items: controller.observe(object, \.items, options: options) { _, _, change in record(Note(change)) }
     case .total: controller.observe(object, \.total, options: options) { _, _, change in record(Note(change)) }
     case .linkA: controller.observe(object, \.link?.a, options: options) { _, _, change in record(Note(change)) }
+    case .ids: controller.observe(object, \.ids, options: options) { _, _, change in record(Note(change)) }
     }
   }
 
@@ -69,6 +71,7 @@ private final class Harness {
     case .items: controller.unobserve(object, \.items)
     case .total: controller.unobserve(object, \.total)
     case .linkA: controller.unobserve(object, \.link?.a)
+    case .ids: controller.unobserve(object, \.ids)
     }
   }
 }
@@ -92,16 +95,18 @@ enum ModelOperation: CustomStringConvertible {
   case controllerUnobserve(cell: Int, key: ModelKey)
   case freeObserver(Int)
   case replaceCell(Int)
+  case insertIDs(cell: Int, values: Set<Int>)
+  case removeIDs(cell: Int, values: Set<Int>)
 
   init(_ number: Int) {
-    var rest = number / 16
+    var rest = number / 18
     func take(_ count: Int) -> Int {
       defer { rest /= count }
       return rest % count
     }
     let cell = take(2)
-    switch number % 16 {
-    case 0: self = .observe(cell: cell, key: ModelKey(rawValue: take(5))!, options: .init(rawValue: take(16)))
+    switch number % 18 {
+    case 0: self = .observe(cell: cell, key: ModelKey(rawValue: take(6))!, options: .init(rawValue: take(16)))
     case 1: self = .invalidate(take(64))
     case 2: self = .setA(cell: cell, value: take(4))
     case 3: self = .setB(cell: cell, value: take(4))
@@ -111,12 +116,14 @@ enum ModelOperation: CustomStringConvertible {
     case 7: self = .replace(cell: cell, position: take(8), value: take(10))
     case 8: self = .manualA(cell: cell, value: take(4))
     case 9: self = .link(cell: cell, linked: take(2) == 1)
-    case 10: self = .addObserver(cell: cell, key: ModelKey(rawValue: take(5))!, options: .init(rawValue: take(16)))
+    case 10: self = .addObserver(cell: cell, key: ModelKey(rawValue: take(6))!, options: .init(rawValue: take(16)))
     case 11: self = .removeObserver(take(64))
-    case 12: self = .controllerObserve(cell: cell, key: ModelKey(rawValue: take(5))!, options: .init(rawValue: take(16)))
-    case 13: self = .controllerUnobserve(cell: cell, key: ModelKey(rawValue: take(5))!)
+    case 12: self = .controllerObserve(cell: cell, key: ModelKey(rawValue: take(6))!, options: .init(rawValue: take(16)))
+    case 13: self = .controllerUnobserve(cell: cell, key: ModelKey(rawValue: take(6))!)
     case 14: self = .freeObserver(take(64))
-    default: self = .replaceCell(cell)
+    case 15: self = .replaceCell(cell)
+    case 16: self = .insertIDs(cell: cell, values: [take(4), take(4)])
+    default: self = .removeIDs(cell: cell, values: [take(4), take(4)])
     }
   }
 
@@ -138,6 +145,8 @@ enum ModelOperation: CustomStringConvertible {
     case .controllerUnobserve(let cell, let key): "controller.unobserve(cell\(cell).\(key))"
     case .freeObserver(let pick): "free classic observer #\(pick) without removing it"
     case .replaceCell(let cell): "cell\(1 - cell).link = nil; free cell\(cell) (observed), make a new one"
+    case .insertIDs(let cell, let values): "cell\(cell).ids proxy formUnion(\(values.sorted()))"
+    case .removeIDs(let cell, let values): "cell\(cell).ids proxy subtract(\(values.sorted()))"
     }
   }
 }
@@ -233,6 +242,12 @@ func firstDifference(running operations: [ModelOperation]) -> String? {
       let id = live[pick % live.count].id
       harness.classic[id]!.observer = nil
       model.end(id: id)
+    case .insertIDs(let cell, let values):
+      harness.cells[cell].mutableSetValue(for: \.ids).formUnion(values)
+      model.changeIDs(of: cell, inserting: values, removing: [])
+    case .removeIDs(let cell, let values):
+      harness.cells[cell].mutableSetValue(for: \.ids).subtract(values)
+      model.changeIDs(of: cell, inserting: [], removing: values)
     case .replaceCell(let cell):
       // Unlink it first, so that freeing the object really frees it; its
       // registrations then end silently.

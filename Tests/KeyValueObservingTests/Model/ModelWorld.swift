@@ -7,13 +7,14 @@ final class Cell {
   var a = 0
   var b = 0
   var items: [Int] = []
+  var ids: Set<Int> = []
   var link: Cell?
   var total: Int { a + b }
 }
 
 /// The keys a registration can observe.
 enum ModelKey: Int, CaseIterable, CustomStringConvertible {
-  case a, b, items, total, linkA
+  case a, b, items, total, linkA, ids
 
   /// The string key path of a classic observer.
   var string: String {
@@ -23,6 +24,7 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
     case .items: "items"
     case .total: "total"
     case .linkA: "link.a"
+    case .ids: "ids"
     }
   }
 
@@ -73,12 +75,15 @@ struct Note: Equatable, CustomStringConvertible {
     self.indexes = indexes
   }
 
-  /// A value as text, optionals unwrapped (`nil` for none).
+  /// A value as text, optionals unwrapped (`nil` for none), sets sorted.
   static func text(_ value: Any) -> String {
     var current: Any = value
     while let optional = current as? any OptionalText {
       guard let wrapped = optional.wrapped else { return "nil" }
       current = wrapped
+    }
+    if let set = current as? Set<Int> {
+      return "set\(set.sorted())"
     }
     return "\(current)"
   }

@@ -8,6 +8,7 @@ struct ReferenceModel {
     var a = 0
     var b = 0
     var items: [Int] = []
+    var ids: Set<Int> = []
     /// The index of the linked cell.
     var link: Int?
   }
@@ -39,6 +40,7 @@ struct ReferenceModel {
     case .items: return "\(state.items)"
     case .total: return "\(state.a + state.b)"
     case .linkA: return state.link.map { "\(cells[$0].a)" } ?? "nil"
+    case .ids: return "set\(state.ids.sorted())"
     }
   }
 
@@ -83,7 +85,7 @@ struct ReferenceModel {
       let registration = registrations[index]
       guard registration.isLive else { return false }
       switch (key, registration.key) {
-      case (.a, .a), (.b, .b), (.items, .items):
+      case (.a, .a), (.b, .b), (.items, .items), (.ids, .ids):
         return registration.cell == cell
       case (.a, .total), (.b, .total):
         return registration.cell == cell
@@ -163,5 +165,27 @@ struct ReferenceModel {
     }
     let replacedRange = kind == .insertion ? positions.lowerBound..<positions.lowerBound : positions
     cells[cell].items.replaceSubrange(replacedRange, with: inserted)
+  }
+
+  /// A set-proxy change of `cell`'s ids: an insertion of what `insert` adds
+  /// that was not there, or a removal of what `remove` takes that was; one
+  /// notification, without indexes.
+  mutating func changeIDs(of cell: Int, inserting insert: Set<Int>, removing remove: Set<Int>) {
+    let current = cells[cell].ids
+    let added = insert.subtracting(current)
+    let dropped = remove.intersection(current)
+    let kind: KeyValueChange = insert.isEmpty ? .removal : .insertion
+    for index in reached(byChangeOf: .ids, of: cell) {
+      let registration = registrations[index]
+      let options = registration.options
+      let old = options.contains(.old) && kind == .removal ? "set\(dropped.sorted())" : nil
+      if options.contains(.prior) {
+        expected[registration.id]!.append(Note(kind: kind, isPrior: true, old: old))
+      }
+      expected[registration.id]!.append(
+        Note(kind: kind, old: old, new: options.contains(.new) && kind == .insertion ? "set\(added.sorted())" : nil))
+    }
+    cells[cell].ids.formUnion(insert)
+    cells[cell].ids.subtract(remove)
   }
 }
