@@ -1,14 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Bionic)
-  import Bionic
-#elseif os(Windows)
-  import WinSDK
-#endif
 import Synchronization
 
 /// Lets a registration promise that no callback runs after it ends: each
@@ -63,7 +52,7 @@ final class CallbackGate: Sendable {
     var spins = 0
     while state.load(ordering: .acquiring) & ~Self.closedBit > own {
       spins += 1
-      if spins > 64 { Self.yieldThread() }
+      if spins > 64 { yieldThread() }
     }
   }
 
@@ -76,13 +65,5 @@ final class CallbackGate: Sendable {
       cursor = frame.pointee.outer
     }
     return count
-  }
-
-  private static func yieldThread() {
-    #if os(Windows)
-      _ = SwitchToThread()
-    #elseif !os(WASI)
-      sched_yield()
-    #endif
   }
 }

@@ -107,7 +107,7 @@ struct RegistrarLock: ~Copyable, @unchecked Sendable {
         // waiting threads do not keep the cache line bouncing.
         while word.pointee.load(ordering: .relaxed) {
           spins += 1
-          if spins > 64 { Self.yieldProcessor() }
+          if spins > 64 { yieldThread() }
         }
         if word.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
       }
@@ -116,14 +116,6 @@ struct RegistrarLock: ~Copyable, @unchecked Sendable {
     @inlinable @inline(__always)
     func unlock() {
       word.pointee.store(false, ordering: .releasing)
-    }
-
-    private static func yieldProcessor() {
-      #if os(Windows)
-        _ = SwitchToThread()
-      #elseif !os(WASI)
-        sched_yield()
-      #endif
     }
   #endif
 

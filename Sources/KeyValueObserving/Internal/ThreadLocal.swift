@@ -69,3 +69,13 @@ func currentThreadIdentity() -> UInt {
     UInt(pthread_self())
   #endif
 }
+
+/// Lets other threads run: what a thread waiting for another does between
+/// checks.
+func yieldThread() {
+  #if os(Windows)
+    _ = SwitchToThread()
+  #elseif !os(WASI)
+    sched_yield()
+  #endif
+}
