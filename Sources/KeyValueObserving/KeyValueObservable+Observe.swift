@@ -49,8 +49,15 @@ extension KeyValueObservable {
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
     let storage = _$kvoStorage()
-    guard let slot = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
-      return observeDerived(keyPath, in: storage, options: options, changeHandler: changeHandler)
+    let slot: Int
+    if let remembered = storage.rememberedSlot(for: keyPath) {
+      slot = remembered
+    } else {
+      guard let found = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
+        return observeDerived(keyPath, in: storage, options: options, changeHandler: changeHandler)
+      }
+      storage.rememberSlot(found, for: keyPath)
+      slot = found
     }
     let registration = ClosureRegistration<Self, Value>(options: options, slot: slot, handler: changeHandler)
     // `self` is alive, so its storage is open and the addition succeeds.

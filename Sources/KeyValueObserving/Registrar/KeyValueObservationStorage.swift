@@ -34,6 +34,16 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// slots from 63 on.
   @usableFromInline let observedSlots = Atomic<UInt64>(0)
 
+  /// The key path `observe` last mapped to a stored slot on this object,
+  /// and that slot: the key path's address shifted left by 16 bits, or'd
+  /// with the slot plus one; zero when none. Observing the same key again —
+  /// the common case — then skips the key table's key-path comparison.
+  @usableFromInline let lastSlotLookup = Atomic<UInt64>(0)
+
+  /// The key path of ``lastSlotLookup``, kept alive so that its address
+  /// cannot be reused by another key path while it is remembered.
+  private var lastSlotKeyPath: AnyKeyPath?
+
   /// The dynamic type of the observed object.
   let objectType: any KeyValueObservable.Type
 
@@ -72,6 +82,33 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       }
     }
     manuallyNotifiedSlots = manual
+  }
+
+  /// The slot `keyPath` was last found to name on this object, when it is
+  /// the key path ``rememberSlot(_:for:)`` was last given.
+  @inlinable
+  func rememberedSlot(for keyPath: AnyKeyPath) -> Int? {
+    let packed = lastSlotLookup.load(ordering: .acquiring)
+    let address = UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
+    guard packed != 0, packed >> 16 == address else { return nil }
+    return Int(packed & 0xFFFF) - 1
+  }
+
+  /// Remembers that `keyPath` names the stored `slot`, which has no
+  /// declared dependencies.
+  @usableFromInline
+  func rememberSlot(_ slot: Int, for keyPath: AnyKeyPath) {
+    let address = UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
+    guard address >> 48 == 0, slot < 0xFFFF else { return }
+    let replaced: AnyKeyPath? = withState { _ in
+      defer {
+        lastSlotKeyPath = keyPath
+        lastSlotLookup.store(address << 16 | UInt64(slot + 1), ordering: .releasing)
+      }
+      return lastSlotKeyPath
+    }
+    // The key path no longer remembered is released after the lock.
+    _ = replaced
   }
 
   /// Whether the object's type declares dependencies for `keyPath`.
