@@ -3,6 +3,26 @@ import Testing
 
 @Suite("Delivery: callbacks may observe, invalidate and assign")
 struct DeliveryTests {
+  @Test("observing keys in turn on one object reaches each key, whatever key path was observed before")
+  func alternatingKeyPaths() {
+    let person = Person()
+    var seen: [String] = []
+    let keyPaths: [(KeyPath<Person, Int>, String)] = [(\.age, "age"), (\.age, "age")]
+    var tokens = keyPaths.map { keyPath, label in person.observe(keyPath) { _, _ in seen.append(label) } }
+    tokens.append(person.observe(\.name) { _, _ in seen.append("name") })
+    tokens.append(person.observe(\.summary) { _, _ in seen.append("summary") })
+    tokens.append(person.observe(\.age) { _, _ in seen.append("age again") })
+    // A key path built at run time, not a literal, names the same key.
+    let built = (\Person.self).appending(path: \Person.name)
+    tokens.append(person.observe(built) { _, _ in seen.append("built name") })
+    person.age = 1
+    #expect(seen == ["age", "age", "summary", "age again"])
+    seen = []
+    person.name = "Ada"
+    #expect(seen == ["name", "summary", "built name"])
+    withExtendedLifetime(tokens) {}
+  }
+
   @Test("a registration invalidated by an earlier observer of the same change is not called")
   func invalidatedDuringDelivery() {
     let person = Person()
