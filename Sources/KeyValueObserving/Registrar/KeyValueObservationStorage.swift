@@ -19,8 +19,9 @@ public import Synchronization
 /// // }
 /// ```
 public final class _KeyValueObservationStorage: @unchecked Sendable {
-  // @unchecked Sendable: `state` is read and written only inside
-  // `withState`, under `lock`; everything else is immutable or atomic.
+  // @unchecked Sendable: `state` and `lastSlotKeyPath` are read and written
+  // only inside `withState`, under `lock`; everything else is immutable or
+  // atomic.
   private let lock = RegistrarLock()
   // The lock already guarantees exclusive access: the runtime's dynamic
   // exclusivity check would only add cost to every observed write.
