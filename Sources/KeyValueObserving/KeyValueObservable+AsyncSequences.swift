@@ -29,7 +29,7 @@ extension KeyValueObservable {
       of: KeyValueObservedChange<Value>.self,
       bufferingPolicy: bufferingPolicy
     )
-    let hooks = ObservationHooks(observer: "changes(for:) sequence", ended: { continuation.finish() })
+    let hooks = ObservationHooks(describeObserver: { "changes(for:) sequence" }, ended: { continuation.finish() })
     let token = observe(keyPath, options: options, hooks: hooks) { _, change in
       continuation.yield(change)
     }
@@ -60,7 +60,7 @@ extension KeyValueObservable {
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
   ) -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
-    let hooks = ObservationHooks(observer: "values(for:) sequence", ended: { continuation.finish() })
+    let hooks = ObservationHooks(describeObserver: { "values(for:) sequence" }, ended: { continuation.finish() })
     let token = observe(keyPath, options: [.initial, .new], hooks: hooks) { _, change in
       // `.new` was asked for: every change holds the value.
       if let value = change.newValue {

@@ -114,12 +114,15 @@ extension KeyValueObservable {
   /// `removeObserver` to find; one that is not is ended through a token for
   /// the returned registration. Either way it is in place before the
   /// `.initial` notification, so that the observer may remove it there.
+  /// `describedAs` names who observes in ``observationInfo`` when that is
+  /// not the observer itself (a controller's forwarder).
   func registerClassic(
     _ observer: any KeyValueObserver,
     forKeyPath keyPath: String,
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
-    recorded: Bool
+    recorded: Bool,
+    describedAs owner: String? = nil
   ) throws(KeyValueCodingError) -> (storage: _KeyValueObservationStorage, registration: _KeyValueRegistration) {
     let components = try Self.checkedComponents(of: keyPath)
     let first = try Self.readableKeyPath(forKey: components[0])
@@ -129,7 +132,8 @@ extension KeyValueObservable {
       keyPath: keyPath,
       options: options,
       context: context,
-      storage: storage
+      storage: storage,
+      describedAs: owner
     )
     let registration: _KeyValueRegistration
     let initialValue: () -> Any?
@@ -153,8 +157,8 @@ extension KeyValueObservable {
         keyDescription: keyPath,
         read: { root, keys in readStringPath(components, from: root, into: &keys) },
         options: options,
-        handler: { root, change in target.send(change, from: root) },
-        describeHandler: { target.description }
+        hooks: ObservationHooks(describeObserver: { target.description }),
+        handler: { root, change in target.send(change, from: root) }
       )
       let (anchor, value) = observation.start(root: self)
       registration = anchor
@@ -179,10 +183,7 @@ extension KeyValueObservable {
   /// The components of a string key path, checked against the key tables
   /// of the types along it.
   static func checkedComponents(of path: String) throws(KeyValueCodingError) -> [String] {
-    let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-    guard !components.contains(where: \.isEmpty) else {
-      throw .emptyKey(keyPath: path, type: "\(Self.self)")
-    }
+    let components = try components(of: path)
     var type: any KeyValueObservable.Type = Self.self
     for (index, key) in components.enumerated() {
       let keyPath = try type.readableKeyPath(forKey: key)

@@ -20,14 +20,10 @@ extension KeyValueObservable where Self: Sendable {
     on queue: DispatchQueue,
     changeHandler: @escaping @Sendable (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    let delivery = SerialDelivery<(Self, KeyValueObservedChange<Value>)> { delivery in
+    observe(keyPath, options: options, describedAs: "closure on \(queue.label)") { delivery in
       queue.async {
         delivery.drain { object, change in changeHandler(object, change) }
       }
-    }
-    let hooks = ObservationHooks(observer: "closure on \(queue.label)", ended: { delivery.cancel() })
-    return observe(keyPath, options: options, hooks: hooks) { object, change in
-      delivery.append((object, change))
     }
   }
 
@@ -49,12 +45,24 @@ extension KeyValueObservable where Self: Sendable {
     options: KeyValueObservingOptions = [],
     changeHandler: @escaping @MainActor @Sendable (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    let delivery = SerialDelivery<(Self, KeyValueObservedChange<Value>)> { delivery in
+    observe(keyPath, options: options, describedAs: "closure on the main actor") { delivery in
       Task { @MainActor in
         delivery.drain { object, change in changeHandler(object, change) }
       }
     }
-    let hooks = ObservationHooks(observer: "closure on the main actor", ended: { delivery.cancel() })
+  }
+
+  /// Observes `keyPath`, handing each change to a ``SerialDelivery`` whose
+  /// drains `schedule` runs where the caller wants them; the registration's
+  /// end cancels it.
+  private func observe<Value: Sendable>(
+    _ keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions,
+    describedAs observer: String,
+    schedule: @escaping @Sendable (SerialDelivery<(Self, KeyValueObservedChange<Value>)>) -> Void
+  ) -> KeyValueObservation {
+    let delivery = SerialDelivery(schedule: schedule)
+    let hooks = ObservationHooks(describeObserver: { observer }, ended: { delivery.cancel() })
     return observe(keyPath, options: options, hooks: hooks) { object, change in
       delivery.append((object, change))
     }

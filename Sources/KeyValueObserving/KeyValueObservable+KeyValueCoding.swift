@@ -99,10 +99,7 @@ extension KeyValueObservable {
   /// The object that holds the last component of `path`, and that
   /// component.
   private func destination(of path: String) throws(KeyValueCodingError) -> (any KeyValueObservable, String) {
-    let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-    guard !components.contains(where: \.isEmpty) else {
-      throw .emptyKey(keyPath: path, type: "\(Self.self)")
-    }
+    let components = try Self.components(of: path)
     var object: any KeyValueObservable = self
     for key in components.dropLast() {
       let typeName = "\(type(of: object))"
@@ -115,6 +112,15 @@ extension KeyValueObservable {
       object = observable
     }
     return (object, components[components.count - 1])
+  }
+
+  /// The keys of a dotted key path; an empty path or component throws.
+  static func components(of path: String) throws(KeyValueCodingError) -> [String] {
+    let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard !components.contains(where: \.isEmpty) else {
+      throw .emptyKey(keyPath: path, type: "\(Self.self)")
+    }
+    return components
   }
 
   /// The key path of the property called `key`.

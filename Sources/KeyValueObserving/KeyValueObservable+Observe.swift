@@ -83,11 +83,23 @@ extension KeyValueObservable {
     options: KeyValueObservingOptions,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
+    observeDerived(keyPath, in: storage, options: options, hooks: ObservationHooks(), changeHandler: changeHandler)
+  }
+
+  /// ``observeDerived(_:in:options:changeHandler:)`` with `hooks`.
+  func observeDerived<Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    in storage: _KeyValueObservationStorage,
+    options: KeyValueObservingOptions,
+    hooks: ObservationHooks,
+    changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> KeyValueObservation {
     let observation = DerivedObservation(
       root: self,
       storage: storage,
       keyPath: keyPath,
       options: options,
+      hooks: hooks,
       handler: changeHandler
     )
     let (anchor, value) = observation.start(root: self)

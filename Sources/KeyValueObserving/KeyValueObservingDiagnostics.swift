@@ -121,7 +121,7 @@ public enum KeyValueObservingDiagnostics {
   /// ```
   public static let standardError: Handler = { diagnostic in
     #if DEBUG && !os(WASI)
-      guard state.lock.withLock({ state.printed.insert(diagnostic).inserted }) else { return }
+      guard isFirstPrint(of: diagnostic) else { return }
       let line = "\(diagnostic)\n"
       _ = line.utf8CString.withUnsafeBufferPointer { buffer in
         #if os(Windows)
@@ -131,6 +131,11 @@ public enum KeyValueObservingDiagnostics {
         #endif
       }
     #endif
+  }
+
+  /// Whether ``standardError`` has not printed `diagnostic` yet; records it.
+  static func isFirstPrint(of diagnostic: KeyValueObservingDiagnostic) -> Bool {
+    state.lock.withLock { state.printed.insert(diagnostic).inserted }
   }
 }
 

@@ -33,13 +33,19 @@ final class ClassicObserverTarget: @unchecked Sendable {
   /// the observer is gone.
   private let storage: _KeyValueObservationStorage
 
+  /// Who observes, when that is not the observer itself: the controller a
+  /// forwarder works for.
+  private let owner: String?
+
   init(
     observer: any KeyValueObserver,
     keyPath: String,
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
-    storage: _KeyValueObservationStorage
+    storage: _KeyValueObservationStorage,
+    describedAs owner: String? = nil
   ) {
+    self.owner = owner
     self.observer = observer
     self.observerID = ObjectIdentifier(observer)
     self.observerType = type(of: observer)
@@ -105,9 +111,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   /// Who observes, for ``KeyValueObservable/observationInfo``.
   var description: String {
-    if let forwarder = observer as? ControllerChangeForwarder {
-      return forwarder.description
-    }
+    if let owner { return owner }
     let state = isObserverFreed ? ", freed" : ""
     guard let context else { return "\(observerType) (classic observer\(state))" }
     return "\(observerType) (classic observer, context \(context)\(state))"

@@ -206,10 +206,10 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   @discardableResult
   public func remove(at position: Int) -> Element {
-    let current = array
-    precondition(current.indices.contains(position), "KeyValueMutableArray: index \(position) out of range")
-    mutate(.removal, at: [position..<position + 1]) { $0.remove(at: position) }
-    return current[position]
+    precondition(indices.contains(position), "KeyValueMutableArray: index \(position) out of range")
+    var removed: Element?
+    mutate(.removal, at: [position..<position + 1]) { removed = $0.remove(at: position) }
+    return removed!
   }
 
   /// Removes the elements in `bounds`: one removal over them.

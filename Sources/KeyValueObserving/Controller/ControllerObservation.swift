@@ -68,15 +68,9 @@ final class ControllerObservation: @unchecked Sendable {
 
 /// A classic observer that hands each change dictionary to a closure: how
 /// a controller's string-keyed forms reach their block or their observer.
-final class ControllerChangeForwarder: KeyValueObserver, CustomStringConvertible, @unchecked Sendable {
-  // @unchecked Sendable: `ownerDescription` is set once, before the
-  // forwarder is registered; the closure runs where changes happen.
+final class ControllerChangeForwarder: KeyValueObserver, @unchecked Sendable {
+  // @unchecked Sendable: immutable; the closure runs where changes happen.
   let forward: (AnyObject, String, [KeyValueChangeKey: Any], UnsafeMutableRawPointer?) -> Void
-
-  /// The controller it works for, for descriptions.
-  var ownerDescription = "KVOController"
-
-  var description: String { ownerDescription }
 
   init(_ forward: @escaping (AnyObject, String, [KeyValueChangeKey: Any], UnsafeMutableRawPointer?) -> Void) {
     self.forward = forward

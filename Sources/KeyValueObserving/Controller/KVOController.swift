@@ -114,7 +114,8 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     guard let observation = begin(object, key: key, keyDescription: description, options: options) else { return }
     let gate = observation.gate
     let observer = observerReference
-    let hooks = ObservationHooks(observer: ownerDescription)
+    let owner = ownerDescription
+    let hooks = ObservationHooks(describeObserver: { owner })
     let token = object.observe(keyPath, options: options, hooks: hooks) { object, change in
       gate.pass {
         guard let observer = observer.referent else { return }
@@ -257,7 +258,6 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
       return
     }
     let forwarder = makeForwarder(observation.gate)
-    forwarder.ownerDescription = ownerDescription
     lock.withLock { observation.adapter = forwarder }
     // The key path was checked by the caller.
     guard
@@ -266,7 +266,8 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
         forKeyPath: keyPath,
         options: options,
         context: context,
-        recorded: false
+        recorded: false,
+        describedAs: ownerDescription
       )
     else {
       end { $0 === observation }

@@ -218,9 +218,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   private let read: Reader
   private let options: KeyValueObservingOptions
   private let handler: (Root, KeyValueObservedChange<Value>) -> Void
-  private let describeHandler: (() -> String)?
-  /// Called once when the observation ends.
-  private let onEnd: (() -> Void)?
+  /// Who observes, and what to do when the observation ends.
+  private let hooks: ObservationHooks
 
   /// An observation of `keyPath`.
   convenience init(
@@ -228,6 +227,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     storage: _KeyValueObservationStorage,
     keyPath: KeyPath<Root, Value>,
     options: KeyValueObservingOptions,
+    hooks: ObservationHooks = ObservationHooks(),
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     let declares = storage.customization != nil
@@ -241,15 +241,14 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
         return root[keyPath: keyPath]
       },
       options: options,
-      handler: handler,
-      describeHandler: nil
+      hooks: hooks,
+      handler: handler
     )
   }
 
   /// An observation of what `read` reads, filed in the root's storage under
   /// `filedUnder` (manual changes of that key path reach it) and described
-  /// as `keyDescription` (or as the key path, when `nil`), its handler as
-  /// `describeHandler` says (or as a closure, when `nil`).
+  /// as `keyDescription` (or as the key path, when `nil`), with `hooks`.
   init(
     root: Root,
     storage: _KeyValueObservationStorage,
@@ -257,16 +256,14 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     keyDescription: String?,
     read: @escaping Reader,
     options: KeyValueObservingOptions,
-    handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void,
-    describeHandler: (() -> String)?,
-    ended: (() -> Void)? = nil
+    hooks: ObservationHooks,
+    handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     self.root = root
     self.read = read
     self.options = options
     self.handler = handler
-    self.describeHandler = describeHandler
-    self.onEnd = ended
+    self.hooks = hooks
     super.init(keyPath: keyPath, rootStorage: storage, keyDescription: keyDescription)
   }
 
@@ -305,11 +302,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   }
 
   override func didEnd() {
-    onEnd?()
+    hooks.ended?()
   }
 
   override var handlerDescription: String {
-    describeHandler?() ?? "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)"
+    hooks.describeObserver?() ?? "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)"
   }
 
   override func dependencyWillChange() {

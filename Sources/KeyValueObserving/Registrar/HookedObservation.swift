@@ -26,7 +26,7 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueR
   }
 
   override var observerDescription: String {
-    hooks.observer ?? "closure (\(Object.self), KeyValueObservedChange<\(Value.self)>)"
+    hooks.describeObserver?() ?? "closure (\(Object.self), KeyValueObservedChange<\(Value.self)>)"
   }
 
   override func registrationEnded() {
@@ -38,7 +38,7 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueR
 struct ObservationHooks {
   /// Who observes, for ``KeyValueObservable/observationInfo``; `nil` for a
   /// closure.
-  var observer: String?
+  var describeObserver: (() -> String)?
   /// Called once, with no lock held, when the registration ends:
   /// invalidated, or its object deinitialised.
   var ended: (() -> Void)?
@@ -54,25 +54,7 @@ extension KeyValueObservable {
   ) -> KeyValueObservation {
     let storage = _$kvoStorage()
     guard let slot = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
-      let observation = DerivedObservation(
-        root: self,
-        storage: storage,
-        filedUnder: keyPath,
-        keyDescription: nil,
-        read: { root, keys in
-          if storage.customization != nil { keys.append(ReadKey(object: root, keyPath: keyPath)) }
-          return root[keyPath: keyPath]
-        },
-        options: options,
-        handler: changeHandler,
-        describeHandler: hooks.observer.map { observer in { observer } },
-        ended: hooks.ended
-      )
-      let (anchor, value) = observation.start(root: self)
-      if options.contains(.initial) && anchor.isLive {
-        changeHandler(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
-      }
-      return KeyValueObservation(storage: storage, registration: anchor)
+      return observeDerived(keyPath, in: storage, options: options, hooks: hooks, changeHandler: changeHandler)
     }
     let registration = HookedClosureRegistration<Self, Value>(
       options: options,

@@ -142,7 +142,8 @@ struct ReferenceModel {
     at positions: Range<Int>,
     inserting inserted: [Int]
   ) {
-    let removed = Array(cells[cell].items[kind == .insertion ? positions.lowerBound..<positions.lowerBound : positions])
+    let replaced = kind == .insertion ? positions.lowerBound..<positions.lowerBound : positions
+    let removed = Array(cells[cell].items[replaced])
     for index in reached(byChangeOf: .items, of: cell) {
       let registration = registrations[index]
       let options = registration.options
@@ -163,8 +164,7 @@ struct ReferenceModel {
           indexes: [positions]
         ))
     }
-    let replacedRange = kind == .insertion ? positions.lowerBound..<positions.lowerBound : positions
-    cells[cell].items.replaceSubrange(replacedRange, with: inserted)
+    cells[cell].items.replaceSubrange(replaced, with: inserted)
   }
 
   /// A set-proxy change of `cell`'s ids: an insertion of what `insert` adds
