@@ -60,18 +60,20 @@ extension KeyValueObservable {
       slot = found
     }
     let registration = ClosureRegistration<Self, Value>(options: options, slot: slot, handler: changeHandler)
-    // `self` is alive, so its storage is open and the addition succeeds.
-    _ = storage.add(registration)
+    let handle = Unmanaged.passUnretained(registration)
+    let tokenHandle = Unmanaged<_KeyValueRegistration>.passUnretained(registration)
+    // The slot list takes this function's reference. `self` is alive, so its
+    // storage is open and the addition succeeds; from then on the list keeps
+    // the registration alive until the token removes it.
+    guard storage.add(consume registration) else { return KeyValueObservation(storage: nil, registration: nil) }
     if options.contains(.initial) {
       let value = self[keyPath: keyPath]
-      if registration.isLive {
-        registration.call(
-          self,
-          KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil)
-        )
+      handle._withUnsafeGuaranteedRef { registration in
+        guard registration.isLive else { return }
+        registration.call(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
       }
     }
-    return KeyValueObservation(storage: storage, registration: registration)
+    return KeyValueObservation(storage: consume storage, registration: tokenHandle)
   }
 
   /// `observe` for a key path that is not one stored property without
@@ -106,6 +108,6 @@ extension KeyValueObservable {
     if options.contains(.initial) && anchor.isLive {
       changeHandler(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
     }
-    return KeyValueObservation(storage: storage, registration: anchor)
+    return KeyValueObservation(storage: storage, registration: .passUnretained(anchor))
   }
 }

@@ -20,18 +20,33 @@ import Synchronization
 /// }
 /// ```
 public final class KeyValueObservation: Sendable {
-  private let storage: _KeyValueObservationStorage?
+  /// The observed object's storage, retained by the token (released in
+  /// `deinit`): held unmanaged so that `invalidate()` reaches it without a
+  /// retain and release of its own.
+  private let storage: Unmanaged<_KeyValueObservationStorage>?
 
   /// The address of the registration while it is registered, zero once this
   /// token invalidated it. The storage owns the registration; the token only
   /// names it, so the first `invalidate()` can hand it back exactly once.
+  /// Cleared under the storage's lock, which decides which of two racing
+  /// `invalidate()` calls removes the registration.
   private let registration: Atomic<UInt>
 
+  /// A token for `registration`, registered in `storage`; the token takes
+  /// over the caller's reference to `storage`. A token for nothing (both
+  /// `nil`) is inert from the start.
   @usableFromInline
-  init(storage: _KeyValueObservationStorage?, registration: __shared _KeyValueRegistration?) {
-    self.storage = storage
-    let address = registration.map { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) } ?? 0
-    self.registration = Atomic(address)
+  init(storage: __owned _KeyValueObservationStorage?, registration: Unmanaged<_KeyValueRegistration>?) {
+    if let storage {
+      self.storage = Unmanaged.passRetained(storage)
+    } else {
+      self.storage = nil
+    }
+    if let registration {
+      self.registration = Atomic(UInt(bitPattern: registration.toOpaque()))
+    } else {
+      self.registration = Atomic(0)
+    }
   }
 
   /// Ends the registration and releases its callback.
@@ -53,10 +68,8 @@ public final class KeyValueObservation: Sendable {
   /// token.invalidate()  // harmless
   /// ```
   public func invalidate() {
-    // One exchange decides which caller invalidates; the others see zero.
-    let address = registration.exchange(0, ordering: .acquiringAndReleasing)
-    guard let storage, let pointer = UnsafeRawPointer(bitPattern: address) else { return }
-    storage.remove(Unmanaged.fromOpaque(pointer))
+    guard let storage, registration.load(ordering: .relaxed) != 0 else { return }
+    storage._withUnsafeGuaranteedRef { $0.remove(claimingFrom: registration) }
   }
 
   /// Whether the registration still delivers: `false` after
@@ -70,7 +83,7 @@ public final class KeyValueObservation: Sendable {
   /// ```
   public var isActive: Bool {
     guard let storage, registration.load(ordering: .acquiring) != 0 else { return false }
-    return !storage.isClosed
+    return !storage._withUnsafeGuaranteedRef { $0.isClosed }
   }
 
   deinit {
@@ -79,5 +92,6 @@ public final class KeyValueObservation: Sendable {
     if registration.load(ordering: .relaxed) != 0 {
       invalidate()
     }
+    storage?.release()
   }
 }

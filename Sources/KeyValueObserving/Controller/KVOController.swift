@@ -273,7 +273,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
       end { $0 === observation }
       return
     }
-    finish(observation, token: KeyValueObservation(storage: storage, registration: registration))
+    finish(observation, token: KeyValueObservation(storage: storage, registration: .passUnretained(registration)))
   }
 
   /// What tells observations of one object apart: the name of a stored

@@ -68,6 +68,6 @@ extension KeyValueObservable {
       let value = self[keyPath: keyPath]
       changeHandler(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
     }
-    return KeyValueObservation(storage: storage, registration: registration)
+    return KeyValueObservation(storage: storage, registration: .passUnretained(registration))
   }
 }

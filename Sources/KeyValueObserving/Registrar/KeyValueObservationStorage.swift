@@ -239,20 +239,27 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// Adds `registration` to its slot; returns `false` (and adds nothing)
   /// once the object has deinitialised.
+  ///
+  /// Takes the caller's reference: a caller that gives up its own with
+  /// `consume` hands the registration to the slot list without a retain.
   @usableFromInline
-  func add(_ registration: _KeyValueRegistration) -> Bool {
+  func add(_ registration: __owned _KeyValueRegistration) -> Bool {
+    let slot = registration.slot
+    let anchorKeyPath = slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil
+    // The list takes this reference; the closure below captures only the
+    // unmanaged handle, so nothing retains the registration on the way.
+    let handed = Unmanaged.passRetained(consume registration)
     let (added, released) = mutating { state, busy, replaced in
       guard !isClosed else { return false }
-      if let keyPath = registration.anchorKeyPath {
-        state.keyed[keyPath, default: SlotRegistrations()].append(registration, busy: busy, retired: &replaced)
+      if let anchorKeyPath {
+        state.keyed[anchorKeyPath, default: SlotRegistrations()].append(handed, busy: busy, retired: &replaced)
         return true
       }
-      let slot = registration.slot
       if state.slots.count <= slot {
         state.slots.append(contentsOf: repeatElement(SlotRegistrations(), count: slot + 1 - state.slots.count))
       }
       let wasEmpty = state.slots[slot].isEmpty
-      state.slots[slot].append(registration, busy: busy, retired: &replaced)
+      state.slots[slot].append(handed, busy: busy, retired: &replaced)
       if wasEmpty {
         if slot >= 63 { state.highSlotsObserved += 1 }
         markObserved(slot: slot, true)
@@ -260,6 +267,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       return true
     }
     _ = released
+    if !added { handed.release() }
     return added
   }
 
@@ -272,23 +280,52 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// in which case the storage is closed and the pointer is not touched.
   @discardableResult
   func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
-    let (removed, released) = mutating { state, busy, replaced -> _KeyValueRegistration? in
+    let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
       guard !isClosed else { return nil }
       return detach(registration, from: &state, busy: busy, replaced: &replaced)
     }
     _ = released
-    removed?.registrationEnded()
-    return removed != nil
+    return ended(removed)
+  }
+
+  /// Removes the registration whose address `token` holds, and clears
+  /// `token`, both under the lock: of several threads invalidating one token
+  /// at once, exactly one finds the address, and none touches the
+  /// registration after another removed it. Does nothing when `token` is
+  /// already zero.
+  func remove(claimingFrom token: borrowing Atomic<UInt>) {
+    let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
+      // Only this lock changes the word once the token exists, so a load
+      // and a store do what an exchange would.
+      guard let pointer = UnsafeRawPointer(bitPattern: token.load(ordering: .relaxed)) else { return nil }
+      token.store(0, ordering: .relaxed)
+      guard !isClosed else { return nil }
+      return detach(Unmanaged.fromOpaque(pointer), from: &state, busy: busy, replaced: &replaced)
+    }
+    _ = released
+    ended(removed)
+  }
+
+  /// Tells `removed`, if any, that it was removed, then gives up the list's
+  /// reference to it that ``detach(_:from:busy:replaced:)`` handed over;
+  /// returns whether there was one.
+  @discardableResult
+  private func ended(_ removed: Unmanaged<_KeyValueRegistration>?) -> Bool {
+    guard let removed else { return false }
+    removed._withUnsafeGuaranteedRef { $0.registrationEnded() }
+    removed.release()
+    return true
   }
 
   /// Takes `registration` out of its list, under the lock, and marks it
-  /// inactive; returns it, or `nil` when it is not registered.
+  /// inactive; returns it with the list's reference, which the caller must
+  /// release, or `nil` when it is not registered.
   private func detach(
     _ registration: Unmanaged<_KeyValueRegistration>,
     from state: inout State,
     busy: Bool,
     replaced: inout [RegistrationList]
-  ) -> _KeyValueRegistration? {
+  ) -> Unmanaged<_KeyValueRegistration>? {
     let (slot, keyPath) = registration._withUnsafeGuaranteedRef { ($0.slot, $0.anchorKeyPath) }
     if let keyPath {
       guard let removed = state.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced) else {
@@ -299,7 +336,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       {
         replaced.append(list)
       }
-      removed.isActive.store(false, ordering: .releasing)
+      removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
       return removed
     }
     guard slot < state.slots.count,
@@ -307,7 +344,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     else { return nil }
     // Marked inactive under the lock, so a delivery that starts after this
     // returns cannot call it.
-    removed.isActive.store(false, ordering: .releasing)
+    removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
     if state.slots[slot].isEmpty {
       if slot >= 63 { state.highSlotsObserved -= 1 }
       if slot < 63 || state.highSlotsObserved == 0 {
@@ -334,14 +371,13 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// and its registration; returns whether there was one. `matches` runs
   /// under the lock: it must not call out.
   func removeClassic(where matches: (ClassicObserverTarget) -> Bool) -> Bool {
-    let (removed, released) = mutating { state, busy, replaced -> _KeyValueRegistration? in
+    let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
       guard !isClosed, let index = state.classic.lastIndex(where: { matches($0.target) }) else { return nil }
       let entry = state.classic.remove(at: index)
       return detach(.passUnretained(entry.registration), from: &state, busy: busy, replaced: &replaced)
     }
     _ = released
-    removed?.registrationEnded()
-    return removed != nil
+    return ended(removed)
   }
 
   /// The classic observers registered now, in registration order.

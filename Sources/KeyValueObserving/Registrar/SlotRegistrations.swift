@@ -48,16 +48,24 @@ struct SlotRegistrations {
     )
   }
 
-  /// Appends `registration`. `busy`: whether a change may be reading.
-  mutating func append(_ registration: _KeyValueRegistration, busy: Bool, retired: inout [RegistrationList]) {
+  /// Appends `registration`, whose reference (`passRetained`) the list
+  /// takes over. `busy`: whether a change may be reading.
+  mutating func append(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    busy: Bool,
+    retired: inout [RegistrationList]
+  ) {
     let used = list?.used ?? 0
     makeWritable(minimumCapacity: used + 1, busy: busy, retired: &retired)
-    registration.indexInSlot = Int32(used)
+    let options = registration._withUnsafeGuaranteedRef { registration in
+      registration.indexInSlot = Int32(used)
+      return registration.options
+    }
     list!.withUnsafeMutablePointers { header, elements in
-      (elements + used).initialize(to: registration)
+      (elements + used).initialize(to: registration.takeRetainedValue())
       header.pointee.count = used + 1
     }
-    count(registration.options, by: 1)
+    count(options, by: 1)
   }
 
   /// Removes `registration` if it is here and hands back the list's
@@ -67,32 +75,31 @@ struct SlotRegistrations {
     _ registration: Unmanaged<_KeyValueRegistration>,
     busy: Bool,
     retired: inout [RegistrationList]
-  ) -> _KeyValueRegistration? {
-    let (index, identity) = registration._withUnsafeGuaranteedRef { (Int($0.indexInSlot), ObjectIdentifier($0)) }
+  ) -> Unmanaged<_KeyValueRegistration>? {
+    let (index, options) = registration._withUnsafeGuaranteedRef { (Int($0.indexInSlot), $0.options) }
     // No local reference to the list: `makeWritable` asks whether it is unique.
     let used = list?.used ?? 0
-    guard index >= 0, index < used,
-      list!.withUnsafeMutablePointerToElements({ $0[index].map(ObjectIdentifier.init) }) == identity
-    else { return nil }
+    guard index >= 0, index < used, list!.address(at: index) == registration.toOpaque() else { return nil }
     makeWritable(minimumCapacity: used, busy: busy, retired: &retired)
-    let removed = list!.withUnsafeMutablePointers { header, elements in
-      let removed = elements[index].take()!
+    list!.withUnsafeMutablePointers { header, elements in
+      // The entry's reference moves to the caller: the entry is overwritten
+      // with a hole, without a release.
+      UnsafeMutableRawPointer(elements + index).storeBytes(of: nil, as: UnsafeRawPointer?.self)
       // Trailing holes are dropped at once, so that a key observed and
       // released over and over keeps reusing the same entry.
       while header.pointee.count > 0 && elements[header.pointee.count - 1] == nil {
         header.pointee.count -= 1
       }
-      return removed
     }
-    removed.indexInSlot = -1
-    count(removed.options, by: -1)
+    registration._withUnsafeGuaranteedRef { $0.indexInSlot = -1 }
+    count(options, by: -1)
     if liveCount == 0 {
       // Keep the buffer: a key observed once is likely observed again.
       list!.withUnsafeMutablePointerToHeader { $0.pointee.count = 0 }
     } else if list!.used - liveCount > max(liveCount, 8) {
       compact(retired: &retired)
     }
-    return removed
+    return registration
   }
 
   /// Takes every registration out, leaving the slot empty.
@@ -173,6 +180,14 @@ final class RegistrationList: ManagedBuffer<RegistrationListHeader, _KeyValueReg
   static func make(capacity: Int) -> RegistrationList {
     let buffer = create(minimumCapacity: capacity) { _ in RegistrationListHeader(count: 0, isShared: false) }
     return unsafeDowncast(buffer, to: RegistrationList.self)
+  }
+
+  /// The address of the registration at `index`, `nil` for a hole; read
+  /// without taking a reference.
+  func address(at index: Int) -> UnsafeMutableRawPointer? {
+    withUnsafeMutablePointerToElements { elements in
+      UnsafeRawPointer(elements + index).load(as: UnsafeMutableRawPointer?.self)
+    }
   }
 
   /// How many entries are initialised, holes included. Read through a
