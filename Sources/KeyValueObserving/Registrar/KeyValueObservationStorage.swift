@@ -326,7 +326,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     busy: Bool,
     replaced: inout [RegistrationList]
   ) -> Unmanaged<_KeyValueRegistration>? {
-    let (slot, keyPath) = registration._withUnsafeGuaranteedRef { ($0.slot, $0.anchorKeyPath) }
+    let (slot, keyPath) = registration._withUnsafeGuaranteedRef { registration in
+      let slot = registration.slot
+      return (slot, slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil)
+    }
     if let keyPath {
       guard let removed = state.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced) else {
         return nil
