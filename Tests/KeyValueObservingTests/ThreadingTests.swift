@@ -28,6 +28,14 @@ extension Counters {
   var sum: Int { a + b + c + d }
 }
 
+/// Counts its own deinitialisation: captured by a handler, it tells when the
+/// handler's captures were released.
+final class DeinitCounter: Sendable {
+  let counter: Counter
+  init(_ counter: Counter) { self.counter = counter }
+  deinit { counter.increment() }
+}
+
 /// Tokens shared between threads, each slot used by one thread at a time.
 final class TokenBox: @unchecked Sendable {
   var tokens: [KeyValueObservation] = []
@@ -124,6 +132,25 @@ struct ThreadingTests {
     }
     counters.d = 1
     #expect(counter.count == 0)
+    #expect(counters.observationInfo.isEmpty)
+  }
+
+  @Test("one token invalidated by two threads at once: the registration ends once, its captures are freed once")
+  func invalidateRacingItself() {
+    let counters = Counters()
+    let freed = Counter()
+    let calls = Counter()
+    for _ in 0..<200 {
+      let capture = DeinitCounter(freed)
+      let token = counters.observe(\.a) { _, _ in
+        withExtendedLifetime(capture) { calls.increment() }
+      }
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in token.invalidate() }
+      #expect(!token.isActive)
+    }
+    counters.a += 1
+    #expect(freed.count == 200, "every handler's captures are released by the one invalidation that won")
+    #expect(calls.count == 0)
     #expect(counters.observationInfo.isEmpty)
   }
 
