@@ -20,6 +20,7 @@ extension KeyValueObservable {
   ///   - options: What each change carries; `.new` by default.
   ///   - bufferingPolicy: What happens to changes made faster than they
   ///     are consumed; by default every change is kept.
+  @inlinable
   public func changes<Value: Sendable>(
     for keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = .new,
@@ -55,6 +56,7 @@ extension KeyValueObservable {
   ///   - keyPath: The value to observe.
   ///   - bufferingPolicy: How many values wait for the consumer; the
   ///     newest one by default.
+  @inlinable
   public func values<Value: Sendable>(
     for keyPath: KeyPath<Self, Value>,
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)

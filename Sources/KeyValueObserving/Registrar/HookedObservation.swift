@@ -35,6 +35,10 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueR
 }
 
 /// What a hooked observation says about itself and does when it ends.
+///
+/// Not API; usable from inlinable code so that the async sequences can be
+/// specialised for the caller's types.
+@usableFromInline
 struct ObservationHooks {
   /// Who observes, for ``KeyValueObservable/observationInfo``; `nil` for a
   /// closure.
@@ -42,10 +46,17 @@ struct ObservationHooks {
   /// Called once, with no lock held, when the registration ends:
   /// invalidated, or its object deinitialised.
   var ended: (() -> Void)?
+
+  @usableFromInline
+  init(describeObserver: (() -> String)? = nil, ended: (() -> Void)? = nil) {
+    self.describeObserver = describeObserver
+    self.ended = ended
+  }
 }
 
 extension KeyValueObservable {
   /// ``observe(_:options:changeHandler:)`` with `hooks`.
+  @usableFromInline
   func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions,

@@ -271,13 +271,15 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     return added
   }
 
-  /// Removes the registration a token refers to; returns whether it was
-  /// registered. The registration is released after the lock: its callback's
-  /// captures may run any code when they deinitialise.
+  /// Removes `registration`; returns whether it was registered. The
+  /// registration is released after the lock: its callback's captures may
+  /// run any code when they deinitialise.
   ///
-  /// The token calls this at most once. The registration is alive here: the
-  /// slot list owns it until this removal, unless the object deinitialised,
-  /// in which case the storage is closed and the pointer is not touched.
+  /// For a caller that removes each of its registrations at most once (a
+  /// derived observation's dependencies): the registration is alive here,
+  /// as the slot list owns it until this removal, unless the object
+  /// deinitialised, in which case the storage is closed and the pointer is
+  /// not touched. Tokens use ``remove(claimingFrom:)``.
   @discardableResult
   func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
     let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
