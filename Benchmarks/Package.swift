@@ -43,6 +43,13 @@ let package = Package(
     suite("Anchors", using: [.product(name: "OpenCombine", package: "OpenCombine")]),
     suite("Memory", using: [.product(name: "OpenCombine", package: "OpenCombine")]),
     suite("Scaling"),
+    suite(
+      "Paired",
+      using: [
+        .product(name: "KeyValueObserving", package: "KeyValueObserving"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

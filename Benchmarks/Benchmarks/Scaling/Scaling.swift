@@ -58,9 +58,3 @@ func scaling<Model: AnyObject>(
     }
   }
 }
-
-/// Hands each thread its own object; the threads never share one.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

@@ -1,0 +1,216 @@
+import Benchmark
+import BenchmarkModels
+import Dispatch
+import KeyValueObserving
+import OpenCombine
+
+/// The budgets of DESIGN.md that are ratios, each measured in pairs: every
+/// round times the reference and our row back to back, and the row's median
+/// is the median of the rounds' ratios. `compare.sh` judges the ratio
+/// budgets on these; the Floors, Ours and Anchors suites give the times.
+let benchmarks: @Sendable () -> Void = {
+  paired("paired: unobserved write ÷ plain stored write", operations: 10_000) {
+    let plain = PairedPlain()
+    let observed = PairedObserved()
+    return Pair(
+      reference: { count in
+        for index in 0..<count {
+          plain.value = index
+          blackHole(plain)
+        }
+      },
+      ours: { count in
+        for index in 0..<count {
+          observed.value = index
+          blackHole(observed)
+        }
+      }
+    )
+  }
+
+  paired("paired: write, 1 .old|.new observer ÷ write + direct closure call", operations: 10_000) {
+    let plain = PairedPlain()
+    let handler: (Int, Int) -> Void = { _, new in blackHole(new) }
+    let (observed, token) = observedModel(observers: 1)
+    return Pair(
+      reference: { count in
+        for index in 0..<count {
+          let old = plain.value
+          plain.value = index
+          handler(old, plain.value)
+          blackHole(plain)
+        }
+      },
+      ours: { count in
+        withExtendedLifetime(token) {
+          for index in 0..<count {
+            observed.value = index
+            blackHole(observed)
+          }
+        }
+      }
+    )
+  }
+
+  paired("paired: write, 1 .old|.new observer ÷ CurrentValueSubject.send, 1 sink", operations: 2_000) {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let cancellable = subject.sink { blackHole($0) }
+    let (observed, token) = observedModel(observers: 1)
+    return Pair(
+      reference: { count in
+        withExtendedLifetime(cancellable) {
+          for index in 0..<count {
+            subject.send(index)
+          }
+        }
+      },
+      ours: { count in
+        withExtendedLifetime(token) {
+          for index in 0..<count {
+            observed.value = index
+            blackHole(observed)
+          }
+        }
+      }
+    )
+  }
+
+  paired("paired: write, 10 .old|.new observers ÷ write, 1 observer", operations: 2_000) {
+    let (one, oneToken) = observedModel(observers: 1)
+    let (ten, tenTokens) = observedModel(observers: 10)
+    return Pair(
+      reference: { count in
+        withExtendedLifetime(oneToken) {
+          for index in 0..<count {
+            one.value = index
+            blackHole(one)
+          }
+        }
+      },
+      ours: { count in
+        withExtendedLifetime(tenTokens) {
+          for index in 0..<count {
+            ten.value = index
+            blackHole(ten)
+          }
+        }
+      }
+    )
+  }
+
+  paired("paired: observe + invalidate, 1000 other observers ÷ none", operations: 2_000) {
+    let alone = PairedObserved()
+    let crowded = PairedObserved()
+    let others = (0..<1_000).map { _ in crowded.observe(\.value) { _, _ in } }
+    return Pair(
+      reference: { count in
+        for _ in 0..<count {
+          let token = alone.observe(\.value) { _, _ in }
+          token.invalidate()
+          blackHole(token)
+        }
+      },
+      ours: { count in
+        withExtendedLifetime(others) {
+          for _ in 0..<count {
+            let token = crowded.observe(\.value) { _, _ in }
+            token.invalidate()
+            blackHole(token)
+          }
+        }
+      }
+    )
+  }
+
+  // Writes first, then consumption, on both sides, as in the separate rows.
+  pairedAsync("paired: changes(for:) per delivered change ÷ AsyncStream hand-off", operations: 1_000) {
+    let (stream, continuation) = AsyncStream.makeStream(of: (Int, Int).self)
+    let streaming = PairedStreaming(continuation)
+    let observed = PairedObserved()
+    let changes = observed.changes(for: \.value, options: [.old, .new])
+    let streamIterator = IteratorBox(stream.makeAsyncIterator())
+    let changesIterator = IteratorBox(changes.makeAsyncIterator())
+    return AsyncPair(
+      reference: { count in
+        for index in 0..<count {
+          streaming.value = index
+        }
+        for _ in 0..<count {
+          blackHole(await streamIterator.next())
+        }
+      },
+      ours: { count in
+        for index in 0..<count {
+          observed.value = index
+        }
+        for _ in 0..<count {
+          blackHole(await changesIterator.next())
+        }
+      }
+    )
+  }
+
+  // Throughput of two threads each writing its own object, divided by one
+  // thread's: 2 × (one thread's time ÷ two threads' time), for observed
+  // objects and, as the machine's own figure, for plain ones.
+  paired("paired: 2 threads ÷ 1 thread, observed writes (speedup)", operations: 200_000, rounds: 40, speedup: 2) {
+    scalingPair(make: PairedObserved.init, observe: { model in
+      model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    }) { model, value in model.value = value }
+  }
+  paired("paired: 2 threads ÷ 1 thread, plain writes (speedup)", operations: 200_000, rounds: 40, speedup: 2) {
+    scalingPair(make: PairedPlain.init, observe: { _ in nil }) { model, value in model.value = value }
+  }
+}
+
+/// An observed model with `observers` `.old`+`.new` observers, and their
+/// tokens.
+private func observedModel(observers: Int) -> (PairedObserved, [KeyValueObservation]) {
+  let model = PairedObserved()
+  let tokens = (0..<observers).map { _ in
+    model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+  }
+  return (model, tokens)
+}
+
+/// One thread writing one object as the reference, two threads writing two
+/// objects as ours; every thread makes the given number of writes.
+private func scalingPair<Model: AnyObject>(
+  make: @escaping () -> Model,
+  observe: @escaping (Model) -> KeyValueObservation?,
+  write: @escaping (Model, Int) -> Void
+) -> Pair {
+  // Allocations between the objects keep them off one cache line.
+  var spacers: [[UInt8]] = []
+  let models = (0..<3).map { _ in
+    spacers.append([UInt8](repeating: 0, count: 256))
+    return make()
+  }
+  let tokens = models.map(observe)
+  let shared = UncheckedSendable((models, tokens, spacers, write))
+  let run: @Sendable (_ threads: Int, _ first: Int, _ writes: Int) -> Void = { threads, first, writes in
+    DispatchQueue.concurrentPerform(iterations: threads) { thread in
+      let model = shared.value.0[first + thread]
+      for index in 0..<writes {
+        shared.value.3(model, index)
+        blackHole(model)
+      }
+    }
+  }
+  return Pair(
+    reference: { count in run(1, 0, count) },
+    ours: { count in run(2, 1, count) }
+  )
+}
+
+/// An async iterator that the rounds of one paired row take turns with.
+private final class IteratorBox<Iterator: AsyncIteratorProtocol>: @unchecked Sendable {
+  // @unchecked Sendable: one round at a time uses it.
+  private var iterator: Iterator
+
+  init(_ iterator: Iterator) { self.iterator = iterator }
+
+  func next() async -> Iterator.Element? {
+    try? await iterator.next()
+  }
+}
