@@ -18,7 +18,7 @@ if [ -z "$results" ]; then
   trap 'rm -f "$raw"' EXIT
   # Each floor runs right before the rows divided by it, so that the ratios
   # compare measurements taken close together.
-  swift package benchmark --target Floors --target Ours --target Anchors --target Scaling --target Memory \
+  swift package benchmark --target Floors --target Ours --target Anchors --target Scaling --target Memory --target Paired \
     --format jmh --path stdout --no-progress > "$raw"
   # The JMH export is the one line of the output that is a JSON array; the
   # rest is package-benchmark's progress, shown here.

@@ -10,28 +10,12 @@ import OpenCombine
 /// budgets on these; the Floors, Ours and Anchors suites give the times.
 let benchmarks: @Sendable () -> Void = {
   paired("paired: unobserved write ÷ plain stored write", operations: 10_000) {
-    let plain = PairedPlain()
-    let observed = PairedObserved()
-    return Pair(
-      reference: { count in
-        for index in 0..<count {
-          plain.value = index
-          blackHole(plain)
-        }
-      },
-      ours: { count in
-        for index in 0..<count {
-          observed.value = index
-          blackHole(observed)
-        }
-      }
-    )
+    Pair(reference: plainWrites(to: PairedPlain()), ours: observedWrites(observers: 0))
   }
 
   paired("paired: write, 1 .old|.new observer ÷ write + direct closure call", operations: 10_000) {
     let plain = PairedPlain()
     let handler: (Int, Int) -> Void = { _, new in blackHole(new) }
-    let (observed, token) = observedModel(observers: 1)
     return Pair(
       reference: { count in
         for index in 0..<count {
@@ -41,21 +25,13 @@ let benchmarks: @Sendable () -> Void = {
           blackHole(plain)
         }
       },
-      ours: { count in
-        withExtendedLifetime(token) {
-          for index in 0..<count {
-            observed.value = index
-            blackHole(observed)
-          }
-        }
-      }
+      ours: observedWrites(observers: 1)
     )
   }
 
   paired("paired: write, 1 .old|.new observer ÷ CurrentValueSubject.send, 1 sink", operations: 2_000) {
     let subject = CurrentValueSubject<Int, Never>(0)
     let cancellable = subject.sink { blackHole($0) }
-    let (observed, token) = observedModel(observers: 1)
     return Pair(
       reference: { count in
         withExtendedLifetime(cancellable) {
@@ -64,62 +40,16 @@ let benchmarks: @Sendable () -> Void = {
           }
         }
       },
-      ours: { count in
-        withExtendedLifetime(token) {
-          for index in 0..<count {
-            observed.value = index
-            blackHole(observed)
-          }
-        }
-      }
+      ours: observedWrites(observers: 1)
     )
   }
 
   paired("paired: write, 10 .old|.new observers ÷ write, 1 observer", operations: 2_000) {
-    let (one, oneToken) = observedModel(observers: 1)
-    let (ten, tenTokens) = observedModel(observers: 10)
-    return Pair(
-      reference: { count in
-        withExtendedLifetime(oneToken) {
-          for index in 0..<count {
-            one.value = index
-            blackHole(one)
-          }
-        }
-      },
-      ours: { count in
-        withExtendedLifetime(tenTokens) {
-          for index in 0..<count {
-            ten.value = index
-            blackHole(ten)
-          }
-        }
-      }
-    )
+    Pair(reference: observedWrites(observers: 1), ours: observedWrites(observers: 10))
   }
 
   paired("paired: observe + invalidate, 1000 other observers ÷ none", operations: 2_000) {
-    let alone = PairedObserved()
-    let crowded = PairedObserved()
-    let others = (0..<1_000).map { _ in crowded.observe(\.value) { _, _ in } }
-    return Pair(
-      reference: { count in
-        for _ in 0..<count {
-          let token = alone.observe(\.value) { _, _ in }
-          token.invalidate()
-          blackHole(token)
-        }
-      },
-      ours: { count in
-        withExtendedLifetime(others) {
-          for _ in 0..<count {
-            let token = crowded.observe(\.value) { _, _ in }
-            token.invalidate()
-            blackHole(token)
-          }
-        }
-      }
-    )
+    Pair(reference: observeAndInvalidate(otherObservers: 0), ours: observeAndInvalidate(otherObservers: 1_000))
   }
 
   // Writes first, then consumption, on both sides, as in the separate rows.
@@ -163,14 +93,47 @@ let benchmarks: @Sendable () -> Void = {
   }
 }
 
-/// An observed model with `observers` `.old`+`.new` observers, and their
-/// tokens.
-private func observedModel(observers: Int) -> (PairedObserved, [KeyValueObservation]) {
+/// `count` writes to a plain stored property.
+private func plainWrites(to model: PairedPlain) -> (Int) -> Void {
+  { count in
+    for index in 0..<count {
+      model.value = index
+      blackHole(model)
+    }
+  }
+}
+
+/// `count` writes to an observable property with `observers` `.old`+`.new`
+/// observers.
+private func observedWrites(observers: Int) -> (Int) -> Void {
   let model = PairedObserved()
   let tokens = (0..<observers).map { _ in
     model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
   }
-  return (model, tokens)
+  return { count in
+    withExtendedLifetime(tokens) {
+      for index in 0..<count {
+        model.value = index
+        blackHole(model)
+      }
+    }
+  }
+}
+
+/// `count` observations made and invalidated on a key that
+/// `otherObservers` other registrations observe.
+private func observeAndInvalidate(otherObservers: Int) -> (Int) -> Void {
+  let model = PairedObserved()
+  let others = (0..<otherObservers).map { _ in model.observe(\.value) { _, _ in } }
+  return { count in
+    withExtendedLifetime(others) {
+      for _ in 0..<count {
+        let token = model.observe(\.value) { _, _ in }
+        token.invalidate()
+        blackHole(token)
+      }
+    }
+  }
 }
 
 /// One thread writing one object as the reference, two threads writing two

@@ -54,30 +54,29 @@ func pairedAsync(_ name: String, operations: Int, rounds: Int = 200, make: @esca
     let pair = make()
     await pair.reference(operations / 10)
     await pair.ours(operations / 10)
-    let clock = ContinuousClock()
     var referenceTime = Duration.zero
     var ourTime = Duration.zero
     if Bool.random() {
-      var start = clock.now
-      await pair.reference(operations)
-      referenceTime = clock.now - start
-      start = clock.now
-      await pair.ours(operations)
-      ourTime = clock.now - start
+      referenceTime = await timed { await pair.reference(operations) }
+      ourTime = await timed { await pair.ours(operations) }
     } else {
-      var start = clock.now
-      await pair.ours(operations)
-      ourTime = clock.now - start
-      start = clock.now
-      await pair.reference(operations)
-      referenceTime = clock.now - start
+      ourTime = await timed { await pair.ours(operations) }
+      referenceTime = await timed { await pair.reference(operations) }
     }
     benchmark.measurement(pairedRatio, perMille(ours: ourTime, reference: referenceTime, speedup: nil))
   }
 }
 
+/// How long `body` took.
+private func timed(_ body: () async -> Void) async -> Duration {
+  let clock = ContinuousClock()
+  let start = clock.now
+  await body()
+  return clock.now - start
+}
+
 private func pairedConfiguration(_ rounds: Int) -> Benchmark.Configuration {
-  .init(metrics: [pairedRatio], scalingFactor: .one, maxDuration: .seconds(20), maxIterations: rounds)
+  .init(metrics: [.throughput, pairedRatio], scalingFactor: .one, maxDuration: .seconds(20), maxIterations: rounds)
 }
 
 private func perMille(ours: Duration, reference: Duration, speedup: Double?) -> Int {
