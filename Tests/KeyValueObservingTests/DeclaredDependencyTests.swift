@@ -26,6 +26,22 @@ struct DeclaredDependencyTests {
     _ = token
   }
 
+  @Test("declarations are followed transitively through computed keys that read nothing observable")
+  func transitiveThroughComputedKeys() throws {
+    let ledger = Ledger()
+    let values = Recorder<Int>()
+    let token = ledger.observe(\.tier2, options: .new) { _, change in values.append(change.newValue!) }
+    ledger.tierCache = 4
+    ledger.tierBase += 1
+    #expect(values.elements == [8])
+    let log = ChangeLog()
+    try ledger.addObserver(log, forKeyPath: "tier2", options: .new)
+    ledger.tierBase += 1
+    #expect(values.elements == [8, 8])
+    #expect(log.last?.change[.new] as? Int == 8)
+    _ = token
+  }
+
   @Test("a stored key with declared dependencies notifies for its own changes and for theirs")
   func storedKeyWithDependencies() {
     let ledger = Ledger()

@@ -59,6 +59,9 @@ final class ClassicObserverTarget: @unchecked Sendable {
   /// `context` (any context when `anyContext`). Safe under a lock while the
   /// caller holds `observer`: the weak reference is read only when it names
   /// that very object.
+  ///
+  /// Matched by identity: an observer removing itself from its own `deinit`
+  /// is found although the weak reference already reads `nil` there.
   func matches(
     _ observer: any KeyValueObserver,
     keyPath: String,
@@ -68,8 +71,12 @@ final class ClassicObserverTarget: @unchecked Sendable {
     guard observerID == ObjectIdentifier(observer), self.keyPath == keyPath,
       anyContext || self.context == context
     else { return false }
-    // The same address may belong to a freed observer's registration.
-    return self.observer === observer
+    if let registered = self.observer {
+      return registered === observer
+    }
+    // `nil`: either the caller is in its deinit, or the caller lives at the
+    // address of a freed observer whose registration is stale.
+    return isDeinitializing(observer)
   }
 
   /// Whether the observer has been freed.

@@ -61,8 +61,15 @@ final class ControllerObservation: @unchecked Sendable {
   /// Whether this observation is of `object`. Safe under a lock while the
   /// caller holds `object`: the weak reference is read only when the
   /// identities match, and then names that very object (or a freed one).
+  ///
+  /// An object unobserving itself from its own `deinit` is found although
+  /// the weak reference already reads `nil` there.
   func refers(to object: AnyObject) -> Bool {
-    objectID == ObjectIdentifier(object) && self.object === object
+    guard objectID == ObjectIdentifier(object) else { return false }
+    if let observed = self.object {
+      return observed === object
+    }
+    return isDeinitializing(object)
   }
 }
 

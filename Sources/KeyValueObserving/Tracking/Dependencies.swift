@@ -115,13 +115,18 @@ private struct DependencyResolution {
   }
 
   /// Reads every queued declared key path on its object, tracking the reads,
-  /// until nothing new is declared.
+  /// until nothing new is declared. A declared key's own declarations count
+  /// too, so that a computed key declared by another is followed even when
+  /// its getter reads nothing observable.
   mutating func readDeclared() {
     while let (object, keyPath) = pending.popLast() {
       guard read.insert(Read(object: ObjectIdentifier(object), keyPath: keyPath)).inserted else { continue }
       objects.append(object)
       var accesses: [TrackedAccess] = []
       _ = withAccessTracking(into: &accesses) { Self.read(keyPath, on: object) }
+      if let customization = type(of: object) as? any KeyValueObservingCustomization.Type {
+        declare(customization.keyPathsAffectingValue(for: keyPath), on: object)
+      }
       add(accesses)
     }
   }

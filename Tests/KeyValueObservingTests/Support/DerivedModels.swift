@@ -77,6 +77,13 @@ final class Ledger {
 
   /// Notifies only through will/didChangeValue.
   var level = 0
+
+  /// Computed keys that read only ignored storage: `tier2` declares
+  /// `tier1`, which declares `tierBase`.
+  @KeyValueIgnored var tierCache = 0
+  var tierBase = 0
+  var tier1: Int { tierCache }
+  var tier2: Int { tierCache * 2 }
 }
 
 extension Ledger: KeyValueObservingCustomization {
@@ -88,6 +95,8 @@ extension Ledger: KeyValueObservingCustomization {
     case \Ledger.badge: [\Ledger.owner?.name]  // through another object
     case \Ledger.left: [\Ledger.right]  // a cycle
     case \Ledger.right: [\Ledger.left]
+    case \Ledger.tier2: [\Ledger.tier1]  // declared only, and tier1 in turn
+    case \Ledger.tier1: [\Ledger.tierBase]
     default: []
     }
   }

@@ -1,0 +1,91 @@
+import KeyValueObserving
+import Testing
+
+/// A ported Objective-C observer: it registers in `init` and removes itself
+/// in `deinit`, the remove-in-dealloc idiom.
+private final class DeallocRemovingObserver: KeyValueObserver {
+  let person: Person
+  let removed: Recorder<Bool>
+
+  init(person: Person, removed: Recorder<Bool>) throws {
+    self.person = person
+    self.removed = removed
+    try person.addObserver(self, forKeyPath: "name")
+    try person.addObserver(self, forKeyPath: "age", context: ageContext)
+  }
+
+  deinit {
+    removed.append(person.removeObserver(self, forKeyPath: "name"))
+    removed.append(person.removeObserver(self, forKeyPath: "age", context: ageContext))
+  }
+
+  func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {}
+}
+
+nonisolated(unsafe) private let ageContext = UnsafeMutableRawPointer(bitPattern: 0xA6E)!
+
+/// An object that observes itself through a controller that does not retain
+/// it, and unobserves itself in `deinit`.
+@KeyValueObservable
+private final class SelfWatchingModel {
+  var title = ""
+  @KeyValueIgnored var kvo: KVOController<SelfWatchingModel>!
+  @KeyValueIgnored let registrationsLeftInDeinit: Recorder<Int>
+
+  init(registrationsLeftInDeinit: Recorder<Int>) {
+    self.registrationsLeftInDeinit = registrationsLeftInDeinit
+    kvo = KVOController(observer: self, retainsObserved: false)
+  }
+
+  deinit {
+    kvo.unobserve(self, \.title)
+    registrationsLeftInDeinit.append(observationInfo.count)
+  }
+}
+
+@Suite("Removal in deinit: the observer's own deinit removes its registrations")
+struct RemovalInDeinitTests {
+  @Test("removeObserver(self, …) from the observer's deinit succeeds, with and without a context, reporting nothing")
+  func classicRemoveInDeinit() throws {
+    let person = Person()
+    let removed = Recorder<Bool>()
+    let diagnostics = try capturingDiagnostics {
+      var observer: DeallocRemovingObserver? = try DeallocRemovingObserver(person: person, removed: removed)
+      #expect(person.observationInfo.count == 2)
+      _ = observer
+      observer = nil
+      person.name = "Ada"  // no stale registration left to find freed
+      person.age = 1
+    }
+    #expect(removed.elements == [true, true])
+    #expect(person.observationInfo.isEmpty)
+    #expect(diagnostics.isEmpty, "no unregisteredRemoval, no observerFreedWhileRegistered: \(diagnostics)")
+  }
+
+  @Test("a live observer cannot remove the stale registration of a freed one, but its own")
+  func liveObserverKeepsIdentityCheck() throws {
+    let person = Person()
+    let log = ChangeLog()
+    let diagnostics = capturingDiagnostics {
+      #expect(person.removeObserver(log, forKeyPath: "name") == false)
+    }
+    #expect(diagnostics.map(\.kind) == [.unregisteredRemoval])
+    try person.addObserver(log, forKeyPath: "name")
+    #expect(person.removeObserver(log, forKeyPath: "name"))
+  }
+
+  @Test("a controller's observer unobserving itself in its deinit ends the observation there")
+  func controllerUnobserveInDeinit() {
+    let left = Recorder<Int>()
+    var model: SelfWatchingModel? = SelfWatchingModel(registrationsLeftInDeinit: left)
+    model!.kvo.observe(model!, \.title) { _, _, _ in }
+    #expect(model!.observationInfo.count == 1)
+    model = nil
+    #expect(left.elements == [0], "unobserve(self, \\.title) in deinit found the observation")
+  }
+}
