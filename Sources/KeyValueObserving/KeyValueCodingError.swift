@@ -51,11 +51,17 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   case nilIntermediate(keyPath: String, key: String, type: String)
 
   /// A component of a key path before the last one holds an object that is
-  /// not `@KeyValueObservable`, or a value that is not an object.
+  /// not `@KeyValueObservable`, or a value that is not an object; or, for
+  /// the observing forms (`addObserver`, a controller's string key paths),
+  /// nothing can ever notify a change of `key`: a `@KeyValueIgnored`
+  /// property, or a computed one that reads no observable property and
+  /// declares no dependencies.
   ///
   /// ```swift
   /// try person.value(forKeyPath: "name.count")
   /// // throws .notObservable(keyPath: "name.count", key: "name", type: "Person")
+  /// try person.addObserver(logger, forKeyPath: "cache")
+  /// // throws .notObservable(keyPath: "cache", key: "cache", type: "Person")
   /// ```
   case notObservable(keyPath: String, key: String, type: String)
 
@@ -77,8 +83,12 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
       "\(type).\(key) is read-only"
     case .nilIntermediate(let keyPath, let key, let type):
       "\(type).\(key) is nil, so key path \"\(keyPath)\" cannot go on"
+    case .notObservable(let keyPath, let key, let type) where keyPath == key:
+      "\(type).\(key) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, or computed from "
+        + "nothing observable with no declared dependencies)"
     case .notObservable(let keyPath, let key, let type):
-      "\(type).\(key) does not hold a @KeyValueObservable object, so key path \"\(keyPath)\" cannot go on"
+      "\(type).\(key) does not hold a @KeyValueObservable object whose changes notify, "
+        + "so key path \"\(keyPath)\" cannot go on"
     }
   }
 }

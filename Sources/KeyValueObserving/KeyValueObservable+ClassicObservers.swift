@@ -32,8 +32,12 @@ extension KeyValueObservable {
   ///   - context: Any pointer, handed back with every change, that tells
   ///     this registration from others of the same observer.
   /// - Throws: ``KeyValueCodingError`` for an empty key path or component,
-  ///   an unknown key, or a component before the last whose type is not a
-  ///   `@KeyValueObservable` class.
+  ///   an unknown key, a component before the last whose type is not a
+  ///   `@KeyValueObservable` class, or a key that no change can ever notify
+  ///   (``KeyValueCodingError/notObservable(keyPath:key:type:)``: a
+  ///   `@KeyValueIgnored` property, or a computed one that reads nothing
+  ///   observable and declares no dependencies; a key whose automatic
+  ///   notification is turned off is accepted, as it is announced by hand).
   /// - Complexity: O(*n*) in the classic registrations on this object.
   public func addObserver(
     _ observer: any KeyValueObserver,
@@ -124,7 +128,7 @@ extension KeyValueObservable {
     recorded: Bool,
     describedAs owner: String? = nil
   ) throws(KeyValueCodingError) -> (storage: _KeyValueObservationStorage, registration: _KeyValueRegistration) {
-    let components = try Self.checkedComponents(of: keyPath)
+    let components = try checkedObservableComponents(of: keyPath)
     let first = try Self.readableKeyPath(forKey: components[0])
     let storage = _$kvoStorage()
     let target = ClassicObserverTarget(
@@ -178,6 +182,32 @@ extension KeyValueObservable {
     for target in storage.classicTargets() where target.isObserverFreed {
       target.dropFreedObserver()
     }
+  }
+
+  /// The components of a string key path that some change can notify:
+  /// checked against the key tables of the types along it, and refused with
+  /// ``KeyValueCodingError/notObservable(keyPath:key:type:)`` when reading
+  /// it touches no observable key and no dependency is declared for it — a
+  /// `@KeyValueIgnored` property, or a computed one that reads only such —
+  /// so that a registration that could never fire is an error, not silence.
+  ///
+  /// A first key whose automatic notification is turned off (see
+  /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``)
+  /// is accepted: its changes are announced by hand.
+  func checkedObservableComponents(of path: String) throws(KeyValueCodingError) -> [String] {
+    let components = try Self.checkedComponents(of: path)
+    if components.count == 1, Self._$kvoSlot(forKey: components[0]) != nil { return components }
+    let first = try Self.readableKeyPath(forKey: components[0])
+    if let customization = Self.self as? any KeyValueObservingCustomization.Type,
+      !customization.automaticallyNotifiesObservers(for: first)
+    {
+      return components
+    }
+    var accesses: [TrackedAccess] = []
+    var keys: [ReadKey] = []
+    _ = withAccessTracking(into: &accesses) { readStringPath(components, from: self, into: &keys) }
+    guard resolveDependencies(tracked: accesses, read: keys).isEmpty else { return components }
+    throw .notObservable(keyPath: path, key: components[0], type: "\(Self.self)")
   }
 
   /// The components of a string key path, checked against the key tables

@@ -135,8 +135,11 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// keys.
   ///
   /// Every key path is checked before any is observed: one that is empty,
-  /// unknown or runs through a non-observable link throws and nothing is
-  /// registered. Key paths already observed on `object` are skipped.
+  /// unknown, runs through a non-observable link or names a key nothing can
+  /// notify (``KeyValueCodingError/notObservable(keyPath:key:type:)``)
+  /// throws and nothing is registered; so does an empty list
+  /// (``KeyValueCodingError/emptyKey(keyPath:type:)``), as FBKVOController
+  /// asserts. Key paths already observed on `object` are skipped.
   ///
   /// ```swift
   /// try kvo.observe(person, keyPaths: ["name", "address.city"], options: .new) { viewModel, person, change in
@@ -150,8 +153,9 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
     guard let object else { return }
+    guard !keyPaths.isEmpty else { throw .emptyKey(keyPath: "", type: "\(Object.self)") }
     for keyPath in keyPaths {
-      _ = try Object.checkedComponents(of: keyPath)
+      _ = try object.checkedObservableComponents(of: keyPath)
     }
     let observer = observerReference
     for keyPath in keyPaths {
@@ -375,7 +379,8 @@ extension KVOController where Observer: KeyValueObserver {
   /// try kvo.observe(person, keyPath: "name", options: .new, context: &Self.nameContext)
   /// ```
   ///
-  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path.
+  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
+  ///   one that nothing can notify.
   public func observe<Object: KeyValueObservable>(
     _ object: Object?,
     keyPath: String,
@@ -383,7 +388,7 @@ extension KVOController where Observer: KeyValueObserver {
     context: UnsafeMutableRawPointer? = nil
   ) throws(KeyValueCodingError) {
     guard let object else { return }
-    _ = try Object.checkedComponents(of: keyPath)
+    _ = try object.checkedObservableComponents(of: keyPath)
     let observer = observerReference
     observeByString(object, keyPath, options: options, context: context) { gate in
       ControllerChangeForwarder { object, keyPath, change, context in

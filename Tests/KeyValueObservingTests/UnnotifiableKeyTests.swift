@@ -1,0 +1,110 @@
+import KeyValueObserving
+import Testing
+
+/// Keys that no assignment can notify, next to ones that only look alike.
+@KeyValueObservable
+final class Meter {
+  @KeyValueIgnored var rawReading = 0
+  /// Reads only ignored storage and declares nothing.
+  var reading: Int { rawReading }
+  /// Reads only ignored storage, but its changes are announced by hand.
+  var announced: Int { rawReading + 1 }
+  /// Reads only ignored storage, and declares `calibration`.
+  var calibrated: Int { rawReading * 2 }
+  var calibration = 1
+  @KeyValueIgnored var ignoredLink: Meter?
+  var link: Meter?
+}
+
+extension Meter: KeyValueObservingCustomization {
+  static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
+    key == \Meter.calibrated ? [\Meter.calibration] : []
+  }
+
+  static func automaticallyNotifiesObservers(for key: AnyKeyPath) -> Bool {
+    key != \Meter.announced
+  }
+}
+
+private final class MeterWatcher {
+  lazy var kvo = KVOController(observer: self)
+}
+
+@Suite("String keys that nothing can notify are refused")
+struct UnnotifiableKeyTests {
+  @Test("addObserver on an ignored property or a computed key over nothing observable throws .notObservable")
+  func addObserverRefuses() {
+    let meter = Meter()
+    let log = ChangeLog()
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+      try meter.addObserver(log, forKeyPath: "rawReading")
+    }
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "reading", key: "reading", type: "Meter")) {
+      try meter.addObserver(log, forKeyPath: "reading", options: .initial)
+    }
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "ignoredLink.calibration", key: "ignoredLink", type: "Meter")) {
+      try meter.addObserver(log, forKeyPath: "ignoredLink.calibration")
+    }
+    #expect(log.count == 0, "no .initial for a refused registration")
+    #expect(meter.observationInfo.isEmpty, "nothing was registered")
+    let cache = KeyValueCodingError.notObservable(keyPath: "cache", key: "cache", type: "Person")
+    #expect(cache.description.contains("Person.cache cannot be observed"))
+  }
+
+  @Test("keys that something can notify are accepted: declared, announced by hand, chains through observable links")
+  func notifiableKeysAccepted() throws {
+    let meter = Meter()
+    meter.link = Meter()
+    let log = ChangeLog()
+    try meter.addObserver(log, forKeyPath: "calibrated", options: .new)
+    try meter.addObserver(log, forKeyPath: "announced", options: .new)
+    try meter.addObserver(log, forKeyPath: "link.calibration", options: .new)
+    meter.calibration = 3
+    meter.link?.calibration = 5
+    meter.rawReading = 10
+    meter.willChangeValue(for: \.announced)
+    meter.didChangeValue(for: \.announced)
+    #expect(log.calls.elements.map(\.keyPath) == ["calibrated", "link.calibration", "announced"])
+    #expect(log.last?.change[.new] as? Int == 11)
+  }
+
+  @Test("a controller's string forms refuse such keys before observing any, and an empty list")
+  func controllerRefuses() {
+    let watcher = MeterWatcher()
+    let meter = Meter()
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "reading", key: "reading", type: "Meter")) {
+      try watcher.kvo.observe(meter, keyPaths: ["calibration", "reading"]) { _, _, _ in }
+    }
+    #expect(meter.observationInfo.isEmpty, "the good key before the bad one was not observed either")
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Meter")) {
+      try watcher.kvo.observe(meter, keyPaths: []) { _, _, _ in }
+    }
+    let classic = Watched()
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+      try classic.kvo.observe(meter, keyPath: "rawReading")
+    }
+    #expect(meter.observationInfo.isEmpty)
+  }
+
+  @Test("the typed observe of such a key still registers and reports unobservableKeyPath")
+  func typedObserveReports() {
+    let meter = Meter()
+    var token: KeyValueObservation?
+    let diagnostics = capturingDiagnostics {
+      token = meter.observe(\.reading) { _, _ in }
+    }
+    #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
+    _ = token
+  }
+}
+
+private final class Watched: KeyValueObserver {
+  lazy var kvo = KVOController(observer: self)
+
+  func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {}
+}
