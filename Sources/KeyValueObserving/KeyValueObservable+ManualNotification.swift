@@ -17,7 +17,14 @@ extension KeyValueObservable {
   /// person.age += 1
   /// person.didChangeValue(for: \.age)  // one notification, old 0, new 2
   /// ```
+  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(for:_:)")
   public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+    openChange(for: keyPath)
+  }
+
+  /// ``willChangeValue(for:)`` without the `noasync` rule, for the library's
+  /// own synchronous callers.
+  func openChange<Value>(for keyPath: KeyPath<Self, Value>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     if let slot = Self._$kvoSlot(for: keyPath) {
       storage.willChange(self, slot: slot) { $0[keyPath: keyPath] }
@@ -39,7 +46,13 @@ extension KeyValueObservable {
   /// person.willChangeValue(for: \.summary)
   /// person.didChangeValue(for: \.summary)  // observers of summary are notified
   /// ```
+  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(for:_:)")
   public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+    closeChange(for: keyPath)
+  }
+
+  /// ``didChangeValue(for:)`` without the `noasync` rule.
+  func closeChange<Value>(for keyPath: KeyPath<Self, Value>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     if let slot = Self._$kvoSlot(for: keyPath) {
       if !storage.didChange(self, slot: slot, newValue: { $0[keyPath: keyPath] }) {
@@ -62,7 +75,13 @@ extension KeyValueObservable {
   ///
   /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
   ///   observable stored property.
+  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(forKey:_:)")
   public func willChangeValue(forKey key: String) throws(KeyValueCodingError) {
+    try openChange(forKey: key)
+  }
+
+  /// ``willChangeValue(forKey:)`` without the `noasync` rule.
+  func openChange(forKey key: String) throws(KeyValueCodingError) {
     let (slot, keyPath) = try Self.storedKey(key)
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     func willChange<Value>(_: Value.Type) {
@@ -81,7 +100,13 @@ extension KeyValueObservable {
   ///
   /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
   ///   observable stored property.
+  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(forKey:_:)")
   public func didChangeValue(forKey key: String) throws(KeyValueCodingError) {
+    try closeChange(forKey: key)
+  }
+
+  /// ``didChangeValue(forKey:)`` without the `noasync` rule.
+  func closeChange(forKey key: String) throws(KeyValueCodingError) {
     let (slot, keyPath) = try Self.storedKey(key)
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     func didChange<Value>(_: Value.Type) -> Bool {

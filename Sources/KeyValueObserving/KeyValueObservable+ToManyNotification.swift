@@ -22,6 +22,7 @@ extension KeyValueObservable {
   /// person.didChange(.insertion, valuesAt: RangeSet(2..<4), for: \.tags)
   /// // observers of \.tags: kind .insertion, indexes 2..<4, new ["a", "b"]
   /// ```
+  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
   public func willChange<Element>(
     _ kind: KeyValueChange,
     valuesAt indexes: RangeSet<Int>,
@@ -44,6 +45,7 @@ extension KeyValueObservable {
   /// person.tags.removeFirst()
   /// person.didChange(.removal, valuesAt: RangeSet(0..<1), for: \.tags)
   /// ```
+  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
   public func didChange<Element>(
     _ kind: KeyValueChange,
     valuesAt indexes: RangeSet<Int>,
@@ -57,7 +59,7 @@ extension KeyValueObservable {
   func willChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
-      willChangeValue(for: keyPath)
+      openChange(for: keyPath)
       return
     }
     storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexRanges: ranges)) { object in
@@ -70,7 +72,7 @@ extension KeyValueObservable {
   func didChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
-      didChangeValue(for: keyPath)
+      closeChange(for: keyPath)
       return
     }
     let closed = storage.didChange(self, slot: slot) { object in
@@ -95,7 +97,7 @@ extension KeyValueObservable {
   ) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath) else {
-      willChangeValue(for: keyPath)
+      openChange(for: keyPath)
       return
     }
     storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexRanges: nil)) { _ in dropped }
@@ -105,7 +107,7 @@ extension KeyValueObservable {
   func didChangeSet<Element: Hashable>(added: Set<Element>, for keyPath: KeyPath<Self, Set<Element>>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath) else {
-      didChangeValue(for: keyPath)
+      closeChange(for: keyPath)
       return
     }
     _ = storage.didChange(self, slot: slot) { _ in added }

@@ -1,17 +1,22 @@
 import SwiftDiagnostics
 
 /// Everything the macros can tell the user, with stable identifiers.
-enum KeyValueObservingDiagnostic: String, DiagnosticMessage {
+enum KeyValueObservingDiagnostic: DiagnosticMessage {
   case requiresClassStruct
   case requiresClassEnum
   case requiresClassActor
   case requiresClassProtocol
   case requiresClassOther
-  case weakOrUnowned
+  case localClass
   case propertyWrapper
   case multipleBindings
   case unsupportedPattern
   case insideConditionalCompilation
+  /// The class declares `_name` itself, next to the observable `name`.
+  case backingStorageCollision(property: String)
+  /// A case of the class's own `CodingKeys` names an observable property,
+  /// whose storage Codable synthesis looks for under `_name`.
+  case codingKeyNamesProperty(property: String)
 
   var message: String {
     switch self {
@@ -25,8 +30,9 @@ enum KeyValueObservingDiagnostic: String, DiagnosticMessage {
       "'@KeyValueObservable' applies to classes only, not to a protocol; mark each conforming class instead"
     case .requiresClassOther:
       "'@KeyValueObservable' applies to classes only"
-    case .weakOrUnowned:
-      "a 'weak' or 'unowned' property cannot be made observable; it stays a plain property"
+    case .localClass:
+      "'@KeyValueObservable' cannot be used on a class declared inside a function or closure; "
+        + "declare the class at file scope or inside another type"
     case .propertyWrapper:
       "a property with a property wrapper cannot be made observable; it stays a plain property"
     case .multipleBindings:
@@ -35,16 +41,41 @@ enum KeyValueObservingDiagnostic: String, DiagnosticMessage {
       "'@KeyValueObservable' cannot rewrite a property bound by a pattern; declare each property with its own name"
     case .insideConditionalCompilation:
       "a property inside '#if' is not made observable; declare it outside the '#if' block to observe it"
+    case .backingStorageCollision(let property):
+      "'_\(property)' is the name '@KeyValueObservable' gives the storage of '\(property)'; rename one of them, "
+        + "or mark '\(property)' '@KeyValueIgnored'"
+    case .codingKeyNamesProperty(let property):
+      "'\(property)' is stored as '_\(property)' in a '@KeyValueObservable' class, and the synthesized Codable "
+        + "conformance matches coding keys to storage: name this case '_\(property)', with the key it encodes "
+        + "under as its raw value"
+    }
+  }
+
+  /// The stable identifier, without the parameters.
+  private var id: String {
+    switch self {
+    case .requiresClassStruct: "requiresClassStruct"
+    case .requiresClassEnum: "requiresClassEnum"
+    case .requiresClassActor: "requiresClassActor"
+    case .requiresClassProtocol: "requiresClassProtocol"
+    case .requiresClassOther: "requiresClassOther"
+    case .localClass: "localClass"
+    case .propertyWrapper: "propertyWrapper"
+    case .multipleBindings: "multipleBindings"
+    case .unsupportedPattern: "unsupportedPattern"
+    case .insideConditionalCompilation: "insideConditionalCompilation"
+    case .backingStorageCollision: "backingStorageCollision"
+    case .codingKeyNamesProperty: "codingKeyNamesProperty"
     }
   }
 
   var diagnosticID: MessageID {
-    MessageID(domain: "KeyValueObservingMacros", id: rawValue)
+    MessageID(domain: "KeyValueObservingMacros", id: id)
   }
 
   var severity: DiagnosticSeverity {
     switch self {
-    case .weakOrUnowned, .propertyWrapper, .insideConditionalCompilation: .warning
+    case .propertyWrapper, .insideConditionalCompilation: .warning
     default: .error
     }
   }
@@ -61,4 +92,5 @@ struct FixMessage: FixItMessage {
 
   static let useFinalClass = FixMessage(message: "Use 'final class'", id: "useFinalClass")
   static let addIgnored = FixMessage(message: "Mark it '@KeyValueIgnored'", id: "addIgnored")
+  static let renameCodingKey = FixMessage(message: "Name the case after the property's storage", id: "renameCodingKey")
 }

@@ -20,6 +20,15 @@ extension KeyValueObservableMacro: MemberMacro {
       diagnoseNonClass(declaration, attribute: node, in: context)
       return []
     }
+    guard !context.isInsideFunction else {
+      context.diagnose(Diagnostic(node: node, message: KeyValueObservingDiagnostic.localClass))
+      return []
+    }
+    for (property, declaration) in classDecl.backingStorageCollisions {
+      context.diagnose(
+        Diagnostic(node: declaration, message: KeyValueObservingDiagnostic.backingStorageCollision(property: property))
+      )
+    }
     for (variable, diagnostic, position) in classDecl.unsupportedMembers {
       var fixIts: [FixIt] = []
       if diagnostic.severity == .warning {
@@ -196,7 +205,74 @@ extension KeyValueObservableMacro: MemberMacro {
       }
       """
     )
+    if let codingKeys = codingKeys(of: classDecl) {
+      members.append(codingKeys)
+    }
+    diagnoseOwnCodingKeys(of: classDecl, in: context)
     return members
+  }
+
+  /// Whether the class declares `Codable`, `Encodable` or `Decodable`.
+  private static func declaresCodable(_ classDecl: ClassDeclSyntax) -> Bool {
+    let codable: Set<String> = ["Codable", "Encodable", "Decodable", "Swift.Codable", "Swift.Encodable", "Swift.Decodable"]
+    return classDecl.inheritanceClause?.inheritedTypes.contains { codable.contains($0.type.trimmedDescription) } ?? false
+  }
+
+  /// A class with its own `CodingKeys` and a synthesized conformance: each
+  /// case named after an observable property must be named after its
+  /// storage instead, which synthesis matches cases against.
+  private static func diagnoseOwnCodingKeys(of classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
+    guard declaresCodable(classDecl), !classDecl.declaresFunction(named: "encode"),
+      !classDecl.members(ofType: InitializerDeclSyntax.self).contains(where: { initializer in
+        initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
+      }),
+      let codingKeys = classDecl.members(ofType: EnumDeclSyntax.self).first(where: { $0.name.text == "CodingKeys" })
+    else { return }
+    let observable = Set(classDecl.observableProperties)
+    for element in codingKeys.memberBlock.members.flatMap({ $0.decl.as(EnumCaseDeclSyntax.self)?.elements ?? [] }) {
+      let name = element.name.identifier?.name ?? element.name.text
+      guard observable.contains(name) else { continue }
+      var renamed = element.with(
+        \.name,
+        .identifier(Names.storage(of: name), leadingTrivia: element.name.leadingTrivia, trailingTrivia: element.name.trailingTrivia)
+      )
+      if renamed.rawValue == nil {
+        renamed.name.trailingTrivia = []
+        renamed.rawValue = InitializerClauseSyntax(
+          equal: .equalToken(leadingTrivia: .space, trailingTrivia: .space),
+          value: StringLiteralExprSyntax(content: name)
+        )
+      }
+      context.diagnose(
+        Diagnostic(
+          node: element.name,
+          message: KeyValueObservingDiagnostic.codingKeyNamesProperty(property: name),
+          fixIts: [
+            FixIt(message: FixMessage.renameCodingKey, changes: [.replace(oldNode: Syntax(element), newNode: Syntax(renamed))])
+          ]
+        )
+      )
+    }
+  }
+
+  /// `CodingKeys` for a class that declares `Codable`, `Encodable` or
+  /// `Decodable` and no coding keys of its own: every stored property under
+  /// its own name, so that the synthesized conformance encodes `title`
+  /// rather than its backing storage `_title`, and leaves the registrar out.
+  private static func codingKeys(of classDecl: ClassDeclSyntax) -> DeclSyntax? {
+    guard declaresCodable(classDecl), !classDecl.declaresMember(named: "CodingKeys") else { return nil }
+    let properties = classDecl.codingProperties
+    guard !properties.isEmpty else { return nil }
+    let cases = properties.map { property in
+      property.stored == property.key
+        ? "case \(property.stored)"
+        : "case \(property.stored) = \(StringLiteralExprSyntax(content: property.key))"
+    }
+    return """
+      private enum CodingKeys: Swift.String, Swift.CodingKey {
+        \(raw: cases.joined(separator: "\n"))
+      }
+      """
   }
 
   private static func diagnoseNonClass(
@@ -246,9 +322,10 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
-    guard let classDecl = declaration.as(ClassDeclSyntax.self),
-      let variable = member.as(VariableDeclSyntax.self),
-      case .observable(let name) = variable.classification,
+    guard let classDecl = declaration.as(ClassDeclSyntax.self), !context.isInsideFunction,
+      let variable = member.as(VariableDeclSyntax.self)
+    else { return [] }
+    guard case .observable(let name) = variable.classification,
       let slot = classDecl.observableProperties.firstIndex(of: name)
     else { return [] }
     return ["@\(raw: Names.propertyAttribute)(slot: \(raw: slot))"]
@@ -266,7 +343,7 @@ extension KeyValueObservableMacro: ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     // A subclass of an observable class inherits the conformance.
-    guard declaration.is(ClassDeclSyntax.self), !protocols.isEmpty else { return [] }
+    guard declaration.is(ClassDeclSyntax.self), !protocols.isEmpty, !context.isInsideFunction else { return [] }
     let decl: DeclSyntax = "extension \(type.trimmed): nonisolated \(raw: Names.qualifiedProtocol) {}"
     return [decl.cast(ExtensionDeclSyntax.self)]
   }

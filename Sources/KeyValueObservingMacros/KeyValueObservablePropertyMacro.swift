@@ -20,8 +20,12 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     else { return [] }
     let storage = Names.storage(of: name)
     let observers = variable.bindings.first?.accessorBlock == nil ? "" : ", hasPropertyObservers: true"
+    // Observers read the value as key-value coding would: through the most
+    // derived getter, which a subclass of a non-final class may override.
+    let isFinal = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first?.isFinal ?? true
+    let read = isFinal ? storage : variable.bindings.first?.pattern.trimmedDescription ?? storage
     func notify(_ value: String) -> String {
-      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value)\(observers), get: { $0.\(storage) }, set: { $0.\(storage) = $1 })"
+      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value)\(observers), get: { $0.\(read) }, set: { $0.\(storage) = $1 })"
     }
     return [
       """
@@ -94,9 +98,14 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     // `_modify` keeps the compiler from proving accesses exclusive; a dynamic
     // check on every write would cost more than the rest of an unobserved
     // write. The property itself keeps Swift's exclusivity rules.
+    // A `weak` or `unowned` property keeps its ownership in its storage.
+    var modifiers: DeclModifierListSyntax = [DeclModifierSyntax(name: .keyword(.private))]
+    if let ownership = variable.referenceOwnership {
+      modifiers.append(ownership.trimmed.with(\.leadingTrivia, .space))
+    }
     let storage = VariableDeclSyntax(
       attributes: [.attribute("@exclusivity(unchecked)").with(\.trailingTrivia, .space)],
-      modifiers: [DeclModifierSyntax(name: .keyword(.private))],
+      modifiers: modifiers,
       bindingSpecifier: .keyword(.var),
       bindings: [binding.with(\.leadingTrivia, .space)]
     )

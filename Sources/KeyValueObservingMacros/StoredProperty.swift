@@ -1,5 +1,6 @@
 import SwiftDiagnostics
 import SwiftSyntax
+import SwiftSyntaxMacros
 
 /// What `@KeyValueObservable` decides about one member of a class.
 enum MemberClassification {
@@ -52,21 +53,44 @@ extension VariableDeclSyntax {
       !hasAttribute(named: Names.ignoredAttribute)
     else { return .untouched }
     if bindings.count > 1 {
-      return bindings.allSatisfy(\.isStored) ? .unsupported(.multipleBindings, Syntax(self)) : .untouched
+      return bindings.allSatisfy(\.isStored) && !hasModifier(.override)
+        ? .unsupported(.multipleBindings, Syntax(self)) : .untouched
     }
     guard let binding = bindings.first, binding.isStored else { return .untouched }
     guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
       return .unsupported(.unsupportedPattern, Syntax(binding.pattern))
     }
-    if hasModifier(.weak) || hasModifier(.unowned) {
-      return .unsupported(.weakOrUnowned, Syntax(self))
+    // The name without backticks: `default` is stored in `_default` and
+    // observed under the key "default".
+    let name = identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
+    if hasModifier(.override) {
+      // Property observers on an inherited property: no new storage. The
+      // superclass's setter, which the override calls, notifies.
+      return .untouched
     }
     if let wrapper = customAttributes.first {
       return .unsupported(.propertyWrapper, Syntax(wrapper))
     }
-    // The name without backticks: `default` is stored in `_default` and
-    // observed under the key "default".
-    return .observable(name: identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription)
+    return .observable(name: name)
+  }
+
+  /// `weak` or `unowned` (with or without `(safe)`/`(unsafe)`), which the
+  /// backing storage must keep.
+  var referenceOwnership: DeclModifierSyntax? {
+    modifiers.first { $0.name.tokenKind == .keyword(.weak) || $0.name.tokenKind == .keyword(.unowned) }
+  }
+}
+
+extension MacroExpansionContext {
+  /// Whether the declaration being expanded sits inside a function,
+  /// closure, initializer or accessor: a local type, which can have no
+  /// extensions and whose members the key tables cannot name.
+  var isInsideFunction: Bool {
+    lexicalContext.contains { context in
+      context.is(FunctionDeclSyntax.self) || context.is(ClosureExprSyntax.self)
+        || context.is(InitializerDeclSyntax.self) || context.is(DeinitializerDeclSyntax.self)
+        || context.is(AccessorDeclSyntax.self) || context.is(SubscriptDeclSyntax.self)
+    }
   }
 }
 
@@ -104,13 +128,63 @@ extension ClassDeclSyntax {
   }
 
   /// The observable stored properties, in declaration order: their position
-  /// is their slot, counted from the class's first slot.
+  /// is their slot, counted from the class's first slot. A property whose
+  /// backing name the class declares itself is left out (and diagnosed).
   var observableProperties: [String] {
-    memberBlock.members.compactMap { member in
+    let colliding = Set(backingStorageCollisions.map(\.property))
+    return memberBlock.members.compactMap { member in
       guard let variable = member.decl.as(VariableDeclSyntax.self),
-        case .observable(let name) = variable.classification
+        case .observable(let name) = variable.classification, !colliding.contains(name)
       else { return nil }
       return name
+    }
+  }
+
+  /// Observable properties whose backing storage (`_name`) the class
+  /// declares itself, with that declaration.
+  var backingStorageCollisions: [(property: String, declaration: Syntax)] {
+    var declared: [String: Syntax] = [:]
+    for member in memberBlock.members {
+      if let variable = member.decl.as(VariableDeclSyntax.self) {
+        for binding in variable.bindings {
+          if let identifier = binding.pattern.as(IdentifierPatternSyntax.self) {
+            declared[identifier.identifier.trimmedDescription] = Syntax(binding.pattern)
+          }
+        }
+      } else if let function = member.decl.as(FunctionDeclSyntax.self) {
+        declared[function.name.trimmedDescription] = Syntax(function.name)
+      }
+    }
+    return memberBlock.members.compactMap { member in
+      guard let variable = member.decl.as(VariableDeclSyntax.self),
+        case .observable(let name) = variable.classification,
+        let declaration = declared[Names.storage(of: name)]
+      else { return nil }
+      return (name, declaration)
+    }
+  }
+
+  /// Stored properties in declaration order, as Codable synthesis sees them
+  /// after the rewrite: the stored name and the name to encode under.
+  /// Constants with an initial value are left out (synthesis would encode
+  /// them but never decode them), as are `lazy`, `static` and computed
+  /// properties.
+  var codingProperties: [(stored: String, key: String)] {
+    let observable = Set(observableProperties)
+    return memberBlock.members.flatMap { member -> [(stored: String, key: String)] in
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic,
+        !variable.hasModifier(.lazy), !variable.hasModifier(.override)
+      else { return [] }
+      return variable.bindings.compactMap { binding in
+        guard binding.isStored, let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { return nil }
+        if variable.bindingSpecifier.tokenKind == .keyword(.let) && binding.initializer != nil { return nil }
+        let written = identifier.identifier.trimmedDescription
+        let name = identifier.identifier.identifier?.name ?? written
+        if case .observable = variable.classification, observable.contains(name) {
+          return (Names.storage(of: name), name)
+        }
+        return (written, name)
+      }
     }
   }
 
@@ -147,6 +221,29 @@ extension ClassDeclSyntax {
         return variables(in: nested)
       }
     }
+  }
+
+  /// Whether the class declares a member called `name` (a type, a
+  /// property, a function).
+  func declaresMember(named name: String) -> Bool {
+    memberBlock.members.contains { member in
+      let decl = member.decl
+      if let enumDecl = decl.as(EnumDeclSyntax.self) { return enumDecl.name.text == name }
+      if let structDecl = decl.as(StructDeclSyntax.self) { return structDecl.name.text == name }
+      if let classDecl = decl.as(ClassDeclSyntax.self) { return classDecl.name.text == name }
+      if let alias = decl.as(TypeAliasDeclSyntax.self) { return alias.name.text == name }
+      return false
+    }
+  }
+
+  /// The members of type `Member`, such as the initializers.
+  func members<Member: DeclSyntaxProtocol>(ofType _: Member.Type) -> [Member] {
+    memberBlock.members.compactMap { $0.decl.as(Member.self) }
+  }
+
+  /// Whether the class declares a function called `name`.
+  func declaresFunction(named name: String) -> Bool {
+    members(ofType: FunctionDeclSyntax.self).contains { $0.name.text == name }
   }
 
   var isFinal: Bool {

@@ -253,14 +253,12 @@ struct KeyValueObservableDiagnosticsTests {
     }
   }
 
-  @Test("weak, unowned and property-wrapped properties stay plain, with a warning and a fix-it")
+  @Test("property-wrapped properties stay plain, with a warning and a fix-it")
   func unsupportedProperties() {
     assertMacro {
       """
       @KeyValueObservable
       final class Node {
-        weak var parent: Node?
-        unowned var owner: Node
         @Clamped var level = 0
         var value = 0
       }
@@ -269,14 +267,6 @@ struct KeyValueObservableDiagnosticsTests {
       """
       @KeyValueObservable
       final class Node {
-        weak var parent: Node?
-        ┬─────────────────────
-        ╰─ ⚠️ a 'weak' or 'unowned' property cannot be made observable; it stays a plain property
-           ✏️ Mark it '@KeyValueIgnored'
-        unowned var owner: Node
-        ┬──────────────────────
-        ╰─ ⚠️ a 'weak' or 'unowned' property cannot be made observable; it stays a plain property
-           ✏️ Mark it '@KeyValueIgnored'
         @Clamped var level = 0
         ┬───────
         ╰─ ⚠️ a property with a property wrapper cannot be made observable; it stays a plain property
@@ -288,8 +278,6 @@ struct KeyValueObservableDiagnosticsTests {
       """
       @KeyValueObservable
       final class Node {
-        @KeyValueIgnored weak var parent: Node?
-        @KeyValueIgnored unowned var owner: Node
         @KeyValueIgnored @Clamped var level = 0
         var value = 0
       }
@@ -297,8 +285,6 @@ struct KeyValueObservableDiagnosticsTests {
     } expansion: {
       #"""
       final class Node {
-        weak var parent: Node?
-        unowned var owner: Node
         @Clamped var level = 0
         var value = 0
 
@@ -363,10 +349,6 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
-          case ("parent", \Node.parent):
-            return capture.keyPath
-          case ("owner", \Node.owner):
-            return capture.keyPath
           case ("level", \Node.level):
             return capture.keyPath
           default:
@@ -376,6 +358,597 @@ struct KeyValueObservableDiagnosticsTests {
       }
 
       extension Node: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("weak and unowned properties are observable: their storage keeps the ownership")
+  func weakAndUnowned() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Node {
+        weak var parent: Node?
+        unowned var owner: Node
+        unowned(unsafe) var last: Node
+      }
+      """
+    } expansion: {
+      #"""
+      final class Node {
+        weak var parent: Node? {
+          @storageRestrictions(initializes: _parent)
+          init(initialValue) {
+            _parent = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Node + 0)
+            return _parent
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _parent = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: newValue, get: {
+                $0._parent
+              }, set: {
+                $0._parent = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 0)
+            else {
+              yield &_parent
+              return
+            }
+            var _$kvoValue = _parent
+            yield &_$kvoValue
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: _$kvoValue, get: {
+                $0._parent
+              }, set: {
+                $0._parent = $1
+              })
+          }
+        }
+
+        @exclusivity(unchecked) private weak var _parent: Node?
+        unowned var owner: Node {
+          @storageRestrictions(initializes: _owner)
+          init(initialValue) {
+            _owner = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Node + 1)
+            return _owner
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _owner = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: newValue, get: {
+                $0._owner
+              }, set: {
+                $0._owner = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 1)
+            else {
+              yield &_owner
+              return
+            }
+            var _$kvoValue = _owner
+            yield &_$kvoValue
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: _$kvoValue, get: {
+                $0._owner
+              }, set: {
+                $0._owner = $1
+              })
+          }
+        }
+
+        @exclusivity(unchecked) private unowned var _owner: Node
+        unowned(unsafe) var last: Node {
+          @storageRestrictions(initializes: _last)
+          init(initialValue) {
+            _last = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Node + 2)
+            return _last
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _last = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: newValue, get: {
+                $0._last
+              }, set: {
+                $0._last = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 2)
+            else {
+              yield &_last
+              return
+            }
+            var _$kvoValue = _last
+            yield &_$kvoValue
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: _$kvoValue, get: {
+                $0._last
+              }, set: {
+                $0._last = $1
+              })
+          }
+        }
+
+        @exclusivity(unchecked) private unowned(unsafe) var _last: Node
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Node: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Node + 3
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Node.parent:
+            return _$kvoFirstSlot_Node + 0
+          case \Node.owner:
+            return _$kvoFirstSlot_Node + 1
+          case \Node.last:
+            return _$kvoFirstSlot_Node + 2
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "parent":
+            return _$kvoFirstSlot_Node + 0
+          case "owner":
+            return _$kvoFirstSlot_Node + 1
+          case "last":
+            return _$kvoFirstSlot_Node + 2
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Node {
+          case 0:
+            return "parent"
+          case 1:
+            return "owner"
+          case 2:
+            return "last"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Node, capture) {
+          case (0, \Node.parent):
+            return capture.keyPath
+          case (1, \Node.owner):
+            return capture.keyPath
+          case (2, \Node.last):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Node: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("a property next to a declaration of its storage's name is an error on that declaration, not a cascade")
+  func backingStorageCollision() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Account {
+        var name = ""
+        var _name = ""
+        var balance = 0
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      final class Account {
+        var name = ""
+        var _name = ""
+            ┬────
+            ╰─ 🛑 '_name' is the name '@KeyValueObservable' gives the storage of 'name'; rename one of them, or mark 'name' '@KeyValueIgnored'
+        var balance = 0
+      }
+      """
+    }
+  }
+
+  @Test("a class declared inside a function is refused with one error")
+  func localClass() {
+    assertMacro {
+      """
+      func makeModel() {
+        @KeyValueObservable
+        final class Local {
+          var name = ""
+        }
+      }
+      """
+    } diagnostics: {
+      """
+      func makeModel() {
+        @KeyValueObservable
+        ┬──────────────────
+        ╰─ 🛑 '@KeyValueObservable' cannot be used on a class declared inside a function or closure; declare the class at file scope or inside another type
+        final class Local {
+          var name = ""
+        }
+      }
+      """
+    }
+  }
+
+  @Test("Codable: CodingKeys under the properties' names; a class's own coding key named after a property is diagnosed with a fix-it")
+  func codable() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Doc: Codable {
+        var title = ""
+        var `default` = 0
+        let id: Int
+        let kind = "doc"
+        @KeyValueIgnored var cache = 0
+        var summary: String { title }
+      }
+      """
+    } expansion: {
+      #"""
+      final class Doc: Codable {
+        var title {
+          @storageRestrictions(initializes: _title)
+          init(initialValue) {
+            _title = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Doc + 0)
+            return _title
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _title = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: newValue, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Doc + 0)
+            else {
+              yield &_title
+              return
+            }
+            var _$kvoValue = _title
+            yield &_$kvoValue
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: _$kvoValue, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              })
+          }
+        }
+
+        @exclusivity(unchecked) private var _title = ""
+        var `default` {
+          @storageRestrictions(initializes: _default)
+          init(initialValue) {
+            _default = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Doc + 1)
+            return _default
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _default = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: newValue, get: {
+                $0._default
+              }, set: {
+                $0._default = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Doc + 1)
+            else {
+              yield &_default
+              return
+            }
+            var _$kvoValue = _default
+            yield &_$kvoValue
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: _$kvoValue, get: {
+                $0._default
+              }, set: {
+                $0._default = $1
+              })
+          }
+        }
+
+        @exclusivity(unchecked) private var _default = 0
+        let id: Int
+        let kind = "doc"
+        var cache = 0
+        var summary: String { title }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Doc: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Doc + 2
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Doc.title:
+            return _$kvoFirstSlot_Doc + 0
+          case \Doc.default:
+            return _$kvoFirstSlot_Doc + 1
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "title":
+            return _$kvoFirstSlot_Doc + 0
+          case "default":
+            return _$kvoFirstSlot_Doc + 1
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Doc {
+          case 0:
+            return "title"
+          case 1:
+            return "default"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Doc, capture) {
+          case (0, \Doc.title):
+            return capture.keyPath
+          case (1, \Doc.default):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("id", \Doc.id):
+            return capture.keyPath
+          case ("kind", \Doc.kind):
+            return capture.keyPath
+          case ("cache", \Doc.cache):
+            return capture.keyPath
+          case ("summary", \Doc.summary):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        private enum CodingKeys: Swift.String, Swift.CodingKey {
+          case _title = "title"
+          case _default = "default"
+          case id
+          case cache
+        }
+      }
+
+      extension Doc: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Renamed: Codable {
+        var title = ""
+        var body = ""
+        enum CodingKeys: String, CodingKey {
+          case title = "heading"
+          case body
+        }
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      final class Renamed: Codable {
+        var title = ""
+        var body = ""
+        enum CodingKeys: String, CodingKey {
+          case title = "heading"
+               ┬────
+               ╰─ 🛑 'title' is stored as '_title' in a '@KeyValueObservable' class, and the synthesized Codable conformance matches coding keys to storage: name this case '_title', with the key it encodes under as its raw value
+                  ✏️ Name the case after the property's storage
+          case body
+               ┬───
+               ╰─ 🛑 'body' is stored as '_body' in a '@KeyValueObservable' class, and the synthesized Codable conformance matches coding keys to storage: name this case '_body', with the key it encodes under as its raw value
+                  ✏️ Name the case after the property's storage
+        }
+      }
+      """
+    } fixes: {
+      """
+      @KeyValueObservable
+      final class Renamed: Codable {
+        var title = ""
+        var body = ""
+        enum CodingKeys: String, CodingKey {
+          case _title = "heading"
+          case _body = "body"
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      final class Renamed: Codable {
+        var title = ""
+
+        @exclusivity(unchecked) private var _title = ""
+        var body = ""
+
+        @exclusivity(unchecked) private var _body = ""
+        enum CodingKeys: String, CodingKey {
+          case _title = "heading"
+          case _body = "body"
+        }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Renamed: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Renamed + 2
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Renamed.title:
+            return _$kvoFirstSlot_Renamed + 0
+          case \Renamed.body:
+            return _$kvoFirstSlot_Renamed + 1
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "title":
+            return _$kvoFirstSlot_Renamed + 0
+          case "body":
+            return _$kvoFirstSlot_Renamed + 1
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Renamed {
+          case 0:
+            return "title"
+          case 1:
+            return "body"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Renamed, capture) {
+          case (0, \Renamed.title):
+            return capture.keyPath
+          case (1, \Renamed.body):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Renamed: nonisolated KeyValueObserving.KeyValueObservable {
       }
       """#
     }

@@ -355,7 +355,7 @@ struct KeyValueObservableMacroTests {
               return
             }
             _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, get: {
-                $0._wheels
+                $0.wheels
               }, set: {
                 $0._wheels = $1
               })
@@ -370,7 +370,7 @@ struct KeyValueObservableMacroTests {
             var _$kvoValue = _wheels
             yield &_$kvoValue
             _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: {
-                $0._wheels
+                $0.wheels
               }, set: {
                 $0._wheels = $1
               })
@@ -912,7 +912,7 @@ struct KeyValueObservableSubclassMacroTests {
               return
             }
             _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, get: {
-                $0._payload
+                $0.payload
               }, set: {
                 $0._payload = $1
               })
@@ -927,7 +927,7 @@ struct KeyValueObservableSubclassMacroTests {
             var _$kvoValue = _payload
             yield &_$kvoValue
             _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: {
-                $0._payload
+                $0.payload
               }, set: {
                 $0._payload = $1
               })
@@ -998,6 +998,86 @@ struct KeyValueObservableSubclassMacroTests {
         nonisolated override class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
+          default:
+            return super._$kvoOtherKeyPath(forKey: key)
+          }
+        }
+      }
+      """#
+    }
+  }
+
+  @Test("overriding properties are left alone: the superclass's setter, which they call, notifies")
+  func overrides() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class ClampedDial: Dial {
+        override var level: Int {
+          didSet { if level > 10 { level = 10 } }
+        }
+        override var label: String {
+          get { super.label.uppercased() }
+          set { super.label = newValue }
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      final class ClampedDial: Dial {
+        override var level: Int {
+          didSet { if level > 10 { level = 10 } }
+        }
+        override var label: String {
+          get { super.label.uppercased() }
+          set { super.label = newValue }
+        }
+
+        private nonisolated static var _$kvoFirstSlot_ClampedDial: Swift.Int {
+          super._$kvoKeyCount
+        }
+
+        nonisolated override class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_ClampedDial + 0
+        }
+
+        nonisolated override class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          default:
+            break
+          }
+          return super._$kvoSlot(for: keyPath)
+        }
+
+        nonisolated override class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          default:
+            return super._$kvoSlot(forKey: key)
+          }
+        }
+
+        nonisolated override class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_ClampedDial {
+          default:
+            return super._$kvoKey(forSlot: slot)
+          }
+        }
+
+        nonisolated override class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_ClampedDial, capture) {
+          default:
+            return super._$kvoKeyPath(forSlot: slot)
+          }
+        }
+
+        nonisolated override class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("level", \ClampedDial.level):
+            return capture.keyPath
+          case ("label", \ClampedDial.label):
+            return capture.keyPath
           default:
             return super._$kvoOtherKeyPath(forKey: key)
           }

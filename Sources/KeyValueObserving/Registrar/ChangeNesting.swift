@@ -69,15 +69,34 @@ public enum _KeyValueChangeNesting {
     }
   }
 
-  /// The innermost frame of `slot` of `owner` on this thread.
+  /// The innermost frame of `slot` of `owner` on this thread that belongs
+  /// to the running task.
+  ///
+  /// A manual will-change opened by a task that then suspended (a sync
+  /// helper's `willChangeValue`, an `await`, and the `didChangeValue` on
+  /// whatever thread the task resumes on) stays in this thread's record;
+  /// it must not fold the writes that other tasks later make here into a
+  /// change that never closes. So a heap frame counts only for the task
+  /// (or the code outside any task) that opened it.
   @usableFromInline
   static func find(_ owner: ObjectIdentifier, slot: Int) -> UnsafeMutablePointer<Frame>? {
     var cursor = innermost.value?.assumingMemoryBound(to: Frame.self)
+    var task: Int?? = nil
     while let frame = cursor {
-      if frame.pointee.owner == owner && frame.pointee.slot == slot { return frame }
+      if frame.pointee.owner == owner && frame.pointee.slot == slot {
+        guard let pending = frame.pointee.pending else { return frame }
+        if task == nil { task = currentTaskIdentity() }
+        if pending._withUnsafeGuaranteedRef({ $0.task }) == task! { return frame }
+      }
       cursor = frame.pointee.outer
     }
     return nil
+  }
+
+  /// The running task's identity, or `nil` outside any task.
+  @usableFromInline
+  static func currentTaskIdentity() -> Int? {
+    withUnsafeCurrentTask { $0?.hashValue }
   }
 
   /// The pending change open for `slot` of `owner` on this thread, if any.
@@ -145,8 +164,13 @@ class PendingChange {
   /// How many will calls on this key are still waiting for their did.
   var depth = 1
 
+  /// The task that opened the change, `nil` outside any task: only its
+  /// own writes fold into the change.
+  @usableFromInline let task: Int?
+
   init(owner: AnyObject, slot: Int) {
     self.owner = owner
+    self.task = _KeyValueChangeNesting.currentTaskIdentity()
     let frame = UnsafeMutablePointer<_KeyValueChangeNesting.Frame>.allocate(capacity: 1)
     self.frame = frame
     frame.initialize(to: .init(owner: ObjectIdentifier(owner), slot: slot, pending: Unmanaged.passUnretained(self)))

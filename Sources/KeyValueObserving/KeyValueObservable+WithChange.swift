@@ -1,0 +1,86 @@
+extension KeyValueObservable {
+  /// Runs `body` as one change of the value at `keyPath`: observers that
+  /// asked for `.prior` are notified before it, the others once after it,
+  /// with the value read before `body` as old and the one it leaves as new.
+  /// Returns what `body` returns.
+  ///
+  /// The closure form of a ``willChangeValue(for:)`` /
+  /// ``didChangeValue(for:)`` pair, and the one to use from async code: the
+  /// body is synchronous, so the change opens and closes on one thread.
+  /// Assignments to the key inside `body` fold into this one change; a
+  /// `body` that throws still closes it, and observers hear of whatever it
+  /// changed before throwing.
+  ///
+  /// ```swift
+  /// let total = person.withChange(for: \.age) {
+  ///     person.age += 1
+  ///     person.age += 1
+  ///     return person.age
+  /// }  // one notification, old 0, new 2
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The key that changes: a stored property, or a computed
+  ///     key whose observers should hear of a change their dependencies do
+  ///     not announce.
+  ///   - body: The synchronous work that changes it.
+  /// - Returns: What `body` returns.
+  public func withChange<Value, Result, Failure: Error>(
+    for keyPath: KeyPath<Self, Value>,
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    openChange(for: keyPath)
+    defer { closeChange(for: keyPath) }
+    return try body()
+  }
+
+  /// Runs `body` as one to-many change of the array at `keyPath`: the
+  /// closure form of ``willChange(_:valuesAt:for:)`` /
+  /// ``didChange(_:valuesAt:for:)``, usable from async code.
+  ///
+  /// ```swift
+  /// person.withChange(.insertion, valuesAt: RangeSet(2..<4), for: \.tags) {
+  ///     person.tags.insert(contentsOf: ["a", "b"], at: 2)
+  /// }  // observers of \.tags: kind .insertion, indexes 2..<4, new ["a", "b"]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - kind: `.insertion`, `.removal` or `.replacement` (`.setting`
+  ///     announces a whole new value and ignores `indexes`).
+  ///   - indexes: Where the elements are inserted, removed or replaced.
+  ///   - keyPath: The array property.
+  ///   - body: The synchronous work that changes it.
+  /// - Returns: What `body` returns.
+  public func withChange<Element, Result, Failure: Error>(
+    _ kind: KeyValueChange,
+    valuesAt indexes: RangeSet<Int>,
+    for keyPath: KeyPath<Self, [Element]>,
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let ranges = Array(indexes.ranges)
+    willChange(kind, valuesIn: ranges, for: keyPath)
+    defer { didChange(kind, valuesIn: ranges, for: keyPath) }
+    return try body()
+  }
+
+  /// Runs `body` as one change of the stored property called `key`: the
+  /// closure form of ``willChangeValue(forKey:)`` /
+  /// ``didChangeValue(forKey:)``, usable from async code.
+  ///
+  /// ```swift
+  /// try person.withChange(forKey: "age") {
+  ///     person.age += 1
+  /// }
+  /// try person.withChange(forKey: "nmae") { }  // throws .unknownKey, body not run
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
+  ///   observable stored property (before `body` runs), or what `body`
+  ///   throws.
+  /// - Returns: What `body` returns.
+  public func withChange<Result>(forKey key: String, _ body: () throws -> Result) throws -> Result {
+    try openChange(forKey: key)
+    defer { try? closeChange(forKey: key) }
+    return try body()
+  }
+}
