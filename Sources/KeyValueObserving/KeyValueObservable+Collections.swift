@@ -29,4 +29,35 @@ extension KeyValueObservable {
   ) -> KeyValueMutableSet<Self, Element> {
     KeyValueMutableSet(object: self, keyPath: keyPath)
   }
+
+  /// Refuses, at compile time, a key path that is not a writable array
+  /// property, naming what ``mutableArrayValue(for:)`` needs instead of a
+  /// generic-inference error.
+  ///
+  /// ```swift
+  /// person.mutableArrayValue(for: \.age)  // error: needs a writable key path to an array property
+  /// ```
+  @available(
+    *,
+    unavailable,
+    message: "mutableArrayValue(for:) needs a writable key path to an array property ([Element]); use mutableSetValue(for:) for a Set"
+  )
+  public func mutableArrayValue<Value>(for keyPath: KeyPath<Self, Value>) -> Never {
+    fatalError("unavailable")
+  }
+
+  /// Refuses, at compile time, a key path that is not a writable `Set`
+  /// property, naming what ``mutableSetValue(for:)`` needs.
+  ///
+  /// ```swift
+  /// person.mutableSetValue(for: \.tags)  // error: needs a writable key path to a Set property
+  /// ```
+  @available(
+    *,
+    unavailable,
+    message: "mutableSetValue(for:) needs a writable key path to a Set property (Set<Element>); use mutableArrayValue(for:) for an array"
+  )
+  public func mutableSetValue<Value>(for keyPath: KeyPath<Self, Value>) -> Never {
+    fatalError("unavailable")
+  }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// The files of `Tests/CompileFailures`: code that must not compile, each
+/// with the errors it must produce (see that folder's README).
+private let compileFailures = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("CompileFailures")
+
+private let refusedFiles: [String] = {
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: compileFailures.path)) ?? []
+  return names.filter { $0.hasSuffix(".swift") && $0 != "Control.swift" }.sorted()
+}()
+
+/// Type-checks `file` against the modules and macro plugin built next to
+/// this test binary; returns the exit status and everything printed.
+private func typecheck(_ file: String) throws -> (status: Int32, output: String) {
+  let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = [
+    "swiftc", "-typecheck", "-swift-version", "6",
+    "-I", buildDirectory.appendingPathComponent("Modules").path,
+    "-load-plugin-executable",
+    buildDirectory.appendingPathComponent("KeyValueObservingMacros-tool").path + "#KeyValueObservingMacros",
+    compileFailures.appendingPathComponent(file).path,
+  ]
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = pipe
+  try process.run()
+  let data = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("Compile-time errors: misuse the compiler must refuse, with a message that names the fix")
+struct CompileTimeErrorTests {
+  @Test("the correct forms type-check, so the refusals below are the library's doing")
+  func controlCompiles() throws {
+    let (status, output) = try typecheck("Control.swift")
+    #expect(status == 0, "\(output)")
+  }
+
+  @Test("each refused file fails with the promised errors", arguments: refusedFiles)
+  func refused(_ file: String) throws {
+    let source = try String(contentsOf: compileFailures.appendingPathComponent(file), encoding: .utf8)
+    let expected = source.split(separator: "\n").compactMap { line -> String? in
+      guard let range = line.range(of: "// expected-error: ") else { return nil }
+      return String(line[range.upperBound...])
+    }
+    #expect(!expected.isEmpty, "\(file) names no expected error")
+    let (status, output) = try typecheck(file)
+    #expect(status != 0, "\(file) compiled")
+    for message in expected {
+      #expect(output.contains(message), "\(file): no error containing \"\(message)\" in:\n\(output)")
+    }
+  }
+}
