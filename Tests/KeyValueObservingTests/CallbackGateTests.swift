@@ -45,4 +45,35 @@ struct CallbackGateTests {
     #expect(passed && ran)
     #expect(gate.isClosed)
   }
+
+  @Test("closing from inside another gate's callback stops new callbacks without waiting for a running one")
+  func closeFromInsideAnotherCallback() {
+    let gate = CallbackGate()
+    let other = CallbackGate()
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      gate.pass {
+        entered.signal()
+        release.wait()
+      }
+      finished.signal()
+    }
+    entered.wait()
+    other.pass { gate.close() }  // returns although gate's callback still runs
+    #expect(gate.isClosed)
+    #expect(!gate.pass {})
+    release.signal()
+    finished.wait()
+  }
+
+  @Test("closing with nothing running returns at once, repeatedly")
+  func closeIdle() {
+    let gate = CallbackGate()
+    gate.close()
+    gate.close()
+    #expect(gate.isClosed)
+    #expect(!gate.pass {})
+  }
 }

@@ -159,6 +159,31 @@ struct KVOControllerTests {
     #expect(calls == 1)
   }
 
+  @Test("two blocks on two threads, each unobserving the other's observation while it runs, both return")
+  func mutualUnobserve() {
+    let watcher = Watcher()
+    let left = Person()
+    let right = Person()
+    let leftRunning = DispatchSemaphore(value: 0)
+    let rightRunning = DispatchSemaphore(value: 0)
+    watcher.kvo.observe(left, \.age) { watcher, _, _ in
+      leftRunning.signal()
+      rightRunning.wait()
+      watcher.kvo.unobserve(right, \.age)
+    }
+    watcher.kvo.observe(right, \.age) { watcher, _, _ in
+      rightRunning.signal()
+      leftRunning.wait()
+      watcher.kvo.unobserve(left, \.age)
+    }
+    let done = DispatchGroup()
+    let objects = UncheckedBox((left, right))
+    DispatchQueue.global().async(group: done) { objects.value.0.age = 1 }
+    DispatchQueue.global().async(group: done) { objects.value.1.age = 1 }
+    #expect(done.wait(timeout: .now() + 30) == .success, "the two blocks deadlocked")
+    #expect(left.observationInfo.isEmpty && right.observationInfo.isEmpty)
+  }
+
   @Test("the controller's deinit ends every observation")
   func controllerDeinit() {
     let person = Person()

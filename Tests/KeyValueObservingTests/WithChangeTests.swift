@@ -93,7 +93,7 @@ struct WithChangeTests {
     let actor = OneThreadActor()
     let person = Person()
     // Every use of the person below runs on the actor's one thread, in turn.
-    let shared = UncheckedSendable(person)
+    let shared = UncheckedBox(person)
     let changes = Recorder<Change<String>>()
     let token = person.observe(\.name, options: [.old, .new]) { _, change in changes.append(Change(change)) }
     let (gate, opener) = AsyncStream.makeStream(of: Void.self)
@@ -131,12 +131,3 @@ struct WithChangeTests {
   }
 }
 
-/// Hands a value to `@Sendable` closures that the test runs one at a time.
-private struct UncheckedSendable<Value>: @unchecked Sendable {
-  // @unchecked Sendable: the test's closures take turns on one thread.
-  let value: Value
-
-  init(_ value: Value) {
-    self.value = value
-  }
-}

@@ -2,20 +2,29 @@ import Synchronization
 
 /// Lets a registration promise that no callback runs after it ends: each
 /// callback passes the gate, and closing the gate waits until callbacks
-/// already past it on other threads have returned.
+/// already past it on other threads have returned — when that cannot
+/// deadlock.
 ///
-/// A callback running on the closing thread itself (a block that ends its
-/// own registration) is not waited for: it is on the stack below the close.
-/// Closing never blocks on a lock; the wait is for the other threads'
-/// callbacks to return.
+/// Closing from inside a callback (of this gate or any other, on this
+/// thread) does not wait: the thread closing may be what another thread's
+/// running callback is itself waiting for — two blocks unobserving each
+/// other, each on its own thread. Then the gate only stops new callbacks;
+/// one already running elsewhere finishes on its own. Closing from outside
+/// every callback blocks the thread (it does not spin) until the running
+/// callbacks have returned.
 final class CallbackGate: Sendable {
-  /// The number of callbacks past the gate, with ``closedBit`` once closed.
+  /// The number of callbacks past the gate, with ``closedBit`` once closed
+  /// and ``waiterBit`` while a closer waits for the count to reach zero.
   private let state = Atomic<Int>(0)
 
-  private static let closedBit = 1 << (Int.bitWidth - 2)
+  /// Where a waiting closer sleeps; made by the first closer that waits.
+  private let latch = AtomicLazyReference<Latch>()
 
-  /// The callbacks running on this thread, innermost first, for closing
-  /// from inside one.
+  private static let closedBit = 1 << (Int.bitWidth - 2)
+  private static let waiterBit = 1 << (Int.bitWidth - 3)
+  private static let countMask = waiterBit - 1
+
+  /// The callbacks running on this thread, innermost first.
   private static let running = ThreadLocal()
 
   private struct Frame {
@@ -26,15 +35,18 @@ final class CallbackGate: Sendable {
   /// Whether the gate is closed.
   var isClosed: Bool { state.load(ordering: .acquiring) & Self.closedBit != 0 }
 
+  /// Whether this thread is running a callback of any gate.
+  static var isInsideCallback: Bool { running.value != nil }
+
   /// Runs `callback` unless the gate is closed; returns whether it ran.
   @discardableResult
   func pass(_ callback: () -> Void) -> Bool {
     let entered = state.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
     guard entered & Self.closedBit == 0 else {
-      state.wrappingSubtract(1, ordering: .releasing)
+      leave()
       return false
     }
-    defer { state.wrappingSubtract(1, ordering: .releasing) }
+    defer { leave() }
     var frame = Frame(gate: ObjectIdentifier(self), outer: Self.running.value?.assumingMemoryBound(to: Frame.self))
     withUnsafeMutablePointer(to: &frame) { pointer in
       Self.running.value = UnsafeMutableRawPointer(pointer)
@@ -44,26 +56,30 @@ final class CallbackGate: Sendable {
     return true
   }
 
-  /// Closes the gate: no callback passes it afterwards, and when this
-  /// returns none is running on another thread. Idempotent.
-  func close() {
-    state.bitwiseOr(Self.closedBit, ordering: .acquiringAndReleasing)
-    let own = runningHere()
-    var spins = 0
-    while state.load(ordering: .acquiring) & ~Self.closedBit > own {
-      spins += 1
-      if spins > 64 { yieldThread() }
+  /// Counts a callback out, and wakes a waiting closer when it was the last.
+  private func leave() {
+    let left = state.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
+    if left & Self.waiterBit != 0 && left & Self.countMask == 0 {
+      latch.load()?.open()
     }
   }
 
-  /// How many callbacks of this gate are on this thread's stack.
-  private func runningHere() -> Int {
-    var count = 0
-    var cursor = Self.running.value?.assumingMemoryBound(to: Frame.self)
-    while let frame = cursor {
-      if frame.pointee.gate == ObjectIdentifier(self) { count += 1 }
-      cursor = frame.pointee.outer
+  /// Closes the gate: no callback passes it afterwards. Called from outside
+  /// every callback, it returns once none is running on another thread;
+  /// called from inside one, it returns at once. Idempotent.
+  func close() {
+    guard !Self.isInsideCallback else {
+      state.bitwiseOr(Self.closedBit, ordering: .acquiringAndReleasing)
+      return
     }
-    return count
+    let before = state.bitwiseOr(Self.closedBit, ordering: .acquiringAndReleasing).oldValue
+    guard before & Self.countMask != 0 else { return }
+    // The latch is published before the waiter bit, so a callback that
+    // sees the bit finds it; one that left before the bit was set is not
+    // counted in what the bit's operation returns.
+    let latch = latch.storeIfNil(Latch())
+    let after = state.bitwiseOr(Self.waiterBit, ordering: .acquiringAndReleasing).newValue
+    guard after & Self.countMask != 0 else { return }
+    latch.wait()
   }
 }

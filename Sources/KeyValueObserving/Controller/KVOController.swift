@@ -31,11 +31,13 @@
 ///   object's observations when it is freed, and stays usable.
 /// - `unobserve` (one key path, one object, everything) may be called in
 ///   any order, repeatedly, from any thread and from inside a block — its
-///   `.initial` call included. When it returns, no block of what it ended
-///   runs on any other thread, and none starts later; a block that ends its
-///   own observation is the one exception, as it is already running.
-///   (So a block must not wait for another thread that is itself
-///   unobserving that block's observation.)
+///   `.initial` call included. After it returns no block of what it ended
+///   starts. Called from outside every block, it also waits (blocking, not
+///   spinning) until such blocks already running on other threads have
+///   returned, so none runs after it. Called from inside a block, it does
+///   not wait: the other thread may be waiting for this one (two blocks
+///   unobserving each other), so a block running elsewhere may still be
+///   finishing when it returns.
 /// - A `nil` object is ignored, as in FBKVOController.
 ///
 /// Use tokens (``KeyValueObservable/observe(_:options:changeHandler:)``)
