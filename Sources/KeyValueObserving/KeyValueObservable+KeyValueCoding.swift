@@ -1,9 +1,14 @@
 extension KeyValueObservable {
   /// The value of the property called `key`: any observable stored
   /// property, and any other readable instance property the class declares
-  /// (constants, computed, lazy and ignored properties; private ones are not
-  /// reachable). An optional property that holds `nil` gives `nil`, one that
-  /// holds a value gives the value itself.
+  /// (constants, computed, lazy and ignored properties). An optional
+  /// property that holds `nil` gives `nil`, one that holds a value gives the
+  /// value itself.
+  ///
+  /// Access control holds by string as in code: a `private` or
+  /// `fileprivate` property cannot be reached at all (`.unknownKey`, and it
+  /// cannot be observed by string either); one with a `private(set)` or
+  /// `fileprivate(set)` setter is readable but not settable (`.readOnly`).
   ///
   /// Driven by the table the macro writes: no reflection at call time.
   ///
@@ -30,6 +35,7 @@ extension KeyValueObservable {
   /// try person.setValue(nil, forKey: "nickname") // an optional property
   /// try person.setValue("37", forKey: "age")     // throws .typeMismatch
   /// try person.setValue(2, forKey: "id")         // throws .readOnly
+  /// try account.setValue(0, forKey: "balance")   // private(set): throws .readOnly
   /// ```
   ///
   /// - Throws: ``KeyValueCodingError`` when `key` is empty or unknown, when
@@ -37,6 +43,7 @@ extension KeyValueObservable {
   public func setValue(_ value: Any?, forKey key: String) throws(KeyValueCodingError) {
     let keyPath = try Self.readableKeyPath(forKey: key)
     let typeName = "\(Self.self)"
+    guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: typeName) }
     let keyPathType = type(of: keyPath)
 
     // Opens the key path's root and value types, then writes through it.

@@ -53,4 +53,10 @@ public protocol KeyValueObservable: AnyObject {
   /// observable stored one (a constant, a computed or an ignored property),
   /// rooted at the class that declares it. Written by the macro.
   static func _$kvoOtherKeyPath(forKey key: String) -> AnyKeyPath?
+
+  /// Whether the property called `key` has a `private(set)` or
+  /// `fileprivate(set)` setter, which key-value coding must not call by
+  /// string (the key path the class builds for itself is writable).
+  /// Written by the macro.
+  static func _$kvoIsReadOnly(forKey key: String) -> Bool
 }

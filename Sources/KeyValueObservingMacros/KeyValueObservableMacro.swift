@@ -148,7 +148,9 @@ extension KeyValueObservableMacro: MemberMacro {
       """
     )
 
-    let keyCases = properties.enumerated().map { index, name in
+    // A private property keeps its slot but has no string key.
+    let privateProperties = classDecl.privateObservableProperties
+    let keyCases = properties.enumerated().filter { !privateProperties.contains($0.element) }.map { index, name in
       "case \(StringLiteralExprSyntax(content: name)): return \(firstSlot) + \(index)"
     }
     let fallbackSlotForKey = isRoot ? "nil" : "super.\(Names.slotForKeyPath)(forKey: key)"
@@ -191,6 +193,18 @@ extension KeyValueObservableMacro: MemberMacro {
       }
       """
     )
+    let readOnly = classDecl.readOnlyByStringProperties
+    let readOnlyCases = readOnly.isEmpty ? [] : ["case " + readOnly.map { "\(StringLiteralExprSyntax(content: $0))" }.joined(separator: ", ") + ": return true"]
+    let fallbackReadOnly = isRoot ? "false" : "super.\(Names.isReadOnly)(forKey: key)"
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.isReadOnly)(forKey key: Swift.String) -> Swift.Bool {
+        switch key {
+        \(raw: (readOnlyCases + ["default: return \(fallbackReadOnly)"]).joined(separator: "\n"))
+        }
+      }
+      """
+    )
     let otherCases = classDecl.otherReadableProperties.map { name in
       "case (\(StringLiteralExprSyntax(content: name)), \\\(classDecl.selfTypeName).\(name)): return capture.keyPath"
     }
@@ -205,11 +219,69 @@ extension KeyValueObservableMacro: MemberMacro {
       }
       """
     )
+    if isRoot && classDecl.isolatedToGlobalActor {
+      members += isolatedStringKeyMembers(access: access)
+    }
     if let codingKeys = codingKeys(of: classDecl) {
       members.append(codingKeys)
     }
     diagnoseOwnCodingKeys(of: classDecl, in: context)
     return members
+  }
+
+  /// The string-key entry points as members of a class isolated to a global
+  /// actor: they take the class's isolation, so that calling them from
+  /// outside it does not compile (a typed key path there already does not).
+  private static func isolatedStringKeyMembers(access: String) -> [DeclSyntax] {
+    let forward = "\(Names.module)._KeyValueIsolatedStringKeys"
+    let error = "\(Names.module).KeyValueCodingError"
+    return [
+      """
+      \(raw: access)final func value(forKey key: Swift.String) throws(\(raw: error)) -> Any? {
+        try \(raw: forward).value(forKey: key, on: self)
+      }
+      """,
+      """
+      \(raw: access)final func value(forKeyPath keyPath: Swift.String) throws(\(raw: error)) -> Any? {
+        try \(raw: forward).value(forKeyPath: keyPath, on: self)
+      }
+      """,
+      """
+      \(raw: access)final func setValue(_ value: Any?, forKey key: Swift.String) throws(\(raw: error)) {
+        try \(raw: forward).setValue(value, forKey: key, on: self)
+      }
+      """,
+      """
+      \(raw: access)final func setValue(_ value: Any?, forKeyPath keyPath: Swift.String) throws(\(raw: error)) {
+        try \(raw: forward).setValue(value, forKeyPath: keyPath, on: self)
+      }
+      """,
+      """
+      \(raw: access)final func willChangeValue(forKey key: Swift.String) throws(\(raw: error)) {
+        try \(raw: forward).willChangeValue(forKey: key, on: self)
+      }
+      """,
+      """
+      \(raw: access)final func didChangeValue(forKey key: Swift.String) throws(\(raw: error)) {
+        try \(raw: forward).didChangeValue(forKey: key, on: self)
+      }
+      """,
+      """
+      \(raw: access)final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
+        try \(raw: forward).withChange(forKey: key, on: self, body)
+      }
+      """,
+      """
+      \(raw: access)final func addObserver(
+        _ observer: any \(raw: Names.module).KeyValueObserver,
+        forKeyPath keyPath: Swift.String,
+        options: \(raw: Names.module).KeyValueObservingOptions = [],
+        context: Swift.UnsafeMutableRawPointer? = nil
+      ) throws(\(raw: error)) {
+        try \(raw: forward).addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self)
+      }
+      """,
+    ]
   }
 
   /// Whether the class declares `Codable`, `Encodable` or `Decodable`.

@@ -19,6 +19,7 @@ enum Names {
   static let keyForSlot = "_$kvoKey"
   static let keyPathForSlot = "_$kvoKeyPath"
   static let otherKeyPath = "_$kvoOtherKeyPath"
+  static let isReadOnly = "_$kvoIsReadOnly"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

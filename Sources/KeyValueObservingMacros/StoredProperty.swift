@@ -36,6 +36,23 @@ extension VariableDeclSyntax {
     modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
   }
 
+  /// `private` or `fileprivate` (not just for the setter): key-value coding
+  /// cannot reach the property by string.
+  var isPrivate: Bool {
+    modifiers.contains { modifier in
+      (modifier.name.tokenKind == .keyword(.private) || modifier.name.tokenKind == .keyword(.fileprivate))
+        && modifier.detail == nil
+    }
+  }
+
+  /// `private(set)` or `fileprivate(set)`: read-only by string.
+  var hasPrivateSetter: Bool {
+    modifiers.contains { modifier in
+      (modifier.name.tokenKind == .keyword(.private) || modifier.name.tokenKind == .keyword(.fileprivate))
+        && modifier.detail?.detail.text == "set"
+    }
+  }
+
   /// Attributes that name something other than a known declaration
   /// attribute: property wrappers (or macros, which are just as impossible
   /// to combine with the rewrite).
@@ -117,8 +134,7 @@ extension ClassDeclSyntax {
   /// out, and so are declarations with several bindings or a pattern.
   var otherReadableProperties: [String] {
     memberBlock.members.compactMap { member in
-      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic,
-        !variable.hasModifier(.private), !variable.hasModifier(.fileprivate),
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic, !variable.isPrivate,
         variable.bindings.count == 1,
         let identifier = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
       else { return nil }
@@ -137,6 +153,32 @@ extension ClassDeclSyntax {
         case .observable(let name) = variable.classification, !colliding.contains(name)
       else { return nil }
       return name
+    }
+  }
+
+  /// The observable properties that are `private` or `fileprivate`: they
+  /// have a slot, but no string key.
+  var privateObservableProperties: Set<String> {
+    Set(
+      memberBlock.members.compactMap { member in
+        guard let variable = member.decl.as(VariableDeclSyntax.self), variable.isPrivate,
+          case .observable(let name) = variable.classification
+        else { return nil }
+        return name
+      }
+    )
+  }
+
+  /// The names of instance properties with a `private(set)` or
+  /// `fileprivate(set)` setter: readable by string, never set by string.
+  var readOnlyByStringProperties: [String] {
+    memberBlock.members.flatMap { member -> [String] in
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic, variable.hasPrivateSetter
+      else { return [] }
+      return variable.bindings.compactMap { binding in
+        guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { return nil }
+        return identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
+      }
     }
   }
 
@@ -244,6 +286,16 @@ extension ClassDeclSyntax {
   /// Whether the class declares a function called `name`.
   func declaresFunction(named name: String) -> Bool {
     members(ofType: FunctionDeclSyntax.self).contains { $0.name.text == name }
+  }
+
+  /// Whether the class is isolated to a global actor by an attribute it
+  /// carries: `@MainActor`, or another attribute named `…Actor`.
+  var isolatedToGlobalActor: Bool {
+    attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+      return name == "MainActor" || (name.hasSuffix("Actor") && name != "KeyValueObservable")
+    }
   }
 
   var isFinal: Bool {

@@ -92,6 +92,13 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
@@ -214,6 +221,13 @@ struct KeyValueObservableDiagnosticsTests {
             return capture.keyPath
           default:
             return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
           }
         }
 
@@ -343,6 +357,13 @@ struct KeyValueObservableDiagnosticsTests {
             return capture.keyPath
           default:
             return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
           }
         }
 
@@ -561,6 +582,13 @@ struct KeyValueObservableDiagnosticsTests {
             return capture.keyPath
           default:
             return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
           }
         }
 
@@ -791,6 +819,13 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
@@ -936,6 +971,13 @@ struct KeyValueObservableDiagnosticsTests {
             return capture.keyPath
           default:
             return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
           }
         }
 
@@ -1101,6 +1143,13 @@ struct KeyValueObservableDiagnosticsTests {
             return capture.keyPath
           default:
             return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
           }
         }
 

@@ -167,6 +167,13 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
@@ -312,6 +319,13 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
@@ -449,6 +463,13 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        open nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
         open nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
@@ -577,6 +598,13 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
@@ -701,12 +729,56 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
           default:
             return nil
           }
+        }
+
+        final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)
+        }
+
+        final func value(forKeyPath keyPath: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKeyPath: keyPath, on: self)
+        }
+
+        final func setValue(_ value: Any?, forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.setValue(value, forKey: key, on: self)
+        }
+
+        final func setValue(_ value: Any?, forKeyPath keyPath: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.setValue(value, forKeyPath: keyPath, on: self)
+        }
+
+        final func willChangeValue(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.willChangeValue(forKey: key, on: self)
+        }
+
+        final func didChangeValue(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.didChangeValue(forKey: key, on: self)
+        }
+
+        final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
+        }
+
+        final func addObserver(
+          _ observer: any KeyValueObserving.KeyValueObserver,
+          forKeyPath keyPath: Swift.String,
+          options: KeyValueObserving.KeyValueObservingOptions = [],
+          context: Swift.UnsafeMutableRawPointer? = nil
+        ) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self)
         }
       }
 
@@ -781,6 +853,13 @@ struct KeyValueObservableMacroTests {
           switch (slot - _$kvoFirstSlot_Vault, capture) {
           default:
             return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
           }
         }
 
@@ -862,6 +941,13 @@ struct KeyValueObservableMacroTests {
           switch (slot - _$kvoFirstSlot_Empty, capture) {
           default:
             return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
           }
         }
 
@@ -995,6 +1081,13 @@ struct KeyValueObservableSubclassMacroTests {
           }
         }
 
+        nonisolated override class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return super._$kvoIsReadOnly(forKey: key)
+          }
+        }
+
         nonisolated override class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
@@ -1068,6 +1161,13 @@ struct KeyValueObservableSubclassMacroTests {
           switch (slot - _$kvoFirstSlot_ClampedDial, capture) {
           default:
             return super._$kvoKeyPath(forSlot: slot)
+          }
+        }
+
+        nonisolated override class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return super._$kvoIsReadOnly(forKey: key)
           }
         }
 

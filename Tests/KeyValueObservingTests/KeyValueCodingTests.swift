@@ -150,3 +150,52 @@ struct KeyValueCodingTests {
     #expect(try model.value(forKey: "shout") as? String == "HI")
   }
 }
+
+/// Properties with every access level key-value coding must respect.
+@KeyValueObservable
+final class Vault {
+  private(set) var balance = 10
+  fileprivate(set) var owner = "Ada"
+  private var secret = "s3cr3t"
+  fileprivate var pin = 1234
+  private var hidden: Int { secret.count }
+  private(set) lazy var audit = "none"
+  var open = true
+
+  func rotate() {
+    secret += "!"
+    pin += 1
+  }
+}
+
+@Suite("Key-value coding respects access control")
+struct AccessControlTests {
+  @Test("a private(set) or fileprivate(set) property is readable but read-only by string; in code it is set as usual")
+  func privateSetters() throws {
+    let vault = Vault()
+    #expect(try vault.value(forKey: "balance") as? Int == 10)
+    #expect(throws: KeyValueCodingError.readOnly("balance", type: "Vault")) { try vault.setValue(0, forKey: "balance") }
+    #expect(throws: KeyValueCodingError.readOnly("owner", type: "Vault")) { try vault.setValue("Eve", forKey: "owner") }
+    #expect(throws: KeyValueCodingError.readOnly("audit", type: "Vault")) { try vault.setValue("x", forKey: "audit") }
+    #expect(vault.balance == 10 && vault.owner == "Ada")
+    try vault.setValue(false, forKey: "open")
+    #expect(!vault.open)
+    let log = ChangeLog()
+    try vault.addObserver(log, forKeyPath: "balance", options: .new)
+    #expect(vault.observationInfo.count == 1, "read-only keys can still be observed")
+  }
+
+  @Test("a private or fileprivate property cannot be read, written or observed by string")
+  func privateProperties() {
+    let vault = Vault()
+    let log = ChangeLog()
+    for key in ["secret", "pin", "hidden"] {
+      #expect(throws: KeyValueCodingError.unknownKey(key, type: "Vault")) { try vault.value(forKey: key) }
+      #expect(throws: KeyValueCodingError.unknownKey(key, type: "Vault")) { try vault.setValue(nil, forKey: key) }
+      #expect(throws: KeyValueCodingError.unknownKey(key, type: "Vault")) { try vault.addObserver(log, forKeyPath: key) }
+    }
+    #expect(throws: KeyValueCodingError.unknownKey("secret", type: "Vault")) { try vault.willChangeValue(forKey: "secret") }
+    vault.rotate()
+    #expect(log.count == 0)
+  }
+}
