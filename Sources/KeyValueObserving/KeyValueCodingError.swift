@@ -74,21 +74,21 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   public var description: String {
     switch self {
     case .emptyKey(let keyPath, let type):
-      keyPath.isEmpty ? "empty key for \(type)" : "empty component in key path \"\(keyPath)\" for \(type)"
+      keyPath.isEmpty ? "empty key for \(type)" : "empty component in key path \"\(keyPath.abbreviated)\" for \(type)"
     case .unknownKey(let key, let type):
-      "\(type) has no property \"\(key)\" that key-value coding can reach"
+      "\(type) has no property \"\(key.abbreviated)\" that key-value coding can reach"
     case .typeMismatch(let key, let type, let expected, let actual):
-      "\(type).\(key) holds \(expected); a value of type \(actual) cannot be set"
+      "\(type).\(key.abbreviated) holds \(expected); a value of type \(actual) cannot be set"
     case .readOnly(let key, let type):
-      "\(type).\(key) is read-only"
+      "\(type).\(key.abbreviated) is read-only"
     case .nilIntermediate(let keyPath, let key, let type):
-      "\(type).\(key) is nil, so key path \"\(keyPath)\" cannot go on"
+      "\(type).\(key.abbreviated) is nil, so key path \"\(keyPath.abbreviated)\" cannot go on"
     case .notObservable(let keyPath, let key, let type) where keyPath == key:
-      "\(type).\(key) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, or computed from "
+      "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, or computed from "
         + "nothing observable with no declared dependencies)"
     case .notObservable(let keyPath, let key, let type):
-      "\(type).\(key) does not hold a @KeyValueObservable object whose changes notify, "
-        + "so key path \"\(keyPath)\" cannot go on"
+      "\(type).\(key.abbreviated) does not hold a @KeyValueObservable object whose changes notify, "
+        + "so key path \"\(keyPath.abbreviated)\" cannot go on"
     }
   }
 }

@@ -106,7 +106,7 @@ extension KeyValueObservable {
       let contextNote = anyContext ? "" : context.map { " with context \($0)" } ?? " with a nil context"
       reportProblem(
         .unregisteredRemoval,
-        "removeObserver: an observer of type \(type(of: observer)) is not registered for \"\(keyPath)\"\(contextNote) "
+        "removeObserver: an observer of type \(type(of: observer)) is not registered for \"\(keyPath.abbreviated)\"\(contextNote) "
           + "on an object of type \(Self.self); nothing was removed"
       )
     }

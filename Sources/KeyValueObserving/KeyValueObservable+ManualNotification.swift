@@ -56,7 +56,7 @@ extension KeyValueObservable {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     if let slot = Self._$kvoSlot(for: keyPath) {
       if !storage.didChange(self, slot: slot, newValue: { $0[keyPath: keyPath] }) {
-        reportProblem(.unmatchedDidChange, "didChangeValue(for: \(keyPath)) without a matching willChangeValue on this thread; nothing was notified")
+        reportProblem(.unmatchedDidChange, "didChangeValue(for: \(Self.describe(keyPath))) without a matching willChangeValue on this thread; nothing was notified")
       }
     } else {
       guard let anchors = storage.beginChange(of: keyPath) else { return }
@@ -113,7 +113,7 @@ extension KeyValueObservable {
       storage.didChange(self, slot: slot) { $0[keyPath: keyPath] as! Value }
     }
     if !_openExistential(type(of: keyPath).valueType, do: didChange) {
-      reportProblem(.unmatchedDidChange, "didChangeValue(forKey: \"\(key)\") without a matching willChangeValue on this thread; nothing was notified")
+      reportProblem(.unmatchedDidChange, "didChangeValue(forKey: \"\(key.abbreviated)\") without a matching willChangeValue on this thread; nothing was notified")
     }
   }
 

@@ -81,7 +81,7 @@ extension KeyValueObservable {
     if !closed {
       reportProblem(
         .unmatchedDidChange,
-        "didChange(.\(kind), valuesAt:, for: \(keyPath)) without a matching willChange on this thread; "
+        "didChange(.\(kind), valuesAt:, for: \(Self.describe(keyPath))) without a matching willChange on this thread; "
           + "nothing was notified"
       )
     }
@@ -130,7 +130,7 @@ extension KeyValueObservable {
     if outOfRange {
       reportProblem(
         .indexesOutOfRange,
-        "a change of \(keyPath) names indexes \(ranges) but the array has \(array.count) elements; "
+        "a change of \(Self.describe(keyPath)) names indexes \(ranges) but the array has \(array.count) elements; "
           + "the change reports only the elements in range"
       )
     }

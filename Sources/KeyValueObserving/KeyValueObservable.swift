@@ -59,4 +59,10 @@ public protocol KeyValueObservable: AnyObject {
   /// string (the key path the class builds for itself is writable).
   /// Written by the macro.
   static func _$kvoIsReadOnly(forKey key: String) -> Bool
+
+  /// The name of the property `keyPath` names, when it is one property of
+  /// this class (observable or not), for messages: on some platforms a key
+  /// path to a macro-written property describes itself as
+  /// `<computed 0x…>`. Written by the macro.
+  static func _$kvoName(for keyPath: AnyKeyPath) -> String?
 }

@@ -30,24 +30,36 @@ public struct KeyValueObservationInfo: Sendable, Hashable, CustomStringConvertib
   /// ```
   public let observer: String
 
+  /// For a computed key or a chain, the keys its value depends on now, in
+  /// the order they were read, each on its own type where that is not the
+  /// observed object: `["address", "Address.city"]`. Empty for a stored key.
+  ///
+  /// ```swift
+  /// person.observationInfo.first?.dependencies  // ["address", "Address.city"] for \.address?.city
+  /// ```
+  public let dependencies: [String]
+
   /// Makes an entry; the library makes these for ``KeyValueObservable/observationInfo``.
   ///
   /// ```swift
   /// let entry = KeyValueObservationInfo(keyPath: "name", options: .new, observer: "closure")
   /// ```
-  public init(keyPath: String, options: KeyValueObservingOptions, observer: String) {
+  public init(keyPath: String, options: KeyValueObservingOptions, observer: String, dependencies: [String] = []) {
     self.keyPath = keyPath
     self.options = options
     self.observer = observer
+    self.dependencies = dependencies
   }
 
-  /// `keyPath options → observer`.
+  /// `keyPath options → observer`, and what a derived key depends on.
   ///
   /// ```swift
   /// print(entry)  // name [.new, .old] → closure (Person, KeyValueObservedChange<String>)
+  /// print(derived)  // address.city [.new] → closure (…) ← address, Address.city
   /// ```
   public var description: String {
-    "\(keyPath) \(options) → \(observer)"
+    let base = "\(keyPath) \(options) → \(observer)"
+    return dependencies.isEmpty ? base : base + " ← " + dependencies.joined(separator: ", ")
   }
 }
 
@@ -56,12 +68,11 @@ extension KeyValueObservable {
   /// each key, in registration order: the observation graph from the observed
   /// object's side, for debugging.
   ///
-  /// The observation of a computed key or a chain is listed under its key
-  /// path on the object it was made on, and each property it depends on
-  /// lists a `dependency of …` entry on whichever object holds that
-  /// property. Where Swift cannot name a key path's properties at run time
-  /// (on Linux, the macro's accessors), the key path reads as the keys it
-  /// depends on: `derived(address, Address.street)`.
+  /// One entry per registration a user made: the observation of a computed
+  /// key or a chain is listed once, on the object it was made on, under the
+  /// key path as written (`summary`, `address.street`), with the keys it
+  /// depends on now in ``KeyValueObservationInfo/dependencies``. The
+  /// registrations the library makes with those keys are not listed.
   ///
   /// ```swift
   /// let token = person.observe(\.age, options: .new) { _, _ in }
@@ -72,12 +83,13 @@ extension KeyValueObservable {
   /// ```
   public var observationInfo: [KeyValueObservationInfo] {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return [] }
-    return storage.liveRegistrations().map { registration in
+    return storage.liveRegistrations().filter(\.isListed).map { registration in
       let key = registration.keyDescription ?? Self._$kvoKey(forSlot: registration.slot)
       return KeyValueObservationInfo(
         keyPath: key ?? "#\(registration.slot)",
         options: registration.options,
-        observer: registration.observerDescription
+        observer: registration.observerDescription,
+        dependencies: registration.dependencyDescriptions
       )
     }
   }
@@ -87,11 +99,8 @@ extension KeyValueObservable {
   /// time on Linux) the description of a derived observation of it on this
   /// object, which lists the keys it depends on.
   func readableDescription(of keyPath: AnyKeyPath) -> String {
-    let described = "\(keyPath)"
-    guard described.contains("<computed"), let storage = _$kvoObservedStorage?.takeUnretainedValue() else {
-      return described
-    }
-    let anchor = storage.liveRegistrations().first { $0.anchorKeyPath == keyPath }
-    return anchor?.keyDescription ?? described
+    if let name = Self._$kvoName(for: keyPath) { return name }
+    let anchor = _$kvoObservedStorage?.takeUnretainedValue().liveRegistrations().first { $0.anchorKeyPath == keyPath }
+    return anchor?.keyDescription ?? "\(keyPath)"
   }
 }

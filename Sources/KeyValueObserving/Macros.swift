@@ -32,7 +32,7 @@
   member,
   conformances: KeyValueObservable,
   names: named(_$kvoRegistrar), named(_$kvoObservedStorage), named(_$kvoStorage),
-  named(_$kvoKeyCount), named(_$kvoSlot), named(_$kvoKey), named(_$kvoIsReadOnly), arbitrary
+  named(_$kvoKeyCount), named(_$kvoSlot), named(_$kvoKey), named(_$kvoIsReadOnly), named(_$kvoName), arbitrary
 )
 @attached(memberAttribute)
 @attached(extension, conformances: KeyValueObservable)

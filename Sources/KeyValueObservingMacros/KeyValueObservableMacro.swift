@@ -193,6 +193,21 @@ extension KeyValueObservableMacro: MemberMacro {
       }
       """
     )
+    // Names for key paths, so that diagnostics and observationInfo can say
+    // `summary` where a key path reads as `<computed 0x…>`.
+    let keyPathNameCases = (properties + classDecl.otherReadableProperties).map { name in
+      "case \\\(classDecl.selfTypeName).\(name): return \(StringLiteralExprSyntax(content: name))"
+    }
+    let fallbackName = isRoot ? "nil" : "super.\(Names.nameForKeyPath)(for: keyPath)"
+    members.append(
+      """
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.nameForKeyPath)(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+        switch keyPath {
+        \(raw: (keyPathNameCases + ["default: return \(fallbackName)"]).joined(separator: "\n"))
+        }
+      }
+      """
+    )
     let readOnly = classDecl.readOnlyByStringProperties
     let readOnlyCases = readOnly.isEmpty ? [] : ["case " + readOnly.map { "\(StringLiteralExprSyntax(content: $0))" }.joined(separator: ", ") + ": return true"]
     let fallbackReadOnly = isRoot ? "false" : "super.\(Names.isReadOnly)(forKey: key)"

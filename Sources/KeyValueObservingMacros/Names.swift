@@ -20,6 +20,7 @@ enum Names {
   static let keyPathForSlot = "_$kvoKeyPath"
   static let otherKeyPath = "_$kvoOtherKeyPath"
   static let isReadOnly = "_$kvoIsReadOnly"
+  static let nameForKeyPath = "_$kvoName"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

@@ -92,6 +92,15 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Point.x:
+            return "x"
+          default:
+            return nil
+          }
+        }
+
         nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -219,6 +228,15 @@ struct KeyValueObservableDiagnosticsTests {
           switch (slot - _$kvoFirstSlot_Bank, capture) {
           case (0, \Bank.balance):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Bank.balance:
+            return "balance"
           default:
             return nil
           }
@@ -355,6 +373,17 @@ struct KeyValueObservableDiagnosticsTests {
           switch (slot - _$kvoFirstSlot_Node, capture) {
           case (0, \Node.value):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Node.value:
+            return "value"
+          case \Node.level:
+            return "level"
           default:
             return nil
           }
@@ -580,6 +609,19 @@ struct KeyValueObservableDiagnosticsTests {
             return capture.keyPath
           case (2, \Node.last):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Node.parent:
+            return "parent"
+          case \Node.owner:
+            return "owner"
+          case \Node.last:
+            return "last"
           default:
             return nil
           }
@@ -819,6 +861,25 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Doc.title:
+            return "title"
+          case \Doc.default:
+            return "default"
+          case \Doc.id:
+            return "id"
+          case \Doc.kind:
+            return "kind"
+          case \Doc.cache:
+            return "cache"
+          case \Doc.summary:
+            return "summary"
+          default:
+            return nil
+          }
+        }
+
         nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -969,6 +1030,17 @@ struct KeyValueObservableDiagnosticsTests {
             return capture.keyPath
           case (1, \Renamed.body):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Renamed.title:
+            return "title"
+          case \Renamed.body:
+            return "body"
           default:
             return nil
           }
@@ -1141,6 +1213,15 @@ struct KeyValueObservableDiagnosticsTests {
           switch (slot - _$kvoFirstSlot_Build, capture) {
           case (0, \Build.name):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Build.name:
+            return "name"
           default:
             return nil
           }

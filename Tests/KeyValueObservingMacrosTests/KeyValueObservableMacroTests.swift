@@ -167,6 +167,25 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Person.name:
+            return "name"
+          case \Person.nickname:
+            return "nickname"
+          case \Person.id:
+            return "id"
+          case \Person.summary:
+            return "summary"
+          case \Person.greeting:
+            return "greeting"
+          case \Person.cache:
+            return "cache"
+          default:
+            return nil
+          }
+        }
+
         nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -319,6 +338,15 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Thermostat.target:
+            return "target"
+          default:
+            return nil
+          }
+        }
+
         nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -463,6 +491,15 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        open nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Vehicle.wheels:
+            return "wheels"
+          default:
+            return nil
+          }
+        }
+
         open nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -593,6 +630,15 @@ struct KeyValueObservableMacroTests {
           switch (slot - _$kvoFirstSlot_Box, capture) {
           case (0, \Box<Content, Tag>.content):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Box<Content, Tag>.content:
+            return "content"
           default:
             return nil
           }
@@ -729,6 +775,15 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \ViewModel.title:
+            return "title"
+          default:
+            return nil
+          }
+        }
+
         nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -856,6 +911,17 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Vault.shown:
+            return "shown"
+          case \Vault.total:
+            return "total"
+          default:
+            return nil
+          }
+        }
+
         nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -939,6 +1005,15 @@ struct KeyValueObservableMacroTests {
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Empty, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Empty.id:
+            return "id"
           default:
             return nil
           }
@@ -1081,6 +1156,15 @@ struct KeyValueObservableSubclassMacroTests {
           }
         }
 
+        nonisolated override class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Truck.payload:
+            return "payload"
+          default:
+            return super._$kvoName(for: keyPath)
+          }
+        }
+
         nonisolated override class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
           switch key {
           default:
@@ -1161,6 +1245,17 @@ struct KeyValueObservableSubclassMacroTests {
           switch (slot - _$kvoFirstSlot_ClampedDial, capture) {
           default:
             return super._$kvoKeyPath(forSlot: slot)
+          }
+        }
+
+        nonisolated override class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \ClampedDial.level:
+            return "level"
+          case \ClampedDial.label:
+            return "label"
+          default:
+            return super._$kvoName(for: keyPath)
           }
         }
 

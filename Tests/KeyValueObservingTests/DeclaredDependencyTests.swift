@@ -79,8 +79,9 @@ struct DeclaredDependencyTests {
     let token = ledger.observe(\.label, options: .new) { _, change in values.append(change.newValue!) }
     ledger.balance = 10
     #expect(values.elements == ["balance 10"])
-    let registrationsOnBalance = ledger.observationInfo.filter { $0.keyPath == "balance" }
+    let registrationsOnBalance = allRegistrations(on: ledger).filter { $0.hasPrefix("balance ") }
     #expect(registrationsOnBalance.count == 1)
+    #expect(ledger.observationInfo.map(\.dependencies) == [["balance"]])
     _ = token
   }
 

@@ -51,25 +51,48 @@ struct ObservationInfoTests {
     #expect(person.observationInfo.isEmpty)
   }
 
-  @Test("a derived observation lists its key path and, on each object it reads, one dependency entry")
+  @Test("a chain is listed once, under the key path as written, with what it depends on; nothing on the other links")
   func derivedObservation() {
     let resident = Resident()
     let address = Address(street: "Main")
     resident.address = address
     let token = resident.observe(\.address?.street, options: .new) { _, _ in }
-    // Swift names the key path's properties where it can (Apple platforms);
-    // elsewhere the key path reads as the keys it depends on.
-    let described = "\(\Resident.address?.street)"
-    let key = described.contains("<computed") ? "derived(address, Address.street)" : described
     #expect(
       resident.observationInfo.map(\.description) == [
-        "address [.prior] → dependency of \(key)",
-        "\(key) [.new] → closure (Resident, KeyValueObservedChange<Optional<String>>)",
+        "address.street [.new] → closure (Resident, KeyValueObservedChange<Optional<String>>) ← address, Address.street"
       ]
     )
-    #expect(address.observationInfo.map(\.description) == ["street [.prior] → dependency of \(key)"])
+    #expect(resident.observationInfo.first?.dependencies == ["address", "Address.street"])
+    #expect(address.observationInfo.isEmpty, "the library's own registration on the link is not a user's")
     token.invalidate()
     #expect(resident.observationInfo.isEmpty)
-    #expect(address.observationInfo.isEmpty)
+    #expect(allRegistrations(on: address).isEmpty)
+  }
+
+  @Test("a computed key is listed under its own name, not as a key path that reads <computed 0x…>")
+  func computedKeyName() {
+    let person = Person()
+    let tokens = (0..<3).map { _ in person.observe(\.summary) { _, _ in } }
+    #expect(person.observationInfo.map(\.keyPath) == ["summary", "summary", "summary"], "one entry per token")
+    #expect(person.observationInfo.first?.dependencies == ["name", "age"])
+    _ = tokens
+  }
+
+  @Test("diagnostics name keys as written, and shorten a huge key")
+  func readableDiagnostics() {
+    let meter = Meter()
+    let diagnostics = capturingDiagnostics {
+      _ = meter.observe(\.reading) { _, _ in }
+      meter.didChangeValue(for: \.calibration)
+    }
+    #expect(diagnostics.map(\.message).allSatisfy { !$0.contains("<computed") && !$0.contains("derived(") })
+    #expect(diagnostics.first?.message.hasPrefix("observe(reading):") == true)
+    #expect(diagnostics.last?.message.hasPrefix("didChangeValue(for: calibration)") == true)
+    let huge = String(repeating: "k", count: 1_000_000)
+    let error = KeyValueCodingError.unknownKey(huge, type: "Person")
+    #expect(error.description.count < 200)
+    #expect(error.description.contains("1000000 characters"))
+    let removal = capturingDiagnostics { Person().removeObserver(ChangeLog(), forKeyPath: huge) }
+    #expect(removal.first.map { $0.message.count < 300 } == true)
   }
 }

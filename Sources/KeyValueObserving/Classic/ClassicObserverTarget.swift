@@ -110,7 +110,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
     guard storage.removeClassic(where: { $0 === self }) else { return }
     reportProblem(
       .observerFreedWhileRegistered,
-      "an observer of type \(observerType) was freed while registered for \"\(keyPath)\" on an object of type "
+      "an observer of type \(observerType) was freed while registered for \"\(keyPath.abbreviated)\" on an object of type "
         + "\(storage.objectType); its registration was dropped and it was not messaged "
         + "(call removeObserver(_:forKeyPath:) before releasing it)"
     )

@@ -336,7 +336,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   private func report(_ what: String, count: Int) {
     let name: String
     switch backing {
-    case .property(_, let keyPath): name = "\(keyPath)"
+    case .property(_, let keyPath): name = Object.describe(keyPath)
     case .detached: name = "a detached array"
     }
     reportProblem(

@@ -154,22 +154,47 @@ class DerivedKeyObservation: @unchecked Sendable {
     }
   }
 
-  /// The observed key path, readably: the string key path for one observed
-  /// by string, Swift's own description when it names the properties, and
-  /// otherwise (macro-generated accessors have no
-  /// names at run time on every platform) the keys the value depends on,
-  /// `derived(address, Address.street)`.
+  /// The observed key path as the user wrote it: the string key path for
+  /// one observed by string; the property's name for one property
+  /// (`fullName`); Swift's description without its root type where it
+  /// names the properties (`address?.street`); and otherwise — a chain on a
+  /// platform where macro-written accessors have no names at run time — the
+  /// keys read, each one read on another object continuing the path before
+  /// it (`address.street`).
   final var keyDescription: String {
     if let givenKeyDescription { return givenKeyDescription }
+    if let name = rootStorage.objectType._$kvoName(for: anyKeyPath) { return name }
     let described = "\(anyKeyPath)"
-    guard described.contains("<computed") else { return described }
+    if !described.contains("<computed") {
+      let withoutRoot = described.drop { $0 != "." }.dropFirst()
+      return withoutRoot.isEmpty ? described : String(withoutRoot)
+    }
+    var paths: [String] = []
+    for dependency in currentDependencies() {
+      let key = dependency.storage.objectType._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
+      if dependency.storage === rootStorage || paths.isEmpty {
+        paths.append(key)
+      } else {
+        paths[paths.count - 1] += "." + key
+      }
+    }
+    return paths.count == 1 ? paths[0] : "derived(\(paths.joined(separator: ", ")))"
+  }
+
+  /// What the value depends on now, one key each, named on its object's
+  /// type where that is not the observed object's: `address`,
+  /// `Address.street`.
+  final var dependencyDescriptions: [String] {
     let rootType = ObjectIdentifier(rootStorage.objectType)
-    let names = lock.withLock { state.dependencies.map(\.dependency) }.map { dependency in
+    return currentDependencies().map { dependency in
       let type = dependency.storage.objectType
       let key = type._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
-      return ObjectIdentifier(type) == rootType ? key : "\(type).\(key)"
+      return ObjectIdentifier(type) == rootType && dependency.storage === rootStorage ? key : "\(type).\(key)"
     }
-    return "derived(\(names.joined(separator: ", ")))"
+  }
+
+  private func currentDependencies() -> [Dependency] {
+    lock.withLock { state.dependencies.map(\.dependency) }
   }
 
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.

@@ -39,6 +39,8 @@ final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
 
   override var keyDescription: String? { observer.keyDescription }
 
+  override var dependencyDescriptions: [String] { observer.dependencyDescriptions }
+
   override var observerDescription: String { observer.handlerDescription }
 
   override func registrationEnded() {
@@ -57,4 +59,6 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
   }
 
   override var observerDescription: String { "dependency of \(observer.keyDescription)" }
+
+  override var isListed: Bool { false }
 }

@@ -71,6 +71,15 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// that is not the name of its slot.
   var keyDescription: String? { nil }
 
+  /// What a derived observation's value depends on now, for
+  /// ``KeyValueObservable/observationInfo``; empty for everything else.
+  var dependencyDescriptions: [String] { [] }
+
+  /// Whether ``KeyValueObservable/observationInfo`` lists it: `false` for
+  /// the library's own registrations with what a derived key depends on,
+  /// which the derived observation's entry lists instead.
+  var isListed: Bool { true }
+
   /// The key path a registration is filed under instead of a slot: set for
   /// the anchor of a derived observation, `nil` for everything else.
   var anchorKeyPath: AnyKeyPath? { nil }

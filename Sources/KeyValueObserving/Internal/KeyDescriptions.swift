@@ -1,0 +1,27 @@
+/// How messages name keys: as the user wrote them, and never at a length
+/// that would bury the message.
+extension KeyValueObservable {
+  /// `keyPath` as its property's name (`summary`) when it names one
+  /// property of this class, and Swift's description of it otherwise.
+  ///
+  /// ```swift
+  /// Person.describe(\Person.summary)  // "summary", not "\Person.<computed 0x…>"
+  /// ```
+  static func describe(_ keyPath: AnyKeyPath) -> String {
+    _$kvoName(for: keyPath) ?? "\(keyPath)"
+  }
+}
+
+extension String {
+  /// The string itself when it is short enough to quote in a message;
+  /// otherwise its start, an ellipsis and its length.
+  ///
+  /// ```swift
+  /// String(repeating: "k", count: 1_000_000).abbreviated  // "kkk…k… (1000000 characters)"
+  /// ```
+  var abbreviated: String {
+    let limit = 80
+    guard utf8.count > limit else { return self }
+    return "\(prefix(limit))… (\(count) characters)"
+  }
+}
