@@ -19,8 +19,11 @@ let package = Package(
     // Imports no Foundation and no swift-syntax; declares the macros it is used with.
     .target(
       name: "KeyValueObserving",
-      dependencies: ["KeyValueObservingMacros"]
+      dependencies: ["KeyValueObservingMacros", "KeyValueObservingShims"]
     ),
+    // Declares the one Swift runtime function the runtime module calls
+    // (whether an object is running its deinit).
+    .target(name: "KeyValueObservingShims"),
     // The compiler plugin that expands `@KeyValueObservable` and friends.
     .macro(
       name: "KeyValueObservingMacros",
@@ -55,7 +58,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets where target.type != .plugin {
+for target in package.targets where target.type != .plugin && target.name != "KeyValueObservingShims" {
   var features = ["ExistentialAny", "InternalImportsByDefault", "InferIsolatedConformances"]
   // MacroTesting's API reaches into modules it does not re-export, which
   // MemberImportVisibility would make the expansion tests import one by one.

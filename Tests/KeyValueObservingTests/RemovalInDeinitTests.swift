@@ -89,3 +89,49 @@ struct RemovalInDeinitTests {
     #expect(left.elements == [0], "unobserve(self, \\.title) in deinit found the observation")
   }
 }
+
+/// Resets its own properties in `deinit`, as cleanup code does.
+@KeyValueObservable
+final class ResettingModel {
+  var title = "t"
+  var tags: [String] = ["a"]
+
+  deinit {
+    title = ""
+    willChangeValue(for: \.tags)
+    tags = []
+    didChangeValue(for: \.tags)
+    mutableArrayValue(for: \.tags).append("late")
+  }
+}
+
+@Suite("Writes in the observed object's own deinit")
+struct WritesInDeinitTests {
+  @Test("a write made in the observed object's deinit notifies nobody, and nothing is reported")
+  func silentInDeinit() {
+    let seen = Recorder<String>()
+    let log = CountingObserver()
+    var tokens: [KeyValueObservation] = []
+    let diagnostics = capturingDiagnostics {
+      tokens = observeAndFree(seen: seen, log: log)
+    }
+    #expect(seen.elements == ["title=live"])
+    #expect(log.count.count == 1)
+    #expect(diagnostics.isEmpty, "\(diagnostics)")
+    #expect(tokens.count == 2 && tokens.allSatisfy { !$0.isActive }, "the model was freed")
+  }
+}
+
+/// Observes a model every way, writes once, and lets the model go: its
+/// deinit writes again.
+private func observeAndFree(seen: Recorder<String>, log: CountingObserver) -> [KeyValueObservation] {
+  let model = ResettingModel()
+  // Were a handler called in the deinit, the object it is handed would be
+  // one being freed.
+  let title = model.observe(\.title, options: .new) { _, change in seen.append("title=\(change.newValue!)") }
+  let tags = model.observe(\.tags, options: .new) { _, change in seen.append("tags=\(change.newValue!)") }
+  try? model.addObserver(log, forKeyPath: "title", options: .new)
+  model.title = "live"
+  return [title, tags]
+}
+

@@ -2,20 +2,6 @@ import Dispatch
 import KeyValueObserving
 import Testing
 
-/// A classic observer that counts, from any thread.
-private final class CountingObserver: KeyValueObserver, Sendable {
-  let count = Counter()
-
-  func observeValue(
-    forKeyPath keyPath: String,
-    of object: AnyObject,
-    change: [KeyValueChangeKey: Any],
-    context: UnsafeMutableRawPointer?
-  ) {
-    count.increment()
-  }
-}
-
 /// Many threads doing everything at once, every kind of registration
 /// together; exact counts where the rules define them. Run under the thread
 /// sanitizer in CI.

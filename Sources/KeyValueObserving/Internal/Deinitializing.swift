@@ -1,16 +1,18 @@
-/// Whether `object` is running its `deinit`: a weak reference formed to it
-/// now reads `nil`, although the caller holds it.
+internal import KeyValueObservingShims
+
+/// Whether `object` is running its `deinit`.
 ///
 /// Lets an identity check tell "this registration's observer is the caller,
 /// removing itself in its `deinit`" (Objective-C's remove-in-dealloc idiom,
 /// where the registration's own weak reference already reads `nil`) from "a
-/// freed observer whose address the caller now occupies".
+/// freed observer whose address the caller now occupies"; and lets a write
+/// made in the observed object's own `deinit` notify nobody.
 ///
 /// ```swift
 /// deinit { person.removeObserver(self, forKeyPath: "name") }
 /// // inside: isDeinitializing(self) == true, so the registration matches
 /// ```
+@usableFromInline
 func isDeinitializing(_ object: AnyObject) -> Bool {
-  weak let probe = object
-  return probe == nil
+  swift_isDeallocating(Unmanaged.passUnretained(object).toOpaque())
 }

@@ -504,6 +504,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// new value (read back after the assignment, so a `didSet` that adjusts
   /// it is seen) only when one asked for `.new`. Registrations removed during
   /// delivery are skipped; ones added during it wait for the next change.
+  /// A write made in the object's own `deinit` notifies nobody: handlers
+  /// would be handed an object that is being freed.
   @inlinable @inline(never)
   func notifyingSetObserved<Object: AnyObject, Value>(
     _ object: Object,
@@ -513,7 +515,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    guard notifiesAutomatically(slot: slot), let snapshot = beginChange(ofSlot: slot) else {
+    guard notifiesAutomatically(slot: slot), !isDeinitializing(object), let snapshot = beginChange(ofSlot: slot) else {
       set(object, newValue)
       return
     }
@@ -643,6 +645,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     shape: ChangeShape = .setting,
     oldValue: (Object) -> Value
   ) {
+    // In the object's own deinit nobody is notified (see
+    // notifyingSetObserved), so no change opens.
+    guard !isDeinitializing(object) else { return }
     if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
       if let pending = frame.pointee.pending {
         pending.takeUnretainedValue().depth += 1
@@ -666,6 +671,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// notifies, with the shape its will-change gave. Returns `false` when no
   /// will-change of `slot` is open on this thread.
   func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
+    guard !isDeinitializing(object) else { return true }
     guard let pending = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) else { return false }
     pending.depth -= 1
     guard pending.depth == 0 else { return true }

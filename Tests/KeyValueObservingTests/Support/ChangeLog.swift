@@ -35,3 +35,18 @@ final class ChangeLog: KeyValueObserver, @unchecked Sendable {
   var count: Int { calls.count }
   var last: LoggedChange? { calls.elements.last }
 }
+
+/// A classic observer that counts its calls, from any thread, keeping
+/// neither the changes nor the objects they came from.
+final class CountingObserver: KeyValueObserver, Sendable {
+  let count = Counter()
+
+  func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {
+    count.increment()
+  }
+}
