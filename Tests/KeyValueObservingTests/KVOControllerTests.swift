@@ -184,6 +184,56 @@ struct KVOControllerTests {
     #expect(left.observationInfo.isEmpty && right.observationInfo.isEmpty)
   }
 
+  @Test("one string key path with a dictionary block (FB's observe:keyPath:options:block:)")
+  func oneStringKeyPathBlock() throws {
+    let watcher = Watcher()
+    let person = Person(name: "Ada", age: 36)
+    let seen = Recorder<String>()
+    try watcher.kvo.observe(person, keyPath: "name", options: [.initial, .new]) { observer, object, change in
+      #expect(observer === watcher && object === person)
+      seen.append("\(change[.keyPath] ?? "?")=\(change[.new] ?? "-")")
+    }
+    person.name = "Grace"
+    #expect(seen.elements == ["name=Ada", "name=Grace"])
+    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
+      try watcher.kvo.observe(person, keyPath: "nmae") { _, _, _ in }
+    }
+  }
+
+  @Test("several string key paths delivered to the observer with a context (FB's observe:keyPaths:options:context:)")
+  func keyPathsWithContext() throws {
+    let watcher = Watcher()
+    let person = Person(name: "Ada", age: 36)
+    let context = UnsafeMutableRawPointer(bitPattern: 0xC0)
+    try watcher.kvo.observe(person, keyPaths: ["name", "age"], options: .new, context: context)
+    person.name = "Grace"
+    person.age = 40
+    #expect(watcher.calls.elements == ["name=Grace", "age=40"])
+    #expect(watcher.contexts.elements == [0xC0, 0xC0])
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Person")) {
+      try watcher.kvo.observe(person, keyPaths: [], context: context)
+    }
+  }
+
+  @Test("actions as method references: typed and by string, the observer held weakly")
+  func actions() throws {
+    var viewModel: ActionViewModel? = ActionViewModel()
+    let person = Person(name: "Ada", age: 36)
+    let log = viewModel!.log
+    viewModel!.kvo.observe(person, \.name, options: [.old, .new], action: ActionViewModel.nameChanged)
+    try viewModel!.kvo.observe(person, keyPath: "age", options: .new, action: ActionViewModel.ageChanged)
+    person.name = "Grace"
+    person.age = 37
+    #expect(log.elements == ["name Ada→Grace", "age 37"])
+    weak let released = viewModel
+    let controller = viewModel!.kvo
+    viewModel = nil
+    #expect(released == nil, "the action holds no reference to the observer")
+    person.name = "Edsger"
+    #expect(log.count == 2, "no action after the observer is freed")
+    _ = controller
+  }
+
   @Test("the controller's deinit ends every observation")
   func controllerDeinit() {
     let person = Person()
@@ -306,5 +356,19 @@ struct KVOControllerTests {
     }
     #expect(lateCalls.count == 0)
     #expect(shared.value.observationInfo.isEmpty)
+  }
+}
+
+/// An observer whose observations call its own methods.
+private final class ActionViewModel {
+  let log = Recorder<String>()
+  lazy var kvo = KVOController(observer: self)
+
+  func nameChanged(_ person: Person, _ change: KeyValueObservedChange<String>) {
+    log.append("name \(change.oldValue ?? "")→\(change.newValue ?? "")")
+  }
+
+  func ageChanged(_ person: Person, _ change: [KeyValueChangeKey: Any]) {
+    log.append("\(change[.keyPath] ?? "?") \(change[.new] ?? "-")")
   }
 }

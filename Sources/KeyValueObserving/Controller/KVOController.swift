@@ -155,22 +155,86 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
     guard let object else { return }
-    guard !keyPaths.isEmpty else { throw .emptyKey(keyPath: "", type: "\(Object.self)") }
-    for keyPath in keyPaths {
-      _ = try object.checkedObservableComponents(of: keyPath)
-    }
     let observer = observerReference
-    for keyPath in keyPaths {
-      observeByString(object, keyPath, options: options, context: nil) { gate in
-        ControllerChangeForwarder { object, keyPath, change, _ in
-          gate.pass {
-            guard let observer = observer.referent else { return }
-            var change = change
-            change[.keyPath] = keyPath
-            block(observer, unsafeDowncast(object, to: Object.self), change)
-          }
+    try observeByString(object, keyPaths, options: options, context: nil) { gate in
+      ControllerChangeForwarder { object, keyPath, change, _ in
+        gate.pass {
+          guard let observer = observer.referent else { return }
+          var change = change
+          change[.keyPath] = keyPath
+          block(observer, unsafeDowncast(object, to: Object.self), change)
         }
       }
+    }
+  }
+
+  /// Observes one string key path on `object` and calls `block` with the
+  /// observer, the object and a change dictionary that also holds
+  /// ``KeyValueChangeKey/keyPath`` — FBKVOController's
+  /// `observe:keyPath:options:block:`.
+  ///
+  /// ```swift
+  /// try kvo.observe(person, keyPath: "address.city", options: .new) { viewModel, person, change in
+  ///     viewModel.city = change[.new] as? String
+  /// }
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
+  ///   one that nothing can notify; nothing is observed then.
+  public func observe<Object: KeyValueObservable>(
+    _ object: Object?,
+    keyPath: String,
+    options: KeyValueObservingOptions = [],
+    block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
+  ) throws(KeyValueCodingError) {
+    try observe(object, keyPaths: [keyPath], options: options, block: block)
+  }
+
+  /// Observes `keyPath` on `object` and calls `action` — a method of the
+  /// observer, named without an instance (`ViewModel.titleChanged`) — on
+  /// the observer, with the object and the change: Swift's counterpart of
+  /// FBKVOController's `action:@selector(…)`. The observer is held weakly
+  /// and the method reference holds nothing, so no capture list is needed.
+  ///
+  /// ```swift
+  /// final class ViewModel {
+  ///     lazy var kvo = KVOController(observer: self)
+  ///     init(person: Person) {
+  ///         kvo.observe(person, \.name, options: .new, action: ViewModel.nameChanged)
+  ///     }
+  ///     func nameChanged(_ person: Person, _ change: KeyValueObservedChange<String>) { … }
+  /// }
+  /// ```
+  public func observe<Object: KeyValueObservable, Value>(
+    _ object: Object?,
+    _ keyPath: KeyPath<Object, Value>,
+    options: KeyValueObservingOptions = [],
+    action: @escaping (Observer) -> (Object, KeyValueObservedChange<Value>) -> Void
+  ) {
+    observe(object, keyPath, options: options) { observer, object, change in
+      action(observer)(object, change)
+    }
+  }
+
+  /// Observes the string key path `keyPath` on `object` and calls `action`,
+  /// a method of the observer, with the object and a change dictionary that
+  /// also holds ``KeyValueChangeKey/keyPath``.
+  ///
+  /// ```swift
+  /// try kvo.observe(person, keyPath: "address.city", options: .new, action: ViewModel.cityChanged)
+  /// // func cityChanged(_ person: Person, _ change: [KeyValueChangeKey: Any]) { … }
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
+  ///   one that nothing can notify.
+  public func observe<Object: KeyValueObservable>(
+    _ object: Object?,
+    keyPath: String,
+    options: KeyValueObservingOptions = [],
+    action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
+  ) throws(KeyValueCodingError) {
+    try observe(object, keyPaths: [keyPath], options: options) { observer, object, change in
+      action(observer)(object, change)
     }
   }
 
@@ -251,9 +315,29 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// Who observes, for ``KeyValueObservable/observationInfo``.
   private var ownerDescription: String { "KVOController<\(Observer.self)>" }
 
-  /// Observes a string key path through a classic observer that `makeForwarder`
-  /// builds around the observation's gate.
+  /// Observes each string key path of `keyPaths` through a classic
+  /// observer that `makeForwarder` builds around the observation's gate,
+  /// once every key path is checked: an empty list, or any key path that is
+  /// empty, unknown or nothing can notify, throws before anything is
+  /// observed.
   func observeByString<Object: KeyValueObservable>(
+    _ object: Object,
+    _ keyPaths: [String],
+    options: KeyValueObservingOptions,
+    context: UnsafeMutableRawPointer?,
+    makeForwarder: (CallbackGate) -> ControllerChangeForwarder
+  ) throws(KeyValueCodingError) {
+    guard !keyPaths.isEmpty else { throw .emptyKey(keyPath: "", type: "\(Object.self)") }
+    for keyPath in keyPaths {
+      _ = try object.checkedObservableComponents(of: keyPath)
+    }
+    for keyPath in keyPaths {
+      observeByString(object, keyPath, options: options, context: context, makeForwarder: makeForwarder)
+    }
+  }
+
+  /// Observes one checked string key path.
+  private func observeByString<Object: KeyValueObservable>(
     _ object: Object,
     _ keyPath: String,
     options: KeyValueObservingOptions,
@@ -389,10 +473,32 @@ extension KVOController where Observer: KeyValueObserver {
     options: KeyValueObservingOptions = [],
     context: UnsafeMutableRawPointer? = nil
   ) throws(KeyValueCodingError) {
+    try observe(object, keyPaths: [keyPath], options: options, context: context)
+  }
+
+  /// Observes each string key path of `keyPaths` on `object` and delivers
+  /// every change to the observer's
+  /// ``KeyValueObserver/observeValue(forKeyPath:of:change:context:)`` with
+  /// `context` — FBKVOController's `observe:keyPaths:options:context:`.
+  ///
+  /// Every key path is checked before any is observed; an empty list
+  /// throws.
+  ///
+  /// ```swift
+  /// try kvo.observe(person, keyPaths: ["name", "age"], options: .new, context: &Self.personContext)
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` for an empty list, or for a key path
+  ///   that is empty, unknown or nothing can notify; nothing is observed then.
+  public func observe<Object: KeyValueObservable>(
+    _ object: Object?,
+    keyPaths: [String],
+    options: KeyValueObservingOptions = [],
+    context: UnsafeMutableRawPointer? = nil
+  ) throws(KeyValueCodingError) {
     guard let object else { return }
-    _ = try object.checkedObservableComponents(of: keyPath)
     let observer = observerReference
-    observeByString(object, keyPath, options: options, context: context) { gate in
+    try observeByString(object, keyPaths, options: options, context: context) { gate in
       ControllerChangeForwarder { object, keyPath, change, context in
         gate.pass {
           observer.referent?.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
