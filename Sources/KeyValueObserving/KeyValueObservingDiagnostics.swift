@@ -14,7 +14,7 @@
 /// misuse the library made harmless.
 ///
 /// Three levels, the innermost wins:
-/// 1. a handler bound with ``withHandler(_:operation:)-(_,()->R)`` for the
+/// 1. a handler bound with `withHandler(_:operation:)` (synchronous or async) for the
 ///    duration of a call, on the current task or thread — what tests use, so
 ///    that tests running in parallel each capture their own;
 /// 2. the process-wide ``handler``, when set;
