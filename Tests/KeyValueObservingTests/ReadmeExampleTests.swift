@@ -1,3 +1,4 @@
+import Foundation
 import KeyValueObserving
 import Testing
 
@@ -111,4 +112,67 @@ final class ReadmeCustomer {
   var last = "Lovelace"
   var address: ReadmeAddress?
   var fullName: String { "\(first) \(last)" }
+}
+
+@KeyValueObservable
+final class ReadmeDocument: Codable {
+  var title = ""
+  var pages = 0
+}
+
+@KeyValueObservable
+final class ReadmeEditor {
+  weak var document: ReadmeDocument?
+  private(set) var owner = "me"
+  private var draft = ""
+}
+
+/// The README's audit log: a controller action named as a method.
+final class ReadmeAuditLog {
+  let lines = Recorder<String>()
+  private lazy var kvo = KVOController(observer: self)
+
+  init(customer: ReadmeCustomer) {
+    kvo.observe(customer, \.fullName, options: [.old, .new], action: ReadmeAuditLog.nameChanged)
+  }
+
+  func nameChanged(_ customer: ReadmeCustomer, _ change: KeyValueObservedChange<String>) {
+    lines.append("renamed: \(change.oldValue!) → \(change.newValue!)")
+  }
+}
+
+@Suite("README: models as real code writes them")
+struct ReadmeModelTests {
+  @Test("the Codable model's JSON, weak and access-controlled properties, and withChange, as the README shows them")
+  func models() throws {
+    let document = ReadmeDocument()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    #expect(String(decoding: try encoder.encode(document), as: UTF8.self) == #"{"pages":0,"title":""}"#)
+
+    let editor = ReadmeEditor()
+    let links = Counter()
+    let linkToken = editor.observe(\.document) { _, _ in links.increment() }
+    editor.document = document
+    #expect(links.count == 1)
+    #expect(throws: KeyValueCodingError.readOnly("owner", type: "ReadmeEditor")) { try editor.setValue("x", forKey: "owner") }
+    #expect(throws: KeyValueCodingError.unknownKey("draft", type: "ReadmeEditor")) { try editor.value(forKey: "draft") }
+
+    let changes = Recorder<Change<Int>>()
+    let token = document.observe(\.pages, options: [.old, .new]) { _, change in changes.append(Change(change)) }
+    document.withChange(for: \.pages) {
+      document.pages += 1
+      document.pages += 1
+    }
+    #expect(changes.elements == [Change(old: 0, new: 2)])
+    _ = (token, linkToken)
+  }
+
+  @Test("a controller action named as a method")
+  func auditLog() {
+    let customer = ReadmeCustomer()
+    let log = ReadmeAuditLog(customer: customer)
+    customer.first = "Augusta"
+    #expect(log.lines.elements == ["renamed: Ada Lovelace → Augusta Lovelace"])
+  }
 }
