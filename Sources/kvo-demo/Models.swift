@@ -59,6 +59,18 @@ final class ChangePrinter: KeyValueObserver {
   }
 }
 
+/// A model that is also `Codable`: it encodes as `{"lines":…,"title":…}`.
+@KeyValueObservable
+final class Note: Codable {
+  var title: String
+  var lines: Int
+
+  init(title: String, lines: Int) {
+    self.title = title
+    self.lines = lines
+  }
+}
+
 /// A view-model-like observer: it owns a controller, and everything it
 /// observes stops when it goes away.
 final class ProfileViewModel {
@@ -66,6 +78,7 @@ final class ProfileViewModel {
   private lazy var kvo = KVOController(observer: self)
 
   init(person: Person) {
+    kvo.observe(person, \.name, options: [.old, .new], action: ProfileViewModel.nameChanged)
     kvo.observe(person, \.greeting, options: [.initial, .new]) { viewModel, _, change in
       viewModel.headline = change.newValue ?? ""
       print("   view model headline: \(viewModel.headline)")
@@ -73,6 +86,12 @@ final class ProfileViewModel {
     try? kvo.observe(person, keyPaths: ["name", "age"], options: .new) { _, _, change in
       print("   view model saw \(change[.keyPath]!) change to \(change[.new]!)")
     }
+  }
+
+  /// Called by the controller as an action: a method, no closure, no
+  /// capture list.
+  func nameChanged(_ person: Person, _ change: KeyValueObservedChange<String>) {
+    print("   view model action: name \(change.oldValue!) → \(change.newValue!)")
   }
 
   var observing: String { kvo.debugDescription }

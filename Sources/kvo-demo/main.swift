@@ -1,3 +1,4 @@
+import Foundation
 import KeyValueObserving
 
 /// `swift run kvo-demo`: a narrated tour of what KeyValueObserving does.
@@ -79,10 +80,26 @@ say("(nothing printed; observers on the old address: \(london.observationInfo.co
 ada.address = nil
 
 section("Manual notification: several assignments, one change")
-ada.willChangeValue(for: \.age)
-ada.age += 1
-ada.age += 1
-ada.didChangeValue(for: \.age)
+let newAge = ada.withChange(for: \.age) {
+  ada.age += 1
+  ada.age += 1
+  return ada.age
+}
+say("withChange returned \(newAge); observers heard one change (usable from async code, unlike a will/did pair)")
+
+section("Codable models: encoded under the properties' own names")
+let note = Note(title: "Shopping", lines: 2)
+let encoder = JSONEncoder()
+encoder.outputFormatting = .sortedKeys
+let json = try! encoder.encode(note)
+say("encoded: \(String(decoding: json, as: UTF8.self))")
+let decoded = try! JSONDecoder().decode(Note.self, from: json)
+tokens.append(
+  decoded.observe(\.lines, options: [.old, .new]) { _, change in
+    say("decoded note: lines \(change.oldValue!) → \(change.newValue!)")
+  }
+)
+decoded.lines += 1
 
 section("Key-value coding: string keys, checked, never a crash")
 do {
@@ -136,6 +153,7 @@ section("KVOController: observations owned by an observer")
 let lovelace = Person(name: "Ada", age: 36)
 var viewModel: ProfileViewModel? = ProfileViewModel(person: lovelace)
 lovelace.age = 37
+lovelace.name = "Ada King"
 say("What the view model observes:")
 for line in viewModel!.observing.split(separator: "\n") {
   say("  " + line)
