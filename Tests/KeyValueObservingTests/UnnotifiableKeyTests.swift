@@ -26,10 +26,6 @@ extension Meter: KeyValueObservingCustomization {
   }
 }
 
-private final class MeterWatcher {
-  lazy var kvo = KVOController(observer: self)
-}
-
 @Suite("String keys that nothing can notify are refused")
 struct UnnotifiableKeyTests {
   @Test("addObserver on an ignored property or a computed key over nothing observable throws .notObservable")
@@ -70,18 +66,18 @@ struct UnnotifiableKeyTests {
 
   @Test("a controller's string forms refuse such keys before observing any, and an empty list")
   func controllerRefuses() {
-    let watcher = MeterWatcher()
+    let observer = CountingObserver()
+    let kvo = KVOController(observer: observer)
     let meter = Meter()
     #expect(throws: KeyValueCodingError.notObservable(keyPath: "reading", key: "reading", type: "Meter")) {
-      try watcher.kvo.observe(meter, keyPaths: ["calibration", "reading"]) { _, _, _ in }
+      try kvo.observe(meter, keyPaths: ["calibration", "reading"]) { _, _, _ in }
     }
     #expect(meter.observationInfo.isEmpty, "the good key before the bad one was not observed either")
     #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Meter")) {
-      try watcher.kvo.observe(meter, keyPaths: []) { _, _, _ in }
+      try kvo.observe(meter, keyPaths: []) { _, _, _ in }
     }
-    let classic = Watched()
     #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
-      try classic.kvo.observe(meter, keyPath: "rawReading")
+      try kvo.observe(meter, keyPath: "rawReading", context: nil)
     }
     #expect(meter.observationInfo.isEmpty)
   }
@@ -96,15 +92,4 @@ struct UnnotifiableKeyTests {
     #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
     _ = token
   }
-}
-
-private final class Watched: KeyValueObserver {
-  lazy var kvo = KVOController(observer: self)
-
-  func observeValue(
-    forKeyPath keyPath: String,
-    of object: AnyObject,
-    change: [KeyValueChangeKey: Any],
-    context: UnsafeMutableRawPointer?
-  ) {}
 }
