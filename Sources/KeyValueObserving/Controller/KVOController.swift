@@ -49,7 +49,8 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   // `observerReference` is a weak reference the runtime reads and clears
   // atomically; the rest is immutable.
 
-  private let observerReference: WeakReference<Observer>
+  /// The observer, held weakly; shared with the blocks it is handed to.
+  let observerReference: WeakReference<Observer>
 
   /// Whether observed objects are kept alive until unobserved.
   ///
@@ -130,114 +131,6 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     }
     finish(observation, token: token)
   }
-
-  /// Observes each string key path of `keyPaths` on `object` and calls
-  /// `block` with the observer, the object and a change dictionary that
-  /// also holds ``KeyValueChangeKey/keyPath``, so one block can serve many
-  /// keys.
-  ///
-  /// Every key path is checked before any is observed: one that is empty,
-  /// unknown, runs through a non-observable link or names a key nothing can
-  /// notify (``KeyValueCodingError/notObservable(keyPath:key:type:)``)
-  /// throws and nothing is registered; so does an empty list
-  /// (``KeyValueCodingError/emptyKey(keyPath:type:)``), as FBKVOController
-  /// asserts. Key paths already observed on `object` are skipped.
-  ///
-  /// ```swift
-  /// try kvo.observe(person, keyPaths: ["name", "address.city"], options: .new) { viewModel, person, change in
-  ///     viewModel.refresh(change[.keyPath] as! String)
-  /// }
-  /// ```
-  public func observe<Object: KeyValueObservable>(
-    _ object: Object?,
-    keyPaths: [String],
-    options: KeyValueObservingOptions = [],
-    block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
-  ) throws(KeyValueCodingError) {
-    guard let object else { return }
-    let observer = observerReference
-    try observeByString(object, keyPaths, options: options, context: nil) { gate in
-      ControllerChangeForwarder { object, keyPath, change, _ in
-        gate.pass {
-          guard let observer = observer.referent else { return }
-          var change = change
-          change[.keyPath] = keyPath
-          block(observer, unsafeDowncast(object, to: Object.self), change)
-        }
-      }
-    }
-  }
-
-  /// Observes one string key path on `object` and calls `block` with the
-  /// observer, the object and a change dictionary that also holds
-  /// ``KeyValueChangeKey/keyPath`` — FBKVOController's
-  /// `observe:keyPath:options:block:`.
-  ///
-  /// ```swift
-  /// try kvo.observe(person, keyPath: "address.city", options: .new) { viewModel, person, change in
-  ///     viewModel.city = change[.new] as? String
-  /// }
-  /// ```
-  ///
-  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
-  ///   one that nothing can notify; nothing is observed then.
-  public func observe<Object: KeyValueObservable>(
-    _ object: Object?,
-    keyPath: String,
-    options: KeyValueObservingOptions = [],
-    block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
-  ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options, block: block)
-  }
-
-  /// Observes `keyPath` on `object` and calls `action` — a method of the
-  /// observer, named without an instance (`ViewModel.titleChanged`) — on
-  /// the observer, with the object and the change: Swift's counterpart of
-  /// FBKVOController's `action:@selector(…)`. The observer is held weakly
-  /// and the method reference holds nothing, so no capture list is needed.
-  ///
-  /// ```swift
-  /// final class ViewModel {
-  ///     lazy var kvo = KVOController(observer: self)
-  ///     init(person: Person) {
-  ///         kvo.observe(person, \.name, options: .new, action: ViewModel.nameChanged)
-  ///     }
-  ///     func nameChanged(_ person: Person, _ change: KeyValueObservedChange<String>) { … }
-  /// }
-  /// ```
-  public func observe<Object: KeyValueObservable, Value>(
-    _ object: Object?,
-    _ keyPath: KeyPath<Object, Value>,
-    options: KeyValueObservingOptions = [],
-    action: @escaping (Observer) -> (Object, KeyValueObservedChange<Value>) -> Void
-  ) {
-    observe(object, keyPath, options: options) { observer, object, change in
-      action(observer)(object, change)
-    }
-  }
-
-  /// Observes the string key path `keyPath` on `object` and calls `action`,
-  /// a method of the observer, with the object and a change dictionary that
-  /// also holds ``KeyValueChangeKey/keyPath``.
-  ///
-  /// ```swift
-  /// try kvo.observe(person, keyPath: "address.city", options: .new, action: ViewModel.cityChanged)
-  /// // func cityChanged(_ person: Person, _ change: [KeyValueChangeKey: Any]) { … }
-  /// ```
-  ///
-  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
-  ///   one that nothing can notify.
-  public func observe<Object: KeyValueObservable>(
-    _ object: Object?,
-    keyPath: String,
-    options: KeyValueObservingOptions = [],
-    action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
-  ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options) { observer, object, change in
-      action(observer)(object, change)
-    }
-  }
-
   // MARK: Unobserving
 
   /// Stops observing `keyPath` on `object`. Harmless when it is not
@@ -452,58 +345,5 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     guard !freed.isEmpty else { return }
     let set = Set(freed)
     end { set.contains(ObjectIdentifier($0)) }
-  }
-}
-
-extension KVOController where Observer: KeyValueObserver {
-  /// Observes the string key path `keyPath` on `object` and delivers each
-  /// change to the observer's
-  /// ``KeyValueObserver/observeValue(forKeyPath:of:change:context:)``, with
-  /// `context`.
-  ///
-  /// ```swift
-  /// try kvo.observe(person, keyPath: "name", options: .new, context: &Self.nameContext)
-  /// ```
-  ///
-  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
-  ///   one that nothing can notify.
-  public func observe<Object: KeyValueObservable>(
-    _ object: Object?,
-    keyPath: String,
-    options: KeyValueObservingOptions = [],
-    context: UnsafeMutableRawPointer? = nil
-  ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options, context: context)
-  }
-
-  /// Observes each string key path of `keyPaths` on `object` and delivers
-  /// every change to the observer's
-  /// ``KeyValueObserver/observeValue(forKeyPath:of:change:context:)`` with
-  /// `context` — FBKVOController's `observe:keyPaths:options:context:`.
-  ///
-  /// Every key path is checked before any is observed; an empty list
-  /// throws.
-  ///
-  /// ```swift
-  /// try kvo.observe(person, keyPaths: ["name", "age"], options: .new, context: &Self.personContext)
-  /// ```
-  ///
-  /// - Throws: ``KeyValueCodingError`` for an empty list, or for a key path
-  ///   that is empty, unknown or nothing can notify; nothing is observed then.
-  public func observe<Object: KeyValueObservable>(
-    _ object: Object?,
-    keyPaths: [String],
-    options: KeyValueObservingOptions = [],
-    context: UnsafeMutableRawPointer? = nil
-  ) throws(KeyValueCodingError) {
-    guard let object else { return }
-    let observer = observerReference
-    try observeByString(object, keyPaths, options: options, context: context) { gate in
-      ControllerChangeForwarder { object, keyPath, change, context in
-        gate.pass {
-          observer.referent?.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
-        }
-      }
-    }
   }
 }

@@ -1,0 +1,53 @@
+// The controller's actions: a method of the observer, named without an
+// instance, instead of a block — Swift's counterpart of FBKVOController's
+// `action:@selector(…)`.
+
+extension KVOController {
+  /// Observes `keyPath` on `object` and calls `action` — a method of the
+  /// observer, named without an instance (`ViewModel.titleChanged`) — on
+  /// the observer, with the object and the change: Swift's counterpart of
+  /// FBKVOController's `action:@selector(…)`. The observer is held weakly
+  /// and the method reference holds nothing, so no capture list is needed.
+  ///
+  /// ```swift
+  /// final class ViewModel {
+  ///     lazy var kvo = KVOController(observer: self)
+  ///     init(person: Person) {
+  ///         kvo.observe(person, \.name, options: .new, action: ViewModel.nameChanged)
+  ///     }
+  ///     func nameChanged(_ person: Person, _ change: KeyValueObservedChange<String>) { … }
+  /// }
+  /// ```
+  public func observe<Object: KeyValueObservable, Value>(
+    _ object: Object?,
+    _ keyPath: KeyPath<Object, Value>,
+    options: KeyValueObservingOptions = [],
+    action: @escaping (Observer) -> (Object, KeyValueObservedChange<Value>) -> Void
+  ) {
+    observe(object, keyPath, options: options) { observer, object, change in
+      action(observer)(object, change)
+    }
+  }
+
+  /// Observes the string key path `keyPath` on `object` and calls `action`,
+  /// a method of the observer, with the object and a change dictionary that
+  /// also holds ``KeyValueChangeKey/keyPath``.
+  ///
+  /// ```swift
+  /// try kvo.observe(person, keyPath: "address.city", options: .new, action: ViewModel.cityChanged)
+  /// // func cityChanged(_ person: Person, _ change: [KeyValueChangeKey: Any]) { … }
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
+  ///   one that nothing can notify.
+  public func observe<Object: KeyValueObservable>(
+    _ object: Object?,
+    keyPath: String,
+    options: KeyValueObservingOptions = [],
+    action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
+  ) throws(KeyValueCodingError) {
+    try observe(object, keyPaths: [keyPath], options: options) { observer, object, change in
+      action(observer)(object, change)
+    }
+  }
+}
