@@ -87,34 +87,6 @@ extension KeyValueObservable {
     }
   }
 
-  /// Opens a change of the `Set` at `keyPath` that adds `added` (an
-  /// insertion) or drops `dropped` (a removal); the set proxy calls it with
-  /// the elements it computed.
-  func willChangeSet<Element: Hashable>(
-    _ kind: KeyValueChange,
-    dropped: Set<Element>,
-    for keyPath: KeyPath<Self, Set<Element>>
-  ) {
-    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
-    guard let slot = Self._$kvoSlot(for: keyPath) else {
-      openChange(for: keyPath)
-      return
-    }
-    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexRanges: nil)) { _ in dropped }
-  }
-
-  /// Closes a change opened by ``willChangeSet(_:dropped:for:)``.
-  func didChangeSet<Element: Hashable>(added: Set<Element>, for keyPath: KeyPath<Self, Set<Element>>) {
-    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
-    guard let slot = Self._$kvoSlot(for: keyPath) else {
-      closeChange(for: keyPath)
-      return
-    }
-    _ = storage.didChange(self, slot: slot) { _ in added }
-  }
-
-  /// The elements of the array at `keyPath` in `ranges`, leaving out (and
-  /// reporting) positions beyond its end.
   private func elements<Element>(of keyPath: KeyPath<Self, [Element]>, in ranges: [Range<Int>]) -> [Element] {
     let array = self[keyPath: keyPath]
     if ranges.count == 1, ranges[0].lowerBound >= 0, ranges[0].upperBound <= array.count {

@@ -25,6 +25,7 @@ extension KeyValueObservable {
   ///     not announce.
   ///   - body: The synchronous work that changes it.
   /// - Returns: What `body` returns.
+  @discardableResult
   public func withChange<Value, Result, Failure: Error>(
     for keyPath: KeyPath<Self, Value>,
     _ body: () throws(Failure) -> Result
@@ -51,6 +52,7 @@ extension KeyValueObservable {
   ///   - keyPath: The array property.
   ///   - body: The synchronous work that changes it.
   /// - Returns: What `body` returns.
+  @discardableResult
   public func withChange<Element, Result, Failure: Error>(
     _ kind: KeyValueChange,
     valuesAt indexes: RangeSet<Int>,
@@ -78,6 +80,7 @@ extension KeyValueObservable {
   ///   observable stored property (before `body` runs), or what `body`
   ///   throws.
   /// - Returns: What `body` returns.
+  @discardableResult
   public func withChange<Result>(forKey key: String, _ body: () throws -> Result) throws -> Result {
     try openChange(forKey: key)
     defer { try? closeChange(forKey: key) }

@@ -282,6 +282,7 @@ extension KeyValueObservableMacro: MemberMacro {
       }
       """,
       """
+      @discardableResult
       \(raw: access)final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
         try \(raw: forward).withChange(forKey: key, on: self, body)
       }

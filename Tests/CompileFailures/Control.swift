@@ -28,6 +28,8 @@ func asynchronousChange(_ model: Model) async throws {
   model.withChange(.insertion, valuesAt: RangeSet(0..<1), for: \.tags) { model.tags.insert("x", at: 0) }
   _ = model.mutableArrayValue(for: \.tags)
   _ = model.mutableSetValue(for: \.ids)
+  model.withChange(.union, using: [1], for: \.ids) { model.ids.insert(1) }
+  model.mutableSetValue(for: \.ids).replaceAll(with: [2])
 }
 
 @MainActor

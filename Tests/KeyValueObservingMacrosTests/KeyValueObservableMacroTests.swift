@@ -823,6 +823,7 @@ struct KeyValueObservableMacroTests {
           try KeyValueObserving._KeyValueIsolatedStringKeys.didChangeValue(forKey: key, on: self)
         }
 
+        @discardableResult
         final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
           try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
         }

@@ -10,6 +10,7 @@
 /// |---|---|
 /// | `insert(_:)`, `formUnion(_:)` | `.insertion`, new = the elements that were not there |
 /// | `remove(_:)`, `subtract(_:)`, `formIntersection(_:)`, `removeAll()` | `.removal`, old = the elements that went |
+/// | `replaceAll(with:)` | `.replacement`, old = the elements that went, new = those that came |
 ///
 /// Like every assignment, a call that adds or drops nothing still notifies,
 /// with an empty set. Assigning the property itself stays a `.setting`.
@@ -72,9 +73,7 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
   /// ```
   @discardableResult
   public func insert(_ member: Element) -> (inserted: Bool, memberAfterInsert: Element) {
-    var result: (inserted: Bool, memberAfterInsert: Element)?
-    formUnion(CollectionOfOne(member)) { result = $0.insert(member) }
-    return result!
+    mutate(.union, using: [member]) { $0.insert(member) }
   }
 
   /// Adds the elements of `other`: one insertion of those that were not
@@ -85,7 +84,7 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
   /// ```
   public func formUnion<S: Sequence>(_ other: S) where S.Element == Element {
     let added = Set(other)
-    formUnion(added) { $0.formUnion(added) }
+    mutate(.union, using: added) { $0.formUnion(added) }
   }
 
   /// Removes `member`: a removal of `[member]`, or of nothing when it was
@@ -96,9 +95,7 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
   /// ```
   @discardableResult
   public func remove(_ member: Element) -> Element? {
-    var removed: Element?
-    drop(self.set.intersection(CollectionOfOne(member))) { removed = $0.remove(member) }
-    return removed
+    mutate(.minus, using: [member]) { $0.remove(member) }
   }
 
   /// Removes the elements of `other`: one removal of those that were
@@ -109,7 +106,7 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
   /// ```
   public func subtract<S: Sequence>(_ other: S) where S.Element == Element {
     let removed = Set(other)
-    drop(self.set.intersection(removed)) { $0.subtract(removed) }
+    mutate(.minus, using: removed) { $0.subtract(removed) }
   }
 
   /// Keeps only the elements also in `other`: one removal of the others.
@@ -119,7 +116,7 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
   /// ```
   public func formIntersection<S: Sequence>(_ other: S) where S.Element == Element {
     let kept = Set(other)
-    drop(self.set.subtracting(kept)) { $0.formIntersection(kept) }
+    mutate(.intersect, using: kept) { $0.formIntersection(kept) }
   }
 
   /// Removes every element: one removal of all of them.
@@ -128,24 +125,29 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
   /// team.mutableSetValue(for: \.memberIDs).removeAll()
   /// ```
   public func removeAll() {
-    drop(self.set) { $0.removeAll() }
+    mutate(.intersect, using: []) { $0.removeAll() }
+  }
+
+  /// Makes the set `elements`: one replacement, old = the elements
+  /// removed, new = the elements added (`setSet:` in Objective-C).
+  ///
+  /// ```swift
+  /// team.mutableSetValue(for: \.memberIDs).replaceAll(with: [1, 2])
+  /// // observers: .replacement, old = the ids that went, new = the ids that came
+  /// ```
+  public func replaceAll(with elements: Set<Element>) {
+    mutate(.set, using: elements) { $0 = elements }
   }
 
   // MARK: Implementation
 
-  /// One insertion of the elements of `candidates` not in the set now.
-  private func formUnion(_ candidates: some Sequence<Element>, _ body: (inout Set<Element>) -> Void) {
-    let current = self.set
-    let added = Set(candidates.lazy.filter { !current.contains($0) })
-    object.willChangeSet(.insertion, dropped: [], for: keyPath)
-    body(&object[keyPath: keyPath])
-    object.didChangeSet(added: added, for: keyPath)
-  }
-
-  /// One removal of `dropped`.
-  private func drop(_ dropped: Set<Element>, _ body: (inout Set<Element>) -> Void) {
-    object.willChangeSet(.removal, dropped: dropped, for: keyPath)
-    body(&object[keyPath: keyPath])
-    object.didChangeSet(added: [], for: keyPath)
+  /// One notification of `mutation` with `objects`, around `body`'s change
+  /// of the property, written in place.
+  private func mutate<Result>(
+    _ mutation: KeyValueSetMutation,
+    using objects: Set<Element>,
+    _ body: (inout Set<Element>) -> Result
+  ) -> Result {
+    object.withChange(mutation, using: objects, for: keyPath) { body(&object[keyPath: keyPath]) }
   }
 }

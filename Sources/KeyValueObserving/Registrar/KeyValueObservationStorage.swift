@@ -637,12 +637,15 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Opens a manual change of `slot` shaped `shape`: reads the old value
   /// if a registration wants it and the change has one (`oldValue` gives
   /// it: the whole value, or for a to-many change the elements it removes),
-  /// and sends the prior notifications. A will-change nested in a change of
+  /// and sends the prior notifications. `newValue`, when given, is what the
+  /// did reports as new (a set mutation works it out here, from the set
+  /// before the change). A will-change nested in a change of
   /// the same key on this thread only deepens it.
   func willChange<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,
     shape: ChangeShape = .setting,
+    newValue: Value? = nil,
     oldValue: (Object) -> Value
   ) {
     // In the object's own deinit nobody is notified (see
@@ -653,14 +656,19 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
         pending.takeUnretainedValue().depth += 1
       } else {
         // Inside a setter's change of the same key: that change notifies.
-        openManualChange(ManualChange<Value>(storage: self, slot: slot, shape: shape, registrations: nil, oldValue: nil))
+        openManualChange(
+          ManualChange<Value>(storage: self, slot: slot, shape: shape, registrations: nil, oldValue: nil, newValue: nil)
+        )
       }
       return
     }
     let lasting = beginLastingChange(ofSlot: slot)
     let snapshot = lasting?.snapshot
     let old: Value? = snapshot?.wantsOldValue == true && shape.hasOldValue ? oldValue(object) : nil
-    openManualChange(ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old))
+    let new: Value? = snapshot?.wantsNewValue == true && shape.hasNewValue ? newValue : nil
+    openManualChange(
+      ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
+    )
     if let snapshot, snapshot.hasPrior {
       deliverManual(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
     }
@@ -680,7 +688,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     guard let change = pending as? ManualChange<Value>, let snapshot = change.registrations?.snapshot else {
       return true
     }
-    let new: Value? = snapshot.wantsNewValue && change.shape.hasNewValue ? newValue(object) : nil
+    let new: Value? =
+      snapshot.wantsNewValue && change.shape.hasNewValue ? change.newValueAtWill ?? newValue(object) : nil
     deliverManual(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
     return true
   }
@@ -698,6 +707,9 @@ final class ManualChange<Value>: PendingChange {
   /// is nested in a setter's change of the same key, which notifies instead.
   let registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?
   let oldValue: Value?
+  /// The new value, when the will-change already worked it out (a set
+  /// mutation's added elements); the did reads it otherwise.
+  let newValueAtWill: Value?
   /// The kind and indexes the will-change announced.
   let shape: ChangeShape
 
@@ -706,11 +718,13 @@ final class ManualChange<Value>: PendingChange {
     slot: Int,
     shape: ChangeShape,
     registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?,
-    oldValue: Value?
+    oldValue: Value?,
+    newValue: Value?
   ) {
     self.registrations = registrations
     self.shape = shape
     self.oldValue = oldValue
+    self.newValueAtWill = newValue
     super.init(owner: storage, slot: slot)
   }
 }

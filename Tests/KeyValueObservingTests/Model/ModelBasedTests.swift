@@ -97,15 +97,17 @@ enum ModelOperation: CustomStringConvertible {
   case replaceCell(Int)
   case insertIDs(cell: Int, values: Set<Int>)
   case removeIDs(cell: Int, values: Set<Int>)
+  case replaceIDs(cell: Int, values: Set<Int>)
+  case manualIDs(cell: Int, mutation: KeyValueSetMutation, values: Set<Int>)
 
   init(_ number: Int) {
-    var rest = number / 18
+    var rest = number / 20
     func take(_ count: Int) -> Int {
       defer { rest /= count }
       return rest % count
     }
     let cell = take(2)
-    switch number % 18 {
+    switch number % 20 {
     case 0: self = .observe(cell: cell, key: ModelKey(rawValue: take(6))!, options: .init(rawValue: take(16)))
     case 1: self = .invalidate(take(64))
     case 2: self = .setA(cell: cell, value: take(4))
@@ -123,7 +125,11 @@ enum ModelOperation: CustomStringConvertible {
     case 14: self = .freeObserver(take(64))
     case 15: self = .replaceCell(cell)
     case 16: self = .insertIDs(cell: cell, values: [take(4), take(4)])
-    default: self = .removeIDs(cell: cell, values: [take(4), take(4)])
+    case 17: self = .removeIDs(cell: cell, values: [take(4), take(4)])
+    case 18: self = .replaceIDs(cell: cell, values: Set((0..<take(3)).map { _ in take(4) }))
+    default:
+      let mutations: [KeyValueSetMutation] = [.union, .minus, .intersect, .set]
+      self = .manualIDs(cell: cell, mutation: mutations[take(4)], values: [take(4), take(4)])
     }
   }
 
@@ -147,6 +153,9 @@ enum ModelOperation: CustomStringConvertible {
     case .replaceCell(let cell): "cell\(1 - cell).link = nil; free cell\(cell) (observed), make a new one"
     case .insertIDs(let cell, let values): "cell\(cell).ids proxy formUnion(\(values.sorted()))"
     case .removeIDs(let cell, let values): "cell\(cell).ids proxy subtract(\(values.sorted()))"
+    case .replaceIDs(let cell, let values): "cell\(cell).ids proxy replaceAll(with: \(values.sorted()))"
+    case .manualIDs(let cell, let mutation, let values):
+      "cell\(cell) will(.\(mutation), \(values.sorted())); mutate ids; did(.\(mutation))"
     }
   }
 }
@@ -244,10 +253,24 @@ func firstDifference(running operations: [ModelOperation]) -> String? {
       model.end(id: id)
     case .insertIDs(let cell, let values):
       harness.cells[cell].mutableSetValue(for: \.ids).formUnion(values)
-      model.changeIDs(of: cell, inserting: values, removing: [])
+      model.changeIDs(of: cell, .union, using: values)
     case .removeIDs(let cell, let values):
       harness.cells[cell].mutableSetValue(for: \.ids).subtract(values)
-      model.changeIDs(of: cell, inserting: [], removing: values)
+      model.changeIDs(of: cell, .minus, using: values)
+    case .replaceIDs(let cell, let values):
+      harness.cells[cell].mutableSetValue(for: \.ids).replaceAll(with: values)
+      model.changeIDs(of: cell, .set, using: values)
+    case .manualIDs(let cell, let mutation, let values):
+      let object = harness.cells[cell]
+      object.willChange(mutation, using: values, for: \.ids)
+      switch mutation {
+      case .union: object.ids.formUnion(values)
+      case .minus: object.ids.subtract(values)
+      case .intersect: object.ids.formIntersection(values)
+      case .set: object.ids = values
+      }
+      object.didChange(mutation, using: values, for: \.ids)
+      model.changeIDs(of: cell, mutation, using: values)
     case .replaceCell(let cell):
       // Unlink it first, so that freeing the object really frees it; its
       // registrations then end silently.

@@ -167,25 +167,35 @@ struct ReferenceModel {
     cells[cell].items.replaceSubrange(replaced, with: inserted)
   }
 
-  /// A set-proxy change of `cell`'s ids: an insertion of what `insert` adds
-  /// that was not there, or a removal of what `remove` takes that was; one
-  /// notification, without indexes.
-  mutating func changeIDs(of cell: Int, inserting insert: Set<Int>, removing remove: Set<Int>) {
+  /// A set mutation of `cell`'s ids — by the proxy or by hand — with
+  /// `objects`: one notification without indexes, of the kind and with the
+  /// elements Apple's rules give (union: an insertion of the objects not
+  /// there; minus: a removal of the objects that were; intersect: a removal
+  /// of the elements not among the objects; set: a replacement, old the
+  /// elements removed, new those added).
+  mutating func changeIDs(of cell: Int, _ mutation: KeyValueSetMutation, using objects: Set<Int>) {
     let current = cells[cell].ids
-    let added = insert.subtracting(current)
-    let dropped = remove.intersection(current)
-    let kind: KeyValueChange = insert.isEmpty ? .removal : .insertion
+    let kind: KeyValueChange
+    let dropped: Set<Int>
+    let added: Set<Int>
+    let after: Set<Int>
+    switch mutation {
+    case .union: (kind, dropped, added, after) = (.insertion, [], objects.subtracting(current), current.union(objects))
+    case .minus: (kind, dropped, added, after) = (.removal, objects.intersection(current), [], current.subtracting(objects))
+    case .intersect:
+      (kind, dropped, added, after) = (.removal, current.subtracting(objects), [], current.intersection(objects))
+    case .set: (kind, dropped, added, after) = (.replacement, current.subtracting(objects), objects.subtracting(current), objects)
+    }
     for index in reached(byChangeOf: .ids, of: cell) {
       let registration = registrations[index]
       let options = registration.options
-      let old = options.contains(.old) && kind == .removal ? "set\(dropped.sorted())" : nil
+      let old = options.contains(.old) && kind != .insertion ? "set\(dropped.sorted())" : nil
       if options.contains(.prior) {
         expected[registration.id]!.append(Note(kind: kind, isPrior: true, old: old))
       }
       expected[registration.id]!.append(
-        Note(kind: kind, old: old, new: options.contains(.new) && kind == .insertion ? "set\(added.sorted())" : nil))
+        Note(kind: kind, old: old, new: options.contains(.new) && kind != .removal ? "set\(added.sorted())" : nil))
     }
-    cells[cell].ids.formUnion(insert)
-    cells[cell].ids.subtract(remove)
+    cells[cell].ids = after
   }
 }
