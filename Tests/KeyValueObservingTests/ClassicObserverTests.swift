@@ -150,7 +150,7 @@ struct ClassicObserverTests {
     #expect(person.observationInfo.count == 1, "the freed observer's registration was removed")
   }
 
-  @Test("registrations of freed observers of keys that never change are dropped at the next addObserver")
+  @Test("registrations of freed observers of keys that never change are dropped by a later addObserver")
   func freedObserverOfQuietKey() throws {
     let person = Person()
     var log: ChangeLog? = ChangeLog()
@@ -161,6 +161,21 @@ struct ClassicObserverTests {
       try? person.addObserver(survivor, forKeyPath: "age")
     }
     #expect(person.observationInfo.map(\.keyPath) == ["age"])
+  }
+
+  @Test("with many observers, the freed ones are swept once the registrations have doubled")
+  func sweepWhenDoubled() throws {
+    let person = Person()
+    var freed: [ChangeLog]? = (0..<10).map { _ in ChangeLog() }
+    for observer in freed! { try person.addObserver(observer, forKeyPath: "name") }
+    freed = nil
+    let survivors = (0..<10).map { _ in ChangeLog() }
+    _ = try capturingDiagnostics {
+      for observer in survivors { try person.addObserver(observer, forKeyPath: "name") }
+    }
+    #expect(person.observationInfo.count == 10, "the ten freed observers' registrations were swept")
+    for observer in survivors { #expect(person.removeObserver(observer, forKeyPath: "name")) }
+    #expect(person.observationInfo.isEmpty)
   }
 
   @Test("an empty, unknown or non-observable key path is refused at registration")

@@ -107,7 +107,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   /// Removes the registration of a freed observer, reporting it once.
   func dropFreedObserver() {
-    guard storage.removeClassic(where: { $0 === self }) else { return }
+    guard storage.removeClassic(of: observerID, where: { $0 === self }) else { return }
     reportProblem(
       .observerFreedWhileRegistered,
       "an observer of type \(observerType) was freed while registered for \"\(keyPath.abbreviated)\" on an object of type "

@@ -5,8 +5,8 @@
 /// a block may unobserve it from its own `.initial` call; the token arrives
 /// once the registration returns.
 final class ControllerObservation: @unchecked Sendable {
-  // @unchecked Sendable: `token` and `adapter` are only touched under the
-  // controller's lock; `object` is a weak reference the runtime reads and
+  // @unchecked Sendable: `token`, `adapter` and `serial` are only touched
+  // under the controller's lock; `object` is a weak reference the runtime reads and
   // clears atomically; the rest is immutable.
 
   /// The observed object's identity, compared before the weak reference is
@@ -41,6 +41,10 @@ final class ControllerObservation: @unchecked Sendable {
   /// The classic observer that turns change dictionaries into block calls,
   /// kept alive here (registrations hold classic observers weakly).
   var adapter: AnyObject?
+
+  /// Its place in the order the controller's observations were made; set
+  /// when it is filed, under the controller's lock.
+  var serial = 0
 
   init(
     object: AnyObject,

@@ -61,7 +61,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   public let retainsObserved: Bool
 
   private let lock = RegistrarLock()
-  @exclusivity(unchecked) nonisolated(unsafe) private var observations: [ControllerObservation] = []
+  @exclusivity(unchecked) nonisolated(unsafe) private var observations = ControllerObservations()
 
   /// A controller for `observer`, which it holds weakly.
   ///
@@ -142,7 +142,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   public func unobserve<Object: KeyValueObservable, Value>(_ object: Object?, _ keyPath: KeyPath<Object, Value>) {
     guard let object else { return }
     let key = Self.key(of: keyPath).key
-    end { $0.key == key && $0.refers(to: object) }
+    end(lock.withLock { observations.remove(of: object, key: key) })
   }
 
   /// Stops observing the string key path `keyPath` on `object`. Harmless
@@ -154,7 +154,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   public func unobserve(_ object: AnyObject?, keyPath: String) {
     guard let object else { return }
     let key = AnyHashable(keyPath)
-    end { $0.key == key && $0.refers(to: object) }
+    end(lock.withLock { observations.remove(of: object, key: key) })
   }
 
   /// Stops observing anything on `object`. Harmless when nothing is.
@@ -164,7 +164,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// ```
   public func unobserve(_ object: AnyObject?) {
     guard let object else { return }
-    end { $0.refers(to: object) }
+    end(lock.withLock { observations.removeAll(of: object) })
   }
 
   /// Stops every observation of this controller; its deinit does the same.
@@ -173,7 +173,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// kvo.unobserveAll()
   /// ```
   public func unobserveAll() {
-    end { _ in true }
+    end(lock.withLock { observations.removeAll() })
   }
 
   // MARK: Debugging
@@ -253,7 +253,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
         describedAs: ownerDescription
       )
     else {
-      end { $0 === observation }
+      end(lock.withLock { observations.remove(observation) })
       return
     }
     finish(observation, token: KeyValueObservation(storage: storage, registration: .passUnretained(registration)))
@@ -279,7 +279,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     keyDescription: String,
     options: KeyValueObservingOptions
   ) -> ControllerObservation? {
-    pruneFreedObjects()
+    sweepFreedObjects(always: false)
     let observation = ControllerObservation(
       object: object,
       retained: retainsObserved,
@@ -287,11 +287,8 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
       keyDescription: keyDescription,
       options: options
     )
-    let added = lock.withLock { () -> Bool in
-      guard !observations.contains(where: { $0.key == key && $0.refers(to: object) }) else { return false }
-      observations.append(observation)
-      return true
-    }
+    let (added, stale) = lock.withLock { observations.file(observation, of: object) }
+    end(stale.map { [$0] } ?? [])
     return added ? observation : nil
   }
 
@@ -300,7 +297,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// `.initial` block, or from another thread).
   private func finish(_ observation: ControllerObservation, token: KeyValueObservation) {
     let kept = lock.withLock { () -> Bool in
-      guard observations.contains(where: { $0 === observation }) else { return false }
+      guard observations.contains(observation) else { return false }
       observation.token = token
       return true
     }
@@ -309,19 +306,12 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     }
   }
 
-  /// Ends the observations that `matches` selects: closes their gates,
-  /// then invalidates their registrations, after the lock.
-  private func end(where matches: (ControllerObservation) -> Bool) {
-    let ended = lock.withLock { () -> [(observation: ControllerObservation, token: KeyValueObservation?)] in
-      var ended: [(ControllerObservation, KeyValueObservation?)] = []
-      observations.removeAll { observation in
-        guard matches(observation) else { return false }
-        ended.append((observation, observation.token))
-        return true
-      }
-      return ended
-    }
-    for (observation, token) in ended {
+  /// Ends observations taken out of the list: closes their gates, then
+  /// invalidates their registrations. Called after the lock.
+  private func end(_ ended: [ControllerObservation]) {
+    guard !ended.isEmpty else { return }
+    let tokens = lock.withLock { ended.map(\.token) }
+    for (observation, token) in zip(ended, tokens) {
       observation.gate.close()
       token?.invalidate()
     }
@@ -329,21 +319,21 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
 
   /// The observations whose object is alive, in the order they were made.
   private func liveObservations() -> [ControllerObservation] {
-    pruneFreedObjects()
-    return lock.withLock { observations }
+    sweepFreedObjects(always: true)
+    return lock.withLock { observations.all }
   }
 
   /// Drops the observations of objects that have been freed (only a
-  /// controller that does not retain them has any). Their registrations
-  /// ended with the object.
-  private func pruneFreedObjects() {
+  /// controller that does not retain them has any; their registrations
+  /// ended with the object): `always`, or when their number has doubled
+  /// since the last sweep, so that observing stays O(1) amortised.
+  private func sweepFreedObjects(always: Bool) {
     guard !retainsObserved else { return }
     // Weak references are read outside the lock: reading one makes a
     // strong reference whose release may free the object.
-    let candidates = lock.withLock { observations }
-    let freed = candidates.filter { $0.object == nil }.map(ObjectIdentifier.init)
+    guard let candidates = lock.withLock({ always ? observations.all : observations.dueForSweep() }) else { return }
+    let freed = candidates.filter { $0.object == nil }
     guard !freed.isEmpty else { return }
-    let set = Set(freed)
-    end { set.contains(ObjectIdentifier($0)) }
+    end(lock.withLock { freed.flatMap { observations.remove($0) } })
   }
 }

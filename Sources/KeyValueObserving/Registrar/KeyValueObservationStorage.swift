@@ -145,15 +145,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     /// Lists replaced while a change may still be reading them, kept until
     /// none is under way.
     var retired: [RegistrationList] = []
-    /// The registrations of classic observers, in registration order, for
+    /// The registrations of classic observers, by observer, for
     /// `removeObserver` to find (their lists hold them too).
-    var classic: [ClassicEntry] = []
-  }
-
-  /// A classic observer's registration.
-  private struct ClassicEntry {
-    let target: ClassicObserverTarget
-    let registration: _KeyValueRegistration
+    var classic = ClassicRegistrations()
   }
 
   /// How many changes can borrow registration lists at once; more take a
@@ -367,27 +361,28 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   func recordClassic(_ target: ClassicObserverTarget, registration: _KeyValueRegistration) -> Bool {
     withState { state in
       guard !isClosed else { return false }
-      state.classic.append(ClassicEntry(target: target, registration: registration))
+      state.classic.append(target, registration: registration)
       return true
     }
   }
 
-  /// Removes the most recent classic registration whose target `matches`,
-  /// and its registration; returns whether there was one. `matches` runs
-  /// under the lock: it must not call out.
-  func removeClassic(where matches: (ClassicObserverTarget) -> Bool) -> Bool {
+  /// Removes the most recent classic registration of the observer
+  /// `observer` whose target `matches`, and its registration; returns
+  /// whether there was one. `matches` runs under the lock: it must not call
+  /// out.
+  func removeClassic(of observer: ObjectIdentifier, where matches: (ClassicObserverTarget) -> Bool) -> Bool {
     let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
-      guard !isClosed, let index = state.classic.lastIndex(where: { matches($0.target) }) else { return nil }
-      let entry = state.classic.remove(at: index)
-      return detach(.passUnretained(entry.registration), from: &state, busy: busy, replaced: &replaced)
+      guard !isClosed, let registration = state.classic.removeLast(of: observer, where: matches) else { return nil }
+      return detach(.passUnretained(registration), from: &state, busy: busy, replaced: &replaced)
     }
     _ = released
     return ended(removed)
   }
 
-  /// The classic observers registered now, in registration order.
-  func classicTargets() -> [ClassicObserverTarget] {
-    withState { state in state.classic.map(\.target) }
+  /// The classic observers registered now, when a sweep for freed ones is
+  /// due (see ``ClassicRegistrations/dueForSweep()``); `nil` otherwise.
+  func classicTargetsDueForSweep() -> [ClassicObserverTarget]? {
+    withState { state in state.classic.dueForSweep() }
   }
 
   /// Ends every registration: called once, when the observed object
@@ -406,7 +401,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       replaced += state.slots.compactMap { $0.list } + state.keyed.values.compactMap { $0.list }
       state.slots = []
       state.keyed = [:]
-      state.classic = []
+      state.classic = ClassicRegistrations()
       for registration in removed {
         registration.isActive.store(false, ordering: .releasing)
       }
