@@ -177,6 +177,16 @@ def main(path):
     ratio_row("observe + invalidate, 1000 others", crowded, "0 others", base, 1.5,
               "paired: observe + invalidate, 1000 other observers ÷ none")
 
+    # O(1) amortised in the other registrations: the time per call next to
+    # 20,000 others against next to 1,000.
+    for label, name in [
+        ("controller observe + unobserve", "ours: controller observe + unobserve, {} other observations"),
+        ("classic add + remove", "ours: classic add + remove, {} other observers"),
+    ]:
+        few = ns_per_op(rows, name.format(1000))
+        many = ns_per_op(rows, name.format(20000))
+        ratio_row(f"{label}, 20000 others", many, "1000 others", few, 2)
+
     per_registration = custom(rows, "memory: ours, live registration (token included)", "live bytes per registration")
     add("memory per live registration", per_registration, "B", "OpenCombine sink",
         custom(rows, "memory: anchor OpenCombine sink", "live bytes per registration"), None, "≤ 128 B",

@@ -124,4 +124,39 @@ let benchmarks: @Sendable () -> Void = {
       withExtendedLifetime(tokens) {}
     }
   }
+
+  // O(1) amortised in the other registrations: a controller's observe +
+  // unobserve, and a classic add + remove, next to 1,000 and to 20,000
+  // others.
+  for others in [1_000, 20_000] {
+    Benchmark("ours: controller observe + unobserve, \(others) other observations", configuration: .perOperationTimeOnly) {
+      benchmark in
+      let owner = SinkObserver()
+      let kvo = KVOController(observer: owner)
+      let observed = (0..<others).map { _ in Observed() }
+      for model in observed { kvo.observe(model, \.value) { _, _, _ in } }
+      let model = Observed()
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        kvo.observe(model, \.value) { _, _, _ in }
+        kvo.unobserve(model, \.value)
+      }
+      benchmark.stopMeasurement()
+      withExtendedLifetime((observed, owner)) {}
+    }
+
+    Benchmark("ours: classic add + remove, \(others) other observers", configuration: .perOperationTimeOnly) { benchmark in
+      let model = Observed()
+      let observers = (0..<others).map { _ in SinkObserver() }
+      for observer in observers { try model.addObserver(observer, forKeyPath: "value") }
+      let observer = SinkObserver()
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        try model.addObserver(observer, forKeyPath: "value")
+        model.removeObserver(observer, forKeyPath: "value")
+      }
+      benchmark.stopMeasurement()
+      withExtendedLifetime(observers) {}
+    }
+  }
 }
