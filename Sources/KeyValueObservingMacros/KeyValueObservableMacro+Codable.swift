@@ -1,0 +1,71 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxBuilder
+import SwiftSyntaxMacros
+
+/// Codable models: coding keys under the properties' own names, and a
+/// clear error where a class's own coding keys name an observable property.
+extension KeyValueObservableMacro {
+  /// Whether the class declares `Codable`, `Encodable` or `Decodable`.
+  private static func declaresCodable(_ classDecl: ClassDeclSyntax) -> Bool {
+    let codable: Set<String> = ["Codable", "Encodable", "Decodable", "Swift.Codable", "Swift.Encodable", "Swift.Decodable"]
+    return classDecl.inheritanceClause?.inheritedTypes.contains { codable.contains($0.type.trimmedDescription) } ?? false
+  }
+
+  /// A class with its own `CodingKeys` and a synthesized conformance: each
+  /// case named after an observable property must be named after its
+  /// storage instead, which synthesis matches cases against.
+  static func diagnoseOwnCodingKeys(of classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
+    guard declaresCodable(classDecl), !classDecl.declaresFunction(named: "encode"),
+      !classDecl.members(ofType: InitializerDeclSyntax.self).contains(where: { initializer in
+        initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
+      }),
+      let codingKeys = classDecl.members(ofType: EnumDeclSyntax.self).first(where: { $0.name.text == "CodingKeys" })
+    else { return }
+    let observable = Set(classDecl.observableProperties)
+    for element in codingKeys.memberBlock.members.flatMap({ $0.decl.as(EnumCaseDeclSyntax.self)?.elements ?? [] }) {
+      let name = element.name.identifier?.name ?? element.name.text
+      guard observable.contains(name) else { continue }
+      var renamed = element.with(
+        \.name,
+        .identifier(Names.storage(of: name), leadingTrivia: element.name.leadingTrivia, trailingTrivia: element.name.trailingTrivia)
+      )
+      if renamed.rawValue == nil {
+        renamed.name.trailingTrivia = []
+        renamed.rawValue = InitializerClauseSyntax(
+          equal: .equalToken(leadingTrivia: .space, trailingTrivia: .space),
+          value: StringLiteralExprSyntax(content: name)
+        )
+      }
+      context.diagnose(
+        Diagnostic(
+          node: element.name,
+          message: KeyValueObservingDiagnostic.codingKeyNamesProperty(property: name),
+          fixIts: [
+            FixIt(message: FixMessage.renameCodingKey, changes: [.replace(oldNode: Syntax(element), newNode: Syntax(renamed))])
+          ]
+        )
+      )
+    }
+  }
+
+  /// `CodingKeys` for a class that declares `Codable`, `Encodable` or
+  /// `Decodable` and no coding keys of its own: every stored property under
+  /// its own name, so that the synthesized conformance encodes `title`
+  /// rather than its backing storage `_title`, and leaves the registrar out.
+  static func codingKeys(of classDecl: ClassDeclSyntax) -> DeclSyntax? {
+    guard declaresCodable(classDecl), !classDecl.declaresMember(named: "CodingKeys") else { return nil }
+    let properties = classDecl.codingProperties
+    guard !properties.isEmpty else { return nil }
+    let cases = properties.map { property in
+      property.stored == property.key
+        ? "case \(property.stored)"
+        : "case \(property.stored) = \(StringLiteralExprSyntax(content: property.key))"
+    }
+    return """
+      private enum CodingKeys: Swift.String, Swift.CodingKey {
+        \(raw: cases.joined(separator: "\n"))
+      }
+      """
+  }
+}
