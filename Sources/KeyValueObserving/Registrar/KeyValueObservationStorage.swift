@@ -3,6 +3,13 @@ public import Synchronization
 /// The registrations of one observed object: created on its first
 /// observation, closed when the object deinitialises.
 ///
+/// This file holds the state, the lock and the registration table; its
+/// extensions hold the rest, one part each: `+Changes` (a change's snapshot
+/// and the delivery flags), `+Setter` (the setter path and delivery),
+/// `+ManualChange` (will/did), `+Classic` (classic observers' filing) and
+/// `+Customization` (what the type declares about its keys). The state is
+/// reached only through `withState` and `mutating`, inside the lock.
+///
 /// Everything that changes is under one lock (see ``RegistrarLock`` for why it is
 /// not `Synchronization.Mutex`); callbacks never run under it.
 /// A bit mask of observed slots, readable without the lock, lets a write to a
@@ -58,7 +65,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// How many manual will-changes on this object are waiting for their
   /// did-change, on all threads.
-  private let openManualChanges = Atomic<Int>(0)
+  let openManualChanges = Atomic<Int>(0)
 
   /// Makes the storage of an object of type `objectType`, asking the type
   /// once which of its keys notify automatically.
@@ -112,21 +119,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     _ = replaced
   }
 
-  /// Whether the object's type declares dependencies for `keyPath`.
-  @usableFromInline
-  func hasDeclaredDependencies(_ keyPath: AnyKeyPath) -> Bool {
-    guard let customization else { return false }
-    return !customization.keyPathsAffectingValue(for: keyPath).isEmpty
-  }
-
-  /// Whether the setter of `slot` notifies by itself.
-  @inlinable
-  func notifiesAutomatically(slot: Int) -> Bool {
-    manuallyNotifiedSlots.isEmpty || !manuallyNotifiedSlots[slot]
-  }
-
   /// Runs `body` on the state with the lock held.
-  private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     try lock.withLock { try body(&state) }
   }
 
@@ -135,7 +129,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     closed.load(ordering: .acquiring)
   }
 
-  private struct State {
+  struct State {
     var slots: [SlotRegistrations] = []
     /// Registrations filed under a key path that is not a slot: the anchors
     /// of derived observations (computed keys, chains).
@@ -168,7 +162,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   }
 
   /// Whether a change may be reading a list now. Called under the lock.
-  private var isDelivering: Bool {
+  var isDelivering: Bool {
     for index in 0..<Self.deliveryFlagCount where deliveryFlags[index].load(ordering: .acquiring) {
       return true
     }
@@ -177,7 +171,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// A free delivery flag, set; `nil` when every flag is taken. Called under
   /// the lock.
-  private func takeDeliveryFlag() -> UnsafePointer<Atomic<Bool>>? {
+  func takeDeliveryFlag() -> UnsafePointer<Atomic<Bool>>? {
     for index in 0..<Self.deliveryFlagCount where !deliveryFlags[index].load(ordering: .acquiring) {
       deliveryFlags[index].store(true, ordering: .relaxed)
       return UnsafePointer(deliveryFlags + index)
@@ -186,7 +180,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   }
 
   /// Whether `retired` holds lists; read without the lock when a change ends.
-  private let hasRetiredLists = Atomic<Bool>(false)
+  let hasRetiredLists = Atomic<Bool>(false)
 
   /// Sets or clears the bit of `slot` in ``observedSlots``. Called under the
   /// lock, the only place the mask changes, so a load and a store do what
@@ -206,7 +200,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// whether a change may be reading, and collects the lists it replaces;
   /// those are kept while changes are under way, and otherwise returned, to
   /// be released after the lock with whatever else `body` returned.
-  private func mutating<Result>(
+  func mutating<Result>(
     _ body: (inout State, _ busy: Bool, _ replaced: inout [RegistrationList]) -> Result
   ) -> (result: Result, released: [RegistrationList]) {
     withState { state in
@@ -306,7 +300,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// reference to it that ``detach(_:from:busy:replaced:)`` handed over;
   /// returns whether there was one.
   @discardableResult
-  private func ended(_ removed: Unmanaged<_KeyValueRegistration>?) -> Bool {
+  func ended(_ removed: Unmanaged<_KeyValueRegistration>?) -> Bool {
     guard let removed else { return false }
     removed._withUnsafeGuaranteedRef { $0.registrationEnded() }
     removed.release()
@@ -316,7 +310,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Takes `registration` out of its list, under the lock, and marks it
   /// inactive; returns it with the list's reference, which the caller must
   /// release, or `nil` when it is not registered.
-  private func detach(
+  func detach(
     _ registration: Unmanaged<_KeyValueRegistration>,
     from state: inout State,
     busy: Bool,
@@ -351,38 +345,6 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       }
     }
     return removed
-  }
-
-  // MARK: Classic observers
-
-  /// Files the classic observer `target` with the registration made for
-  /// it, so that `removeObserver` can find it; `false` once the object has
-  /// deinitialised.
-  func recordClassic(_ target: ClassicObserverTarget, registration: _KeyValueRegistration) -> Bool {
-    withState { state in
-      guard !isClosed else { return false }
-      state.classic.append(target, registration: registration)
-      return true
-    }
-  }
-
-  /// Removes the most recent classic registration of the observer
-  /// `observer` whose target `matches`, and its registration; returns
-  /// whether there was one. `matches` runs under the lock: it must not call
-  /// out.
-  func removeClassic(of observer: ObjectIdentifier, where matches: (ClassicObserverTarget) -> Bool) -> Bool {
-    let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
-      guard !isClosed, let registration = state.classic.removeLast(of: observer, where: matches) else { return nil }
-      return detach(.passUnretained(registration), from: &state, busy: busy, replaced: &replaced)
-    }
-    _ = released
-    return ended(removed)
-  }
-
-  /// The classic observers registered now, when a sweep for freed ones is
-  /// due (see ``ClassicRegistrations/dueForSweep()``); `nil` otherwise.
-  func classicTargetsDueForSweep() -> [ClassicObserverTarget]? {
-    withState { state in state.classic.dueForSweep() }
   }
 
   /// Ends every registration: called once, when the observed object
@@ -430,367 +392,4 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     }
   }
 
-  // MARK: Changes
-
-  /// The registrations to notify for a change of `slot`, or `nil` when there
-  /// are none. A snapshot must be ended with ``endChange(_:)``.
-  @usableFromInline
-  func beginChange(ofSlot slot: Int) -> ChangeSnapshot? {
-    withState { state in
-      guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
-      return state.slots[slot].snapshot(for: takeDeliveryFlag())
-    }
-  }
-
-  /// The anchors of the derived observations of `keyPath`, or `nil` when
-  /// there are none. A snapshot must be ended with ``endChange(_:)``.
-  func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
-    withState { state in
-      guard state.keyed[keyPath]?.isEmpty == false else { return nil }
-      return state.keyed[keyPath]!.snapshot(for: takeDeliveryFlag())
-    }
-  }
-
-  /// The registrations to notify for a manual change of `slot`, which may
-  /// last across calls: the list is held, not borrowed.
-  func beginLastingChange(ofSlot slot: Int) -> (list: RegistrationList, snapshot: ChangeSnapshot)? {
-    withState { state in
-      guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
-      let snapshot = state.slots[slot].snapshot(for: nil)
-      // The snapshot's reference becomes the tuple's.
-      return (snapshot.list.takeRetainedValue(), snapshot)
-    }
-  }
-
-  /// Ends a change started by ``beginChange(ofSlot:)`` or
-  /// ``beginChange(of:)``: its lists may be changed again, and released.
-  @inlinable
-  func endChange(_ snapshot: ChangeSnapshot) {
-    guard let record = snapshot.record else {
-      snapshot.list.release()
-      return
-    }
-    record.pointee.store(false, ordering: .releasing)
-    if hasRetiredListsNow {
-      releaseRetiredLists()
-    }
-  }
-
-  @usableFromInline
-  var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .relaxed) }
-
-  /// Releases the lists replaced during changes, once none is under way.
-  @usableFromInline
-  func releaseRetiredLists() {
-    let released: [RegistrationList] = withState { state in
-      guard !isDelivering else { return [] }
-      hasRetiredLists.store(false, ordering: .relaxed)
-      defer { state.retired = [] }
-      return state.retired
-    }
-    _ = released
-  }
-
-  /// Assigns a stored property whose key has registrations, and notifies
-  /// them: the part of a setter kept out of line, so that the setter's own
-  /// code stays a load, a test and a store.
-  ///
-  /// The old value is read only when a registration asked for `.old`, the
-  /// new value (read back after the assignment, so a `didSet` that adjusts
-  /// it is seen) only when one asked for `.new`. Registrations removed during
-  /// delivery are skipped; ones added during it wait for the next change.
-  /// A write made in the object's own `deinit` notifies nobody: handlers
-  /// would be handed an object that is being freed.
-  @inlinable @inline(never)
-  func notifyingSetObserved<Object: AnyObject, Value>(
-    _ object: Object,
-    slot: Int,
-    to newValue: Value,
-    hasPropertyObservers: Bool,
-    get: (Object) -> Value,
-    set: (Object, Value) -> Void
-  ) {
-    guard notifiesAutomatically(slot: slot), !isDeinitializing(object), let snapshot = beginChange(ofSlot: slot) else {
-      set(object, newValue)
-      return
-    }
-    defer { endChange(snapshot) }
-    let oldValue: Value? = snapshot.wantsOldValue ? get(object) : nil
-    // User code runs between the old value and the assignment only in prior
-    // callbacks and in the property's own observers, and a manual change may
-    // be open around this one; only then can the same key change inside it.
-    if snapshot.hasPrior || hasPropertyObservers
-      || _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
-    {
-      let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
-        if snapshot.hasPrior {
-          deliverPrior(snapshot, oldValue: oldValue, from: object)
-        }
-        set(object, newValue)
-      }
-      guard changed != nil else {
-        // The same key of this object is already changing on this thread:
-        // the outer change reports the final value.
-        set(object, newValue)
-        return
-      }
-    } else {
-      set(object, newValue)
-    }
-    let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
-    deliverChange(snapshot, oldValue: oldValue, newValue: newValue, from: object)
-  }
-
-  /// Sends the prior notifications of a change.
-  @inlinable
-  func deliverPrior<Object: AnyObject, Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: Object) {
-    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
-    snapshot.forEachLive { registration in
-      let options = registration.options
-      guard options.contains(.prior) else { return }
-      let change = KeyValueObservedChange<Value>(
-        kind: .setting,
-        newValue: nil,
-        oldValue: options.contains(.old) ? oldValue : nil,
-        isPrior: true
-      )
-      deliver(change, to: registration, from: object, direct: direct)
-    }
-  }
-
-  /// Sends the notifications of a manual change described by `shape`: its
-  /// prior ones (`isPrior`), or the ones after it.
-  func deliverManual<Object: AnyObject, Value>(
-    _ snapshot: ChangeSnapshot,
-    shape: ChangeShape,
-    isPrior: Bool,
-    oldValue: Value?,
-    newValue: Value?,
-    from object: Object
-  ) {
-    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
-    snapshot.forEachLive { registration in
-      let options = registration.options
-      guard !isPrior || options.contains(.prior) else { return }
-      let change = KeyValueObservedChange<Value>(
-        kind: shape.kind,
-        newValue: options.contains(.new) ? newValue : nil,
-        oldValue: options.contains(.old) ? oldValue : nil,
-        indexRanges: shape.indexRanges,
-        isPrior: isPrior
-      )
-      deliver(change, to: registration, from: object, direct: direct)
-    }
-  }
-
-  /// Sends the notifications of a change, after it.
-  @inlinable
-  func deliverChange<Object: AnyObject, Value>(
-    _ snapshot: ChangeSnapshot,
-    oldValue: Value?,
-    newValue: Value?,
-    from object: Object
-  ) {
-    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
-    snapshot.forEachLive { registration in
-      let options = registration.options
-      let change = KeyValueObservedChange<Value>(
-        kind: .setting,
-        newValue: options.contains(.new) ? newValue : nil,
-        oldValue: options.contains(.old) ? oldValue : nil,
-        isPrior: false
-      )
-      deliver(change, to: registration, from: object, direct: direct)
-    }
-  }
-
-  /// Hands `change` to one registration of a key whose values are `Value`.
-  ///
-  /// A registration made through the class that declares the property has
-  /// exactly the type `ClosureRegistration<Object, Value>` (`direct`): it is
-  /// called directly, with the types known here. A dependency of a derived
-  /// key only learns that the key changes; any other registration (one made
-  /// through a subclass's type) goes through the class's virtual method.
-  @inlinable @inline(__always)
-  func deliver<Object: AnyObject, Value>(
-    _ change: KeyValueObservedChange<Value>,
-    to registration: _KeyValueRegistration,
-    from object: Object,
-    direct: ObjectIdentifier
-  ) {
-    if ObjectIdentifier(type(of: registration)) == direct {
-      unsafeDowncast(registration, to: ClosureRegistration<Object, Value>.self).call(object, change)
-    } else if registration.forwards {
-      registration.forwardChange(isPrior: change.isPrior)
-    } else {
-      unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
-    }
-  }
-
-  // MARK: Manual notification
-
-  /// Opens a manual change of `slot` shaped `shape`: reads the old value
-  /// if a registration wants it and the change has one (`oldValue` gives
-  /// it: the whole value, or for a to-many change the elements it removes),
-  /// and sends the prior notifications. `newValue`, when given, is what the
-  /// did reports as new (a set mutation works it out here, from the set
-  /// before the change). A will-change nested in a change of
-  /// the same key on this thread only deepens it.
-  func willChange<Object: AnyObject, Value>(
-    _ object: Object,
-    slot: Int,
-    shape: ChangeShape = .setting,
-    newValue: Value? = nil,
-    oldValue: (Object) -> Value
-  ) {
-    // In the object's own deinit nobody is notified (see
-    // notifyingSetObserved), so no change opens.
-    guard !isDeinitializing(object) else { return }
-    if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
-      if let pending = frame.pointee.pending {
-        pending.takeUnretainedValue().depth += 1
-      } else {
-        // Inside a setter's change of the same key: that change notifies.
-        openManualChange(
-          ManualChange<Value>(storage: self, slot: slot, shape: shape, registrations: nil, oldValue: nil, newValue: nil)
-        )
-      }
-      return
-    }
-    let lasting = beginLastingChange(ofSlot: slot)
-    let snapshot = lasting?.snapshot
-    let old: Value? = snapshot?.wantsOldValue == true && shape.hasOldValue ? oldValue(object) : nil
-    let new: Value? = snapshot?.wantsNewValue == true && shape.hasNewValue ? newValue : nil
-    openManualChange(
-      ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
-    )
-    if let snapshot, snapshot.hasPrior {
-      deliverManual(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
-    }
-  }
-
-  /// Closes a manual change of `slot`: the outermost did-change reads the
-  /// new value (`newValue` gives it, as `oldValue` did the old one) and
-  /// notifies, with the shape its will-change gave. Returns `false` when no
-  /// will-change of `slot` is open on this thread.
-  func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
-    guard !isDeinitializing(object) else { return true }
-    guard let pending = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) else { return false }
-    pending.depth -= 1
-    guard pending.depth == 0 else { return true }
-    _KeyValueChangeNesting.close(pending)
-    openManualChanges.subtract(1, ordering: .relaxed)
-    guard let change = pending as? ManualChange<Value>, let snapshot = change.registrations?.snapshot else {
-      return true
-    }
-    let new: Value? =
-      snapshot.wantsNewValue && change.shape.hasNewValue ? change.newValueAtWill ?? newValue(object) : nil
-    deliverManual(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
-    return true
-  }
-
-  private func openManualChange(_ change: PendingChange) {
-    openManualChanges.add(1, ordering: .relaxed)
-    _KeyValueChangeNesting.open(change)
-  }
-}
-
-/// A manual will-change waiting for its did-change: the registrations it
-/// notifies and the old value read at the will.
-final class ManualChange<Value>: PendingChange {
-  /// The registrations to notify, held until the did; `nil` when the change
-  /// is nested in a setter's change of the same key, which notifies instead.
-  let registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?
-  let oldValue: Value?
-  /// The new value, when the will-change already worked it out (a set
-  /// mutation's added elements); the did reads it otherwise.
-  let newValueAtWill: Value?
-  /// The kind and indexes the will-change announced.
-  let shape: ChangeShape
-
-  init(
-    storage: _KeyValueObservationStorage,
-    slot: Int,
-    shape: ChangeShape,
-    registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?,
-    oldValue: Value?,
-    newValue: Value?
-  ) {
-    self.registrations = registrations
-    self.shape = shape
-    self.oldValue = oldValue
-    self.newValueAtWill = newValue
-    super.init(owner: storage, slot: slot)
-  }
-}
-
-extension Unmanaged where Instance == _KeyValueObservationStorage {
-  /// Whether a `_modify` of `slot` may hand out the property's storage
-  /// itself: when nobody observes the key, or when a manual change of the
-  /// key (a will-change, such as a collection proxy's) is open on this
-  /// thread, which notifies for it.
-  /// Otherwise the accessor works on a copy, so that the old value stays
-  /// readable until the new one is assigned — and an array appended to
-  /// through it is copied.
-  ///
-  /// Not API: macro-generated `_modify` accessors call it.
-  ///
-  /// ```swift
-  /// // guard let storage = _$kvoObservedStorage, !storage.modifiesInPlace(slot: 3) else {
-  /// //   yield &_tags
-  /// //   return
-  /// // }
-  /// ```
-  @inlinable @inline(__always)
-  public func modifiesInPlace(slot: Int) -> Bool {
-    _withUnsafeGuaranteedRef { storage in
-      guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else { return true }
-      return _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
-        && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil
-    }
-  }
-
-  /// Assigns a stored property and notifies the registrations of its key.
-  ///
-  /// The storage is not retained: the object being assigned keeps it alive.
-  /// A key nobody observes costs one more load and a test.
-  ///
-  /// Not API: macro-generated setters call it.
-  ///
-  /// ```swift
-  /// // storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - object: The object whose property changes.
-  ///   - slot: The property's key slot.
-  ///   - newValue: The value to assign.
-  ///   - hasPropertyObservers: Whether the property has its own
-  ///     `willSet`/`didSet`, which may assign it again while it changes.
-  ///   - get: Reads the property's storage.
-  ///   - set: Writes the property's storage.
-  @inlinable @inline(__always)
-  public func notifyingSet<Object: AnyObject, Value>(
-    _ object: Object,
-    slot: Int,
-    to newValue: Value,
-    hasPropertyObservers: Bool = false,
-    get: (Object) -> Value,
-    set: (Object, Value) -> Void
-  ) {
-    _withUnsafeGuaranteedRef { storage in
-      guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else {
-        set(object, newValue)
-        return
-      }
-      storage.notifyingSetObserved(
-        object,
-        slot: slot,
-        to: newValue,
-        hasPropertyObservers: hasPropertyObservers,
-        get: get,
-        set: set
-      )
-    }
-  }
 }

@@ -1,0 +1,65 @@
+public import Synchronization
+
+// The start and end of a change: the snapshot of the registrations to
+// notify, and the delivery flags that keep their lists from changing under it.
+
+extension _KeyValueObservationStorage {
+  /// The registrations to notify for a change of `slot`, or `nil` when there
+  /// are none. A snapshot must be ended with ``endChange(_:)``.
+  @usableFromInline
+  func beginChange(ofSlot slot: Int) -> ChangeSnapshot? {
+    withState { state in
+      guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
+      return state.slots[slot].snapshot(for: takeDeliveryFlag())
+    }
+  }
+
+  /// The anchors of the derived observations of `keyPath`, or `nil` when
+  /// there are none. A snapshot must be ended with ``endChange(_:)``.
+  func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
+    withState { state in
+      guard state.keyed[keyPath]?.isEmpty == false else { return nil }
+      return state.keyed[keyPath]!.snapshot(for: takeDeliveryFlag())
+    }
+  }
+
+  /// The registrations to notify for a manual change of `slot`, which may
+  /// last across calls: the list is held, not borrowed.
+  func beginLastingChange(ofSlot slot: Int) -> (list: RegistrationList, snapshot: ChangeSnapshot)? {
+    withState { state in
+      guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
+      let snapshot = state.slots[slot].snapshot(for: nil)
+      // The snapshot's reference becomes the tuple's.
+      return (snapshot.list.takeRetainedValue(), snapshot)
+    }
+  }
+
+  /// Ends a change started by ``beginChange(ofSlot:)`` or
+  /// ``beginChange(of:)``: its lists may be changed again, and released.
+  @inlinable
+  func endChange(_ snapshot: ChangeSnapshot) {
+    guard let record = snapshot.record else {
+      snapshot.list.release()
+      return
+    }
+    record.pointee.store(false, ordering: .releasing)
+    if hasRetiredListsNow {
+      releaseRetiredLists()
+    }
+  }
+
+  @usableFromInline
+  var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .relaxed) }
+
+  /// Releases the lists replaced during changes, once none is under way.
+  @usableFromInline
+  func releaseRetiredLists() {
+    let released: [RegistrationList] = withState { state in
+      guard !isDelivering else { return [] }
+      hasRetiredLists.store(false, ordering: .relaxed)
+      defer { state.retired = [] }
+      return state.retired
+    }
+    _ = released
+  }
+}

@@ -1,0 +1,99 @@
+import Synchronization
+
+// Manual will/did changes: opened at the will, notified at the outermost did.
+
+extension _KeyValueObservationStorage {
+  /// Opens a manual change of `slot` shaped `shape`: reads the old value
+  /// if a registration wants it and the change has one (`oldValue` gives
+  /// it: the whole value, or for a to-many change the elements it removes),
+  /// and sends the prior notifications. `newValue`, when given, is what the
+  /// did reports as new (a set mutation works it out here, from the set
+  /// before the change). A will-change nested in a change of
+  /// the same key on this thread only deepens it.
+  func willChange<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    shape: ChangeShape = .setting,
+    newValue: Value? = nil,
+    oldValue: (Object) -> Value
+  ) {
+    // In the object's own deinit nobody is notified (see
+    // notifyingSetObserved), so no change opens.
+    guard !isDeinitializing(object) else { return }
+    if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
+      if let pending = frame.pointee.pending {
+        pending.takeUnretainedValue().depth += 1
+      } else {
+        // Inside a setter's change of the same key: that change notifies.
+        openManualChange(
+          ManualChange<Value>(storage: self, slot: slot, shape: shape, registrations: nil, oldValue: nil, newValue: nil)
+        )
+      }
+      return
+    }
+    let lasting = beginLastingChange(ofSlot: slot)
+    let snapshot = lasting?.snapshot
+    let old: Value? = snapshot?.wantsOldValue == true && shape.hasOldValue ? oldValue(object) : nil
+    let new: Value? = snapshot?.wantsNewValue == true && shape.hasNewValue ? newValue : nil
+    openManualChange(
+      ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
+    )
+    if let snapshot, snapshot.hasPrior {
+      deliverManual(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
+    }
+  }
+
+  /// Closes a manual change of `slot`: the outermost did-change reads the
+  /// new value (`newValue` gives it, as `oldValue` did the old one) and
+  /// notifies, with the shape its will-change gave. Returns `false` when no
+  /// will-change of `slot` is open on this thread.
+  func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
+    guard !isDeinitializing(object) else { return true }
+    guard let pending = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) else { return false }
+    pending.depth -= 1
+    guard pending.depth == 0 else { return true }
+    _KeyValueChangeNesting.close(pending)
+    openManualChanges.subtract(1, ordering: .relaxed)
+    guard let change = pending as? ManualChange<Value>, let snapshot = change.registrations?.snapshot else {
+      return true
+    }
+    let new: Value? =
+      snapshot.wantsNewValue && change.shape.hasNewValue ? change.newValueAtWill ?? newValue(object) : nil
+    deliverManual(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
+    return true
+  }
+
+  private func openManualChange(_ change: PendingChange) {
+    openManualChanges.add(1, ordering: .relaxed)
+    _KeyValueChangeNesting.open(change)
+  }
+}
+
+/// A manual will-change waiting for its did-change: the registrations it
+/// notifies and the old value read at the will.
+final class ManualChange<Value>: PendingChange {
+  /// The registrations to notify, held until the did; `nil` when the change
+  /// is nested in a setter's change of the same key, which notifies instead.
+  let registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?
+  let oldValue: Value?
+  /// The new value, when the will-change already worked it out (a set
+  /// mutation's added elements); the did reads it otherwise.
+  let newValueAtWill: Value?
+  /// The kind and indexes the will-change announced.
+  let shape: ChangeShape
+
+  init(
+    storage: _KeyValueObservationStorage,
+    slot: Int,
+    shape: ChangeShape,
+    registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?,
+    oldValue: Value?,
+    newValue: Value?
+  ) {
+    self.registrations = registrations
+    self.shape = shape
+    self.oldValue = oldValue
+    self.newValueAtWill = newValue
+    super.init(owner: storage, slot: slot)
+  }
+}

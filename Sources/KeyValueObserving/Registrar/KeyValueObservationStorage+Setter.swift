@@ -1,0 +1,213 @@
+public import Synchronization
+
+// The setter path: a macro-written setter's assignment and its
+// notifications, one delivery per registration.
+
+extension _KeyValueObservationStorage {
+  /// Assigns a stored property whose key has registrations, and notifies
+  /// them: the part of a setter kept out of line, so that the setter's own
+  /// code stays a load, a test and a store.
+  ///
+  /// The old value is read only when a registration asked for `.old`, the
+  /// new value (read back after the assignment, so a `didSet` that adjusts
+  /// it is seen) only when one asked for `.new`. Registrations removed during
+  /// delivery are skipped; ones added during it wait for the next change.
+  /// A write made in the object's own `deinit` notifies nobody: handlers
+  /// would be handed an object that is being freed.
+  @inlinable @inline(never)
+  func notifyingSetObserved<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    guard notifiesAutomatically(slot: slot), !isDeinitializing(object), let snapshot = beginChange(ofSlot: slot) else {
+      set(object, newValue)
+      return
+    }
+    defer { endChange(snapshot) }
+    let oldValue: Value? = snapshot.wantsOldValue ? get(object) : nil
+    // User code runs between the old value and the assignment only in prior
+    // callbacks and in the property's own observers, and a manual change may
+    // be open around this one; only then can the same key change inside it.
+    if snapshot.hasPrior || hasPropertyObservers
+      || _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
+    {
+      let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
+        if snapshot.hasPrior {
+          deliverPrior(snapshot, oldValue: oldValue, from: object)
+        }
+        set(object, newValue)
+      }
+      guard changed != nil else {
+        // The same key of this object is already changing on this thread:
+        // the outer change reports the final value.
+        set(object, newValue)
+        return
+      }
+    } else {
+      set(object, newValue)
+    }
+    let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
+    deliverChange(snapshot, oldValue: oldValue, newValue: newValue, from: object)
+  }
+
+  /// Sends the prior notifications of a change.
+  @inlinable
+  func deliverPrior<Object: AnyObject, Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: Object) {
+    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
+    snapshot.forEachLive { registration in
+      let options = registration.options
+      guard options.contains(.prior) else { return }
+      let change = KeyValueObservedChange<Value>(
+        kind: .setting,
+        newValue: nil,
+        oldValue: options.contains(.old) ? oldValue : nil,
+        isPrior: true
+      )
+      deliver(change, to: registration, from: object, direct: direct)
+    }
+  }
+
+  /// Sends the notifications of a manual change described by `shape`: its
+  /// prior ones (`isPrior`), or the ones after it.
+  func deliverManual<Object: AnyObject, Value>(
+    _ snapshot: ChangeSnapshot,
+    shape: ChangeShape,
+    isPrior: Bool,
+    oldValue: Value?,
+    newValue: Value?,
+    from object: Object
+  ) {
+    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
+    snapshot.forEachLive { registration in
+      let options = registration.options
+      guard !isPrior || options.contains(.prior) else { return }
+      let change = KeyValueObservedChange<Value>(
+        kind: shape.kind,
+        newValue: options.contains(.new) ? newValue : nil,
+        oldValue: options.contains(.old) ? oldValue : nil,
+        indexRanges: shape.indexRanges,
+        isPrior: isPrior
+      )
+      deliver(change, to: registration, from: object, direct: direct)
+    }
+  }
+
+  /// Sends the notifications of a change, after it.
+  @inlinable
+  func deliverChange<Object: AnyObject, Value>(
+    _ snapshot: ChangeSnapshot,
+    oldValue: Value?,
+    newValue: Value?,
+    from object: Object
+  ) {
+    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
+    snapshot.forEachLive { registration in
+      let options = registration.options
+      let change = KeyValueObservedChange<Value>(
+        kind: .setting,
+        newValue: options.contains(.new) ? newValue : nil,
+        oldValue: options.contains(.old) ? oldValue : nil,
+        isPrior: false
+      )
+      deliver(change, to: registration, from: object, direct: direct)
+    }
+  }
+
+  /// Hands `change` to one registration of a key whose values are `Value`.
+  ///
+  /// A registration made through the class that declares the property has
+  /// exactly the type `ClosureRegistration<Object, Value>` (`direct`): it is
+  /// called directly, with the types known here. A dependency of a derived
+  /// key only learns that the key changes; any other registration (one made
+  /// through a subclass's type) goes through the class's virtual method.
+  @inlinable @inline(__always)
+  func deliver<Object: AnyObject, Value>(
+    _ change: KeyValueObservedChange<Value>,
+    to registration: _KeyValueRegistration,
+    from object: Object,
+    direct: ObjectIdentifier
+  ) {
+    if ObjectIdentifier(type(of: registration)) == direct {
+      unsafeDowncast(registration, to: ClosureRegistration<Object, Value>.self).call(object, change)
+    } else if registration.forwards {
+      registration.forwardChange(isPrior: change.isPrior)
+    } else {
+      unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
+    }
+  }
+}
+
+extension Unmanaged where Instance == _KeyValueObservationStorage {
+  /// Whether a `_modify` of `slot` may hand out the property's storage
+  /// itself: when nobody observes the key, or when a manual change of the
+  /// key (a will-change, such as a collection proxy's) is open on this
+  /// thread, which notifies for it.
+  /// Otherwise the accessor works on a copy, so that the old value stays
+  /// readable until the new one is assigned — and an array appended to
+  /// through it is copied.
+  ///
+  /// Not API: macro-generated `_modify` accessors call it.
+  ///
+  /// ```swift
+  /// // guard let storage = _$kvoObservedStorage, !storage.modifiesInPlace(slot: 3) else {
+  /// //   yield &_tags
+  /// //   return
+  /// // }
+  /// ```
+  @inlinable @inline(__always)
+  public func modifiesInPlace(slot: Int) -> Bool {
+    _withUnsafeGuaranteedRef { storage in
+      guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else { return true }
+      return _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
+        && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil
+    }
+  }
+
+  /// Assigns a stored property and notifies the registrations of its key.
+  ///
+  /// The storage is not retained: the object being assigned keeps it alive.
+  /// A key nobody observes costs one more load and a test.
+  ///
+  /// Not API: macro-generated setters call it.
+  ///
+  /// ```swift
+  /// // storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - object: The object whose property changes.
+  ///   - slot: The property's key slot.
+  ///   - newValue: The value to assign.
+  ///   - hasPropertyObservers: Whether the property has its own
+  ///     `willSet`/`didSet`, which may assign it again while it changes.
+  ///   - get: Reads the property's storage.
+  ///   - set: Writes the property's storage.
+  @inlinable @inline(__always)
+  public func notifyingSet<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool = false,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    _withUnsafeGuaranteedRef { storage in
+      guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else {
+        set(object, newValue)
+        return
+      }
+      storage.notifyingSetObserved(
+        object,
+        slot: slot,
+        to: newValue,
+        hasPropertyObservers: hasPropertyObservers,
+        get: get,
+        set: set
+      )
+    }
+  }
+}
