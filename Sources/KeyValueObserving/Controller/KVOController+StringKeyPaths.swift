@@ -26,16 +26,10 @@ extension KVOController {
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
     guard let object else { return }
-    let observer = observerReference
-    try observeByString(object, keyPaths, options: options, context: nil) { gate in
-      ControllerChangeForwarder { object, keyPath, change, _ in
-        gate.pass {
-          guard let observer = observer.referent else { return }
-          var change = change
-          change[.keyPath] = keyPath
-          block(observer, unsafeDowncast(object, to: Object.self), change)
-        }
-      }
+    try observeByString(object, keyPaths, options: options, context: nil) { observer, object, keyPath, change, _ in
+      var change = change
+      change[.keyPath] = keyPath
+      block(observer, unsafeDowncast(object, to: Object.self), change)
     }
   }
 
@@ -104,13 +98,8 @@ extension KVOController where Observer: KeyValueObserver {
     context: UnsafeMutableRawPointer? = nil
   ) throws(KeyValueCodingError) {
     guard let object else { return }
-    let observer = observerReference
-    try observeByString(object, keyPaths, options: options, context: context) { gate in
-      ControllerChangeForwarder { object, keyPath, change, context in
-        gate.pass {
-          observer.referent?.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
-        }
-      }
+    try observeByString(object, keyPaths, options: options, context: context) { observer, object, keyPath, change, context in
+      observer.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
     }
   }
 }

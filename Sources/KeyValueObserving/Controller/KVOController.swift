@@ -49,8 +49,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   // `observerReference` is a weak reference the runtime reads and clears
   // atomically; the rest is immutable.
 
-  /// The observer, held weakly; shared with the blocks it is handed to.
-  let observerReference: WeakReference<Observer>
+  private let observerReference: WeakReference<Observer>
 
   /// Whether observed objects are kept alive until unobserved.
   ///
@@ -208,24 +207,28 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// Who observes, for ``KeyValueObservable/observationInfo``.
   private var ownerDescription: String { "KVOController<\(Observer.self)>" }
 
+  /// What a string-keyed observation hands each change to, while the
+  /// observer lives and the observation's gate is open: the observer, the
+  /// object, the key path, the change dictionary and the context.
+  typealias StringKeyDelivery = (Observer, AnyObject, String, [KeyValueChangeKey: Any], UnsafeMutableRawPointer?) -> Void
+
   /// Observes each string key path of `keyPaths` through a classic
-  /// observer that `makeForwarder` builds around the observation's gate,
-  /// once every key path is checked: an empty list, or any key path that is
-  /// empty, unknown or nothing can notify, throws before anything is
-  /// observed.
+  /// observer that hands each change to `deliver`, once every key path is
+  /// checked: an empty list, or any key path that is empty, unknown or
+  /// nothing can notify, throws before anything is observed.
   func observeByString<Object: KeyValueObservable>(
     _ object: Object,
     _ keyPaths: [String],
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
-    makeForwarder: (CallbackGate) -> ControllerChangeForwarder
+    deliver: @escaping StringKeyDelivery
   ) throws(KeyValueCodingError) {
     guard !keyPaths.isEmpty else { throw .emptyKey(keyPath: "", type: "\(Object.self)") }
     for keyPath in keyPaths {
       _ = try object.checkedObservableComponents(of: keyPath)
     }
     for keyPath in keyPaths {
-      observeByString(object, keyPath, options: options, context: context, makeForwarder: makeForwarder)
+      observeByString(object, keyPath, options: options, context: context, deliver: deliver)
     }
   }
 
@@ -235,12 +238,19 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     _ keyPath: String,
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
-    makeForwarder: (CallbackGate) -> ControllerChangeForwarder
+    deliver: @escaping StringKeyDelivery
   ) {
     guard let observation = begin(object, key: AnyHashable(keyPath), keyDescription: keyPath, options: options) else {
       return
     }
-    let forwarder = makeForwarder(observation.gate)
+    let gate = observation.gate
+    let observer = observerReference
+    let forwarder = ControllerChangeForwarder { object, keyPath, change, context in
+      gate.pass {
+        guard let observer = observer.referent else { return }
+        deliver(observer, object, keyPath, change, context)
+      }
+    }
     lock.withLock { observation.adapter = forwarder }
     // The key path was checked by the caller.
     guard
