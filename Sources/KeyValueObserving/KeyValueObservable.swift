@@ -49,6 +49,18 @@ public protocol KeyValueObservable: AnyObject {
   /// class that declares it. Written by the macro.
   static func _$kvoKeyPath(forSlot slot: Int) -> AnyKeyPath?
 
+  /// A key path to the backing storage of the observable stored property
+  /// at `slot`, rooted at the class that declares it, or `nil` where a
+  /// subclass overrides the property. Collection proxies change an array or
+  /// a set in place through it. Written by the macro.
+  static func _$kvoStorageKeyPath(forSlot slot: Int) -> AnyKeyPath?
+
+  /// The class whose generated members these are: the most derived class
+  /// the macro marked. An object whose dynamic type is another one belongs
+  /// to a subclass the macro did not see, whose overrides the tables cannot
+  /// know. Written by the macro.
+  static var _$kvoMarkedType: AnyObject.Type { get }
+
   /// A key path to the readable property called `key` that is not an
   /// observable stored one (a constant, a computed or an ignored property),
   /// rooted at the class that declares it. Written by the macro.

@@ -27,7 +27,8 @@ struct KeyTable {
   var members: [DeclSyntax] {
     registrarMembers + [
       firstSlotMember, keyCountMember, slotForKeyPathMember, slotForKeyMember, keyForSlotMember,
-      keyPathForSlotMember, nameForKeyPathMember, isReadOnlyMember, otherKeyPathMember,
+      keyPathForSlotMember, storageKeyPathMember, markedTypeMember, nameForKeyPathMember, isReadOnlyMember,
+      otherKeyPathMember,
     ]
   }
 
@@ -160,6 +161,38 @@ struct KeyTable {
       preamble: "let capture = \(Names.keyPathCapture)()", over: "(slot - \(firstSlot), capture)",
       cases: cases, fallback: isRoot ? "nil" : "super.\(Names.keyPathForSlot)(forSlot: slot)"
     )
+  }
+
+  /// Key paths to the properties' backing storage, through which the
+  /// collection proxies change an array or a set in place (a key path to
+  /// the property itself reads and writes a copy). A property that this
+  /// class overrides has none: the override's accessors must run.
+  var storageKeyPathMember: DeclSyntax {
+    let cases = properties.enumerated().map { index, name in
+      "case (\(index), \\\(classDecl.selfTypeName).\(Names.storage(of: name))): return capture.keyPath"
+    }
+    var fallback = isRoot ? "nil" : "super.\(Names.storageKeyPath)(forSlot: slot)"
+    let overridden = classDecl.overriddenProperties
+    if !isRoot && !overridden.isEmpty {
+      let slots = overridden.map { "super.\(Names.slotForKeyPath)(forKey: \(StringLiteralExprSyntax(content: $0)))" }
+      fallback = "[\(slots.joined(separator: ", "))].contains(slot) ? nil : \(fallback)"
+    }
+    return switchMember(
+      Names.storageKeyPath, "forSlot slot: Swift.Int", returning: "Swift.AnyKeyPath?",
+      preamble: "let capture = \(Names.keyPathCapture)()", over: "(slot - \(firstSlot), capture)",
+      cases: cases, fallback: fallback
+    )
+  }
+
+  /// The class itself: an object whose dynamic type answers with another
+  /// class belongs to a subclass the macro did not see, whose overrides
+  /// ``storageKeyPathMember`` cannot know.
+  var markedTypeMember: DeclSyntax {
+    """
+    \(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.markedType): Swift.AnyObject.Type {
+      \(raw: classDecl.selfTypeName).self
+    }
+    """
   }
 
   // MARK: Names and other keys

@@ -57,9 +57,16 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
           yield &\(raw: storage)
           return
         }
-        var \(raw: Names.modifyLocal) = \(raw: storage)
-        yield &\(raw: Names.modifyLocal)
-        \(raw: notify(Names.modifyLocal))
+        guard \(raw: Names.storageLocal).willModifyInPlace(self, slot: \(raw: slot), get: { $0.\(raw: read) }) else {
+          var \(raw: Names.modifyLocal) = \(raw: storage)
+          yield &\(raw: Names.modifyLocal)
+          \(raw: notify(Names.modifyLocal))
+          return
+        }
+        defer {
+          \(raw: Names.storageLocal).didModifyInPlace(self, slot: \(raw: slot), get: { $0.\(raw: read) })
+        }
+        yield &\(raw: storage)
       }
       """,
     ]
@@ -99,7 +106,12 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     // check on every write would cost more than the rest of an unobserved
     // write. The property itself keeps Swift's exclusivity rules.
     // A `weak` or `unowned` property keeps its ownership in its storage.
-    var modifiers: DeclModifierListSyntax = [DeclModifierSyntax(name: .keyword(.private))]
+    // `final`, so that a key path to it is a stored component, which a
+    // collection proxy writes in place (one to an overridable property goes
+    // through its accessors, and copies).
+    var modifiers: DeclModifierListSyntax = [
+      DeclModifierSyntax(name: .keyword(.private)), DeclModifierSyntax(name: .keyword(.final)),
+    ]
     if let ownership = variable.referenceOwnership {
       modifiers.append(ownership.trimmed.with(\.leadingTrivia, .space))
     }

@@ -21,6 +21,8 @@ enum Names {
   static let otherKeyPath = "_$kvoOtherKeyPath"
   static let isReadOnly = "_$kvoIsReadOnly"
   static let nameForKeyPath = "_$kvoName"
+  static let storageKeyPath = "_$kvoStorageKeyPath"
+  static let markedType = "_$kvoMarkedType"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

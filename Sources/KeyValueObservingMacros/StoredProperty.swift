@@ -156,6 +156,20 @@ extension ClassDeclSyntax {
     }
   }
 
+  /// The instance properties the class overrides (`override var`), which
+  /// a superclass declares.
+  var overriddenProperties: [String] {
+    memberBlock.members.flatMap { member -> [String] in
+      guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic,
+        variable.hasModifier(.override)
+      else { return [] }
+      return variable.bindings.compactMap { binding in
+        guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else { return nil }
+        return identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
+      }
+    }
+  }
+
   /// The observable properties that are `private` or `fileprivate`: they
   /// have a slot, but no string key.
   var privateObservableProperties: Set<String> {

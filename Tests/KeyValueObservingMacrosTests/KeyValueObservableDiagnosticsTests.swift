@@ -34,7 +34,7 @@ struct KeyValueObservableDiagnosticsTests {
       final class Point {
         var x = 0
 
-        @exclusivity(unchecked) private var _x = 0
+        @exclusivity(unchecked) private final var _x = 0
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -90,6 +90,20 @@ struct KeyValueObservableDiagnosticsTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Point, capture) {
+          case (0, \Point._x):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Point.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -175,7 +189,7 @@ struct KeyValueObservableDiagnosticsTests {
       final class Bank {
         var balance = 0
 
-        @exclusivity(unchecked) private var _balance = 0
+        @exclusivity(unchecked) private final var _balance = 0
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -231,6 +245,20 @@ struct KeyValueObservableDiagnosticsTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Bank, capture) {
+          case (0, \Bank._balance):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Bank.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -320,7 +348,7 @@ struct KeyValueObservableDiagnosticsTests {
         @Clamped var level = 0
         var value = 0
 
-        @exclusivity(unchecked) private var _value = 0
+        @exclusivity(unchecked) private final var _value = 0
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -376,6 +404,20 @@ struct KeyValueObservableDiagnosticsTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Node, capture) {
+          case (0, \Node._value):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Node.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -454,17 +496,27 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_parent
               return
             }
-            var _$kvoValue = _parent
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: _$kvoValue, get: {
-                $0._parent
-              }, set: {
-                $0._parent = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: { $0._parent
+              }) else {
+              var _$kvoValue = _parent
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: _$kvoValue, get: {
+                  $0._parent
+                }, set: {
+                  $0._parent = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: {
+                  $0._parent
+                })
+            }
+            yield &_parent
           }
         }
 
-        @exclusivity(unchecked) private weak var _parent: Node?
+        @exclusivity(unchecked) private final weak var _parent: Node?
         unowned var owner: Node {
           @storageRestrictions(initializes: _owner)
           init(initialValue) {
@@ -492,17 +544,27 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_owner
               return
             }
-            var _$kvoValue = _owner
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: _$kvoValue, get: {
-                $0._owner
-              }, set: {
-                $0._owner = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: { $0._owner
+              }) else {
+              var _$kvoValue = _owner
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: _$kvoValue, get: {
+                  $0._owner
+                }, set: {
+                  $0._owner = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: {
+                  $0._owner
+                })
+            }
+            yield &_owner
           }
         }
 
-        @exclusivity(unchecked) private unowned var _owner: Node
+        @exclusivity(unchecked) private final unowned var _owner: Node
         unowned(unsafe) var last: Node {
           @storageRestrictions(initializes: _last)
           init(initialValue) {
@@ -530,17 +592,27 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_last
               return
             }
-            var _$kvoValue = _last
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: _$kvoValue, get: {
-                $0._last
-              }, set: {
-                $0._last = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: { $0._last
+              }) else {
+              var _$kvoValue = _last
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: _$kvoValue, get: {
+                  $0._last
+                }, set: {
+                  $0._last = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: {
+                  $0._last
+                })
+            }
+            yield &_last
           }
         }
 
-        @exclusivity(unchecked) private unowned(unsafe) var _last: Node
+        @exclusivity(unchecked) private final unowned(unsafe) var _last: Node
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -612,6 +684,24 @@ struct KeyValueObservableDiagnosticsTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Node, capture) {
+          case (0, \Node._parent):
+            return capture.keyPath
+          case (1, \Node._owner):
+            return capture.keyPath
+          case (2, \Node._last):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Node.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -743,17 +833,27 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_title
               return
             }
-            var _$kvoValue = _title
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: _$kvoValue, get: {
-                $0._title
-              }, set: {
-                $0._title = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: { $0._title
+              }) else {
+              var _$kvoValue = _title
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: _$kvoValue, get: {
+                  $0._title
+                }, set: {
+                  $0._title = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: {
+                  $0._title
+                })
+            }
+            yield &_title
           }
         }
 
-        @exclusivity(unchecked) private var _title = ""
+        @exclusivity(unchecked) private final var _title = ""
         var `default` {
           @storageRestrictions(initializes: _default)
           init(initialValue) {
@@ -781,17 +881,27 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_default
               return
             }
-            var _$kvoValue = _default
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: _$kvoValue, get: {
-                $0._default
-              }, set: {
-                $0._default = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: { $0._default
+              }) else {
+              var _$kvoValue = _default
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: _$kvoValue, get: {
+                  $0._default
+                }, set: {
+                  $0._default = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: {
+                  $0._default
+                })
+            }
+            yield &_default
           }
         }
 
-        @exclusivity(unchecked) private var _default = 0
+        @exclusivity(unchecked) private final var _default = 0
         let id: Int
         let kind = "doc"
         var cache = 0
@@ -859,6 +969,22 @@ struct KeyValueObservableDiagnosticsTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Doc, capture) {
+          case (0, \Doc._title):
+            return capture.keyPath
+          case (1, \Doc._default):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Doc.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -962,10 +1088,10 @@ struct KeyValueObservableDiagnosticsTests {
       final class Renamed: Codable {
         var title = ""
 
-        @exclusivity(unchecked) private var _title = ""
+        @exclusivity(unchecked) private final var _title = ""
         var body = ""
 
-        @exclusivity(unchecked) private var _body = ""
+        @exclusivity(unchecked) private final var _body = ""
         enum CodingKeys: String, CodingKey {
           case _title = "heading"
           case _body = "body"
@@ -1033,6 +1159,22 @@ struct KeyValueObservableDiagnosticsTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Renamed, capture) {
+          case (0, \Renamed._title):
+            return capture.keyPath
+          case (1, \Renamed._body):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Renamed.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -1147,17 +1289,27 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_name
               return
             }
-            var _$kvoValue = _name
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: {
-                $0._name
-              }, set: {
-                $0._name = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: { $0._name
+              }) else {
+              var _$kvoValue = _name
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: {
+                  $0._name
+                }, set: {
+                  $0._name = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: {
+                  $0._name
+                })
+            }
+            yield &_name
           }
         }
 
-        @exclusivity(unchecked) private var _name = ""
+        @exclusivity(unchecked) private final var _name = ""
         #if DEBUG
         var trace = 0
         #endif
@@ -1216,6 +1368,20 @@ struct KeyValueObservableDiagnosticsTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Build, capture) {
+          case (0, \Build._name):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Build.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {

@@ -48,17 +48,27 @@ struct KeyValueObservableMacroTests {
               yield &_name
               return
             }
-            var _$kvoValue = _name
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: _$kvoValue, get: {
-                $0._name
-              }, set: {
-                $0._name = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0, get: { $0._name
+              }) else {
+              var _$kvoValue = _name
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: _$kvoValue, get: {
+                  $0._name
+                }, set: {
+                  $0._name = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0, get: {
+                  $0._name
+                })
+            }
+            yield &_name
           }
         }
 
-        @exclusivity(unchecked) private var _name = ""
+        @exclusivity(unchecked) private final var _name = ""
         var nickname: String? {
           @storageRestrictions(initializes: _nickname)
           init(initialValue) {
@@ -86,17 +96,27 @@ struct KeyValueObservableMacroTests {
               yield &_nickname
               return
             }
-            var _$kvoValue = _nickname
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: _$kvoValue, get: {
-                $0._nickname
-              }, set: {
-                $0._nickname = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1, get: { $0._nickname
+              }) else {
+              var _$kvoValue = _nickname
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: _$kvoValue, get: {
+                  $0._nickname
+                }, set: {
+                  $0._nickname = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1, get: {
+                  $0._nickname
+                })
+            }
+            yield &_nickname
           }
         }
 
-        @exclusivity(unchecked) private var _nickname: String?
+        @exclusivity(unchecked) private final var _nickname: String?
         let id = 1
         var summary: String { name }
         static var count = 0
@@ -165,6 +185,22 @@ struct KeyValueObservableMacroTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Person, capture) {
+          case (0, \Person._name):
+            return capture.keyPath
+          case (1, \Person._nickname):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Person.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -263,17 +299,27 @@ struct KeyValueObservableMacroTests {
               yield &_target
               return
             }
-            var _$kvoValue = _target
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, hasPropertyObservers: true, get: {
-                $0._target
-              }, set: {
-                $0._target = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0, get: { $0._target
+              }) else {
+              var _$kvoValue = _target
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, hasPropertyObservers: true, get: {
+                  $0._target
+                }, set: {
+                  $0._target = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0, get: {
+                  $0._target
+                })
+            }
+            yield &_target
           }
         }
 
-        @exclusivity(unchecked) private var _target: Int = 20 {
+        @exclusivity(unchecked) private final var _target: Int = 20 {
             willSet {
               print(newValue)
             }
@@ -336,6 +382,20 @@ struct KeyValueObservableMacroTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Thermostat, capture) {
+          case (0, \Thermostat._target):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Thermostat.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -409,17 +469,27 @@ struct KeyValueObservableMacroTests {
               yield &_wheels
               return
             }
-            var _$kvoValue = _wheels
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: {
-                $0.wheels
-              }, set: {
-                $0._wheels = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0, get: { $0.wheels
+              }) else {
+              var _$kvoValue = _wheels
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: {
+                  $0.wheels
+                }, set: {
+                  $0._wheels = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0, get: {
+                  $0.wheels
+                })
+            }
+            yield &_wheels
           }
         }
 
-        @exclusivity(unchecked) private var _wheels: Int
+        @exclusivity(unchecked) private final var _wheels: Int
         public init(wheels: Int) { self.wheels = wheels }
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
@@ -489,6 +559,20 @@ struct KeyValueObservableMacroTests {
           default:
             return nil
           }
+        }
+
+        open nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Vehicle, capture) {
+          case (0, \Vehicle._wheels):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        open nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Vehicle.self
         }
 
         open nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -562,17 +646,27 @@ struct KeyValueObservableMacroTests {
               yield &_content
               return
             }
-            var _$kvoValue = _content
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: _$kvoValue, get: {
-                $0._content
-              }, set: {
-                $0._content = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0, get: { $0._content
+              }) else {
+              var _$kvoValue = _content
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: _$kvoValue, get: {
+                  $0._content
+                }, set: {
+                  $0._content = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0, get: {
+                  $0._content
+                })
+            }
+            yield &_content
           }
         }
 
-        @exclusivity(unchecked) private var _content: Content
+        @exclusivity(unchecked) private final var _content: Content
         init(_ content: Content) { self.content = content }
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
@@ -633,6 +727,20 @@ struct KeyValueObservableMacroTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Box, capture) {
+          case (0, \Box<Content, Tag>._content):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Box<Content, Tag>.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -707,17 +815,27 @@ struct KeyValueObservableMacroTests {
               yield &_title
               return
             }
-            var _$kvoValue = _title
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: _$kvoValue, get: {
-                $0._title
-              }, set: {
-                $0._title = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0, get: { $0._title
+              }) else {
+              var _$kvoValue = _title
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: _$kvoValue, get: {
+                  $0._title
+                }, set: {
+                  $0._title = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0, get: {
+                  $0._title
+                })
+            }
+            yield &_title
           }
         }
 
-        @exclusivity(unchecked) private var _title = ""
+        @exclusivity(unchecked) private final var _title = ""
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -773,6 +891,20 @@ struct KeyValueObservableMacroTests {
           default:
             return nil
           }
+        }
+
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_ViewModel, capture) {
+          case (0, \ViewModel._title):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          ViewModel.self
         }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -912,6 +1044,18 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Vault, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Vault.self
+        }
+
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
           case \Vault.shown:
@@ -1011,6 +1155,18 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Empty, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Empty.self
+        }
+
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
           case \Empty.id:
@@ -1086,17 +1242,27 @@ struct KeyValueObservableSubclassMacroTests {
               yield &_payload
               return
             }
-            var _$kvoValue = _payload
-            yield &_$kvoValue
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: {
-                $0.payload
-              }, set: {
-                $0._payload = $1
-              })
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0, get: { $0.payload
+              }) else {
+              var _$kvoValue = _payload
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: {
+                  $0.payload
+                }, set: {
+                  $0._payload = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0, get: {
+                  $0.payload
+                })
+            }
+            yield &_payload
           }
         }
 
-        @exclusivity(unchecked) private var _payload = 0.0
+        @exclusivity(unchecked) private final var _payload = 0.0
 
         private nonisolated static var _$kvoFirstSlot_Truck: Swift.Int {
           super._$kvoKeyCount
@@ -1155,6 +1321,20 @@ struct KeyValueObservableSubclassMacroTests {
           default:
             return super._$kvoKeyPath(forSlot: slot)
           }
+        }
+
+        nonisolated override class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Truck, capture) {
+          case (0, \Truck._payload):
+            return capture.keyPath
+          default:
+            return super._$kvoStorageKeyPath(forSlot: slot)
+          }
+        }
+
+        nonisolated override class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Truck.self
         }
 
         nonisolated override class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
@@ -1247,6 +1427,18 @@ struct KeyValueObservableSubclassMacroTests {
           default:
             return super._$kvoKeyPath(forSlot: slot)
           }
+        }
+
+        nonisolated override class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_ClampedDial, capture) {
+          default:
+            return [super._$kvoSlot(forKey: "level"), super._$kvoSlot(forKey: "label")].contains(slot) ? nil : super._$kvoStorageKeyPath(forSlot: slot)
+          }
+        }
+
+        nonisolated override class var _$kvoMarkedType: Swift.AnyObject.Type {
+          ClampedDial.self
         }
 
         nonisolated override class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {

@@ -21,6 +21,38 @@ let benchmarks: @Sendable () -> Void = {
     benchmark.measurement(perRegistration, bytes / count)
   }
 
+  // The first observation of each object: the registrar's storage, the
+  // registration and the token.
+  Benchmark("memory: ours, first observation of an object", configuration: .custom(perRegistration)) { benchmark in
+    let models = (0..<count).map { _ in ObservableModel() }
+    var tokens: [KeyValueObservation] = []
+    tokens.reserveCapacity(count)
+    let bytes = liveBytes {
+      for model in models {
+        tokens.append(model.observe(\.value, options: [.old, .new]) { _, _ in })
+      }
+    }
+    benchmark.measurement(perRegistration, bytes / count)
+    withExtendedLifetime((models, tokens)) {}
+  }
+
+  // A registration on a key nobody observed yet, on objects whose other key
+  // is observed already.
+  Benchmark("memory: ours, registration on another key of an observed object", configuration: .custom(perRegistration)) {
+    benchmark in
+    let models = (0..<count).map { _ in TwoKeys() }
+    let first = models.map { $0.observe(\.first) { _, _ in } }
+    var tokens: [KeyValueObservation] = []
+    tokens.reserveCapacity(count)
+    let bytes = liveBytes {
+      for model in models {
+        tokens.append(model.observe(\.second, options: [.old, .new]) { _, _ in })
+      }
+    }
+    benchmark.measurement(perRegistration, bytes / count)
+    withExtendedLifetime((models, first, tokens)) {}
+  }
+
   Benchmark("memory: anchor OpenCombine sink", configuration: .custom(perRegistration)) { benchmark in
     let subject = CurrentValueSubject<Int, Never>(0)
     let bytes = liveBytes {
@@ -45,4 +77,11 @@ let benchmarks: @Sendable () -> Void = {
     let plain = liveBytes { (0..<count).map { _ in PlainModel() } }
     benchmark.measurement(perObject, (observable - plain) / count)
   }
+}
+
+/// An object with two observable keys.
+@KeyValueObservable
+final class TwoKeys {
+  var first = 0
+  var second = 0
 }

@@ -1,3 +1,4 @@
+import Benchmark
 import KeyValueObserving
 
 // The models of the paired rows, declared in the module that writes to
@@ -23,5 +24,64 @@ final class PairedStreaming {
 
   init(_ continuation: AsyncStream<(Int, Int)>.Continuation) {
     self.continuation = continuation
+  }
+}
+
+/// A computed property over two stored ones.
+@KeyValueObservable
+final class PairedDerived {
+  var first = 0
+  var second = 0
+  var sum: Int { first + second }
+}
+
+/// A three-link chain, `\.middle.inner.value`, whose leaf is written.
+@KeyValueObservable
+final class PairedChainRoot {
+  var middle = PairedChainMiddle()
+}
+
+@KeyValueObservable
+final class PairedChainMiddle {
+  var inner = PairedChainLeaf()
+}
+
+@KeyValueObservable
+final class PairedChainLeaf {
+  var value = 0
+}
+
+/// A to-many property, for the array proxy and direct appends.
+@KeyValueObservable
+final class PairedListing {
+  var items: [Int] = []
+}
+
+/// One of the objects a computed key sums.
+@KeyValueObservable
+final class PairedCell {
+  var value = 0
+}
+
+/// A computed key over many objects: the sum of its cells' values.
+@KeyValueObservable
+final class PairedTotal {
+  var cells: [PairedCell]
+  var total: Int { cells.reduce(0) { $0 + $1.value } }
+
+  init(cells: Int) {
+    self.cells = (0..<cells).map { _ in PairedCell() }
+  }
+}
+
+/// A classic observer that consumes what it is given.
+final class PairedSink: KeyValueObserver {
+  func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {
+    blackHole(change)
   }
 }

@@ -91,6 +91,8 @@ let benchmarks: @Sendable () -> Void = {
   paired("paired: 2 threads ÷ 1 thread, plain writes (speedup)", operations: 200_000, rounds: 40, speedup: 2) {
     scalingPair(make: PairedPlain.init, observe: { _ in nil }) { model, value in model.value = value }
   }
+
+  beyondStoredKeyBenchmarks()
 }
 
 /// `count` writes to a plain stored property.
@@ -105,7 +107,7 @@ private func plainWrites(to model: PairedPlain) -> (Int) -> Void {
 
 /// `count` writes to an observable property with `observers` `.old`+`.new`
 /// observers.
-private func observedWrites(observers: Int) -> (Int) -> Void {
+func observedWrites(observers: Int) -> (Int) -> Void {
   let model = PairedObserved()
   let tokens = (0..<observers).map { _ in
     model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }

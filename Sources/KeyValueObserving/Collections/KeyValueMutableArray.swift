@@ -16,12 +16,12 @@
 ///
 /// Assigning the property itself (`person.tags = […]`) stays a `.setting`.
 ///
-/// Cost: a proxy writes through the key path, so while the key is observed
-/// each mutating call copies the array once (as Objective-C's proxy over a
-/// plain property does). To change a large observed array in place, mutate
-/// the property directly between ``KeyValueObservable/willChange(_:valuesAt:for:)``
-/// and ``KeyValueObservable/didChange(_:valuesAt:for:)``: inside such a
-/// pair, the property's accessor hands out its storage itself.
+/// Cost: a proxy over an observable stored property changes the array
+/// where the object stores it, observed or not: an `append` is amortised
+/// O(1) at any size, and a notification carries only the elements it
+/// touched. Over any other key (a computed array property, or a property
+/// of a subclass the macro did not mark) it reads the array, changes it and
+/// assigns it back, which copies it once per call.
 ///
 /// The proxy is a class: copies share the object. An `insert` or `replace`
 /// at a position outside the array changes nothing and is reported as
@@ -62,14 +62,14 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   public typealias SubSequence = Slice<KeyValueMutableArray<Object, Element>>
 
   private enum Backing {
-    case property(Object, ReferenceWritableKeyPath<Object, [Element]>)
+    case property(Object, ReferenceWritableKeyPath<Object, [Element]>, InPlaceStorage<Object, [Element]>?)
     case detached([Element])
   }
 
   private var backing: Backing
 
   init(object: Object, keyPath: ReferenceWritableKeyPath<Object, [Element]>) {
-    backing = .property(object, keyPath)
+    backing = .property(object, keyPath, InPlaceStorage(keyPath, of: object))
   }
 
   /// A proxy over an array of its own, which notifies nobody: what generic
@@ -90,7 +90,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   public var array: [Element] {
     switch backing {
-    case .property(let object, let keyPath): object[keyPath: keyPath]
+    case .property(let object, let keyPath, _): object[keyPath: keyPath]
     case .detached(let elements): elements
     }
   }
@@ -313,9 +313,13 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// `positions`: sorted, disjoint ranges.
   private func mutate(_ kind: KeyValueChange, at positions: [Range<Int>], _ body: (inout [Element]) -> Void) {
     switch backing {
-    case .property(let object, let keyPath):
+    case .property(let object, let keyPath, let inPlace):
       object.willChange(kind, valuesIn: positions, for: keyPath)
-      body(&object[keyPath: keyPath])
+      if let inPlace {
+        inPlace.modify(object, body)
+      } else {
+        body(&object[keyPath: keyPath])
+      }
       object.didChange(kind, valuesIn: positions, for: keyPath)
     case .detached(var elements):
       backing = .detached([])
@@ -336,7 +340,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   private func report(_ what: String, count: Int) {
     let name: String
     switch backing {
-    case .property(_, let keyPath): name = Object.describe(keyPath)
+    case .property(_, let keyPath, _): name = Object.describe(keyPath)
     case .detached: name = "a detached array"
     }
     reportProblem(

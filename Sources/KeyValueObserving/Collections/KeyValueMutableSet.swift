@@ -3,8 +3,9 @@
 /// drops — what `mutableSetValueForKey:` gives in Objective-C.
 ///
 /// Get one with ``KeyValueObservable/mutableSetValue(for:)``. Reads go to the
-/// object's property each time; each mutating call writes through the
-/// property's setter once and is one notification, without indexes:
+/// object's property each time; each mutating call changes the set where
+/// the object stores it (over an observable stored property; through its
+/// getter and setter otherwise) and is one notification, without indexes:
 ///
 /// | call | notification |
 /// |---|---|
@@ -24,10 +25,12 @@
 public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hashable>: Sequence {
   private let object: Object
   private let keyPath: ReferenceWritableKeyPath<Object, Set<Element>>
+  private let inPlace: InPlaceStorage<Object, Set<Element>>?
 
   init(object: Object, keyPath: ReferenceWritableKeyPath<Object, Set<Element>>) {
     self.object = object
     self.keyPath = keyPath
+    self.inPlace = InPlaceStorage(keyPath, of: object)
   }
 
   /// The set as it is now.
@@ -148,6 +151,11 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
     using objects: Set<Element>,
     _ body: (inout Set<Element>) -> Result
   ) -> Result {
-    object.withChange(mutation, using: objects, for: keyPath) { body(&object[keyPath: keyPath]) }
+    object.withChange(mutation, using: objects, for: keyPath) {
+      guard let inPlace else { return body(&object[keyPath: keyPath]) }
+      var result: Result?
+      inPlace.modify(object) { result = body(&$0) }
+      return result!
+    }
   }
 }

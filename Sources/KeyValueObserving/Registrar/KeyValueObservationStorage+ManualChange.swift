@@ -63,6 +63,19 @@ extension _KeyValueObservationStorage {
     return true
   }
 
+  /// Opens the change of a `_modify` that works in place: a will-change of
+  /// the whole value.
+  @usableFromInline
+  func willModify<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+    willChange(object, slot: slot, oldValue: get)
+  }
+
+  /// Closes the change ``willModify(_:slot:get:)`` opened.
+  @usableFromInline
+  func didModify<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+    _ = didChange(object, slot: slot, newValue: get)
+  }
+
   private func openManualChange(_ change: PendingChange) {
     openManualChanges.add(1, ordering: .relaxed)
     _KeyValueChangeNesting.open(change)

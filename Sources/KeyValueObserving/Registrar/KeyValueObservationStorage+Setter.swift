@@ -143,12 +143,10 @@ extension _KeyValueObservationStorage {
 
 extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// Whether a `_modify` of `slot` may hand out the property's storage
-  /// itself: when nobody observes the key, or when a manual change of the
-  /// key (a will-change, such as a collection proxy's) is open on this
-  /// thread, which notifies for it.
-  /// Otherwise the accessor works on a copy, so that the old value stays
-  /// readable until the new one is assigned — and an array appended to
-  /// through it is copied.
+  /// itself with nothing to notify: when nobody observes the key, when its
+  /// changes are announced by hand, or when a manual change of the key (a
+  /// will-change, such as a collection proxy's) is open on this thread,
+  /// which notifies for it.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
   ///
@@ -162,9 +160,49 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   public func modifiesInPlace(slot: Int) -> Bool {
     _withUnsafeGuaranteedRef { storage in
       guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else { return true }
-      return _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
-        && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil
+      return !storage.notifiesAutomatically(slot: slot)
+        || (_KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
+          && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil)
     }
+  }
+
+  /// Opens the change of an observed `_modify` that works on the
+  /// property's storage itself, and returns `true`; or returns `false` for
+  /// a value that copies as cheaply as it moves (an `Int`, a struct of
+  /// them), which the accessor changes in a copy and assigns back instead.
+  ///
+  /// In place, an `append` to an observed array or a `+=` on an observed
+  /// string does not copy it, unless an observer asked for `.old`: the old
+  /// value is then kept, and the first mutation copies it, as it must. The
+  /// change is a manual will/did pair: the accessor closes it with
+  /// ``didModifyInPlace(_:slot:get:)`` after its `yield`, also when the
+  /// access is abandoned.
+  ///
+  /// Not API: macro-generated `_modify` accessors call it.
+  ///
+  /// ```swift
+  /// // guard storage.willModifyInPlace(self, slot: 3, get: { $0._tags }) else { … copy … }
+  /// // defer { storage.didModifyInPlace(self, slot: 3, get: { $0._tags }) }
+  /// // yield &_tags
+  /// ```
+  @inlinable @inline(__always)
+  public func willModifyInPlace<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) -> Bool {
+    guard !_isPOD(Value.self) else { return false }
+    _withUnsafeGuaranteedRef { $0.willModify(object, slot: slot, get: get) }
+    return true
+  }
+
+  /// Closes the change ``willModifyInPlace(_:slot:get:)`` opened, reading
+  /// the new value and notifying.
+  ///
+  /// Not API: macro-generated `_modify` accessors call it.
+  ///
+  /// ```swift
+  /// // defer { storage.didModifyInPlace(self, slot: 3, get: { $0._tags }) }
+  /// ```
+  @inlinable @inline(__always)
+  public func didModifyInPlace<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+    _withUnsafeGuaranteedRef { $0.didModify(object, slot: slot, get: get) }
   }
 
   /// Assigns a stored property and notifies the registrations of its key.

@@ -1,0 +1,112 @@
+import Benchmark
+import KeyValueObserving
+
+/// The paths beyond a stored key, each paired with the stored key's
+/// one-observer write (or with itself at another size): derived keys,
+/// chains, classic observers, key-value coding and to-many changes.
+func beyondStoredKeyBenchmarks() {
+  paired("paired: write to a dependency of a computed key ÷ write, 1 observer", operations: 2_000) {
+    let model = PairedDerived()
+    let token = model.observe(\.sum, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    return Pair(reference: observedWrites(observers: 1), ours: kept(token) { index in model.first = index })
+  }
+
+  paired("paired: write to the leaf of a 3-link chain ÷ write, 1 observer", operations: 2_000) {
+    let root = PairedChainRoot()
+    let leaf = root.middle.inner
+    let token = root.observe(\.middle.inner.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    return Pair(reference: observedWrites(observers: 1), ours: kept(token) { index in leaf.value = index })
+  }
+
+  paired("paired: classic observer write ÷ write, 1 observer", operations: 2_000) {
+    let model = PairedObserved()
+    let observer = PairedSink()
+    try! model.addObserver(observer, forKeyPath: "value", options: [.old, .new])
+    return Pair(reference: observedWrites(observers: 1), ours: kept(observer) { index in model.value = index })
+  }
+
+  paired("paired: setValue(forKey:) ÷ write, 1 observer", operations: 2_000) {
+    let model = PairedObserved()
+    let token = model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    return Pair(
+      reference: observedWrites(observers: 1),
+      ours: kept(token) { index in try! model.setValue(index, forKey: "value") }
+    )
+  }
+
+  paired("paired: array-proxy append, 1 observer ÷ write, 1 observer", operations: 2_000) {
+    Pair(reference: observedWrites(observers: 1), ours: appends(startingAt: 10, observer: [.old, .new], proxy: true))
+  }
+
+  paired("paired: array-proxy append at 1000000 elements ÷ at 10, 1 observer", operations: 2_000) {
+    Pair(
+      reference: appends(startingAt: 10, observer: [.old, .new], proxy: true),
+      ours: appends(startingAt: 1_000_000, observer: [.old, .new], proxy: true)
+    )
+  }
+
+  paired("paired: array-proxy append at 1000000 elements, unobserved ÷ write, 1 observer", operations: 2_000) {
+    Pair(reference: observedWrites(observers: 1), ours: appends(startingAt: 1_000_000, observer: nil, proxy: true))
+  }
+
+  // A `.new` observer: one that asks for `.old` is handed the array as it
+  // was, which the append must then copy.
+  paired("paired: direct append at 1000000 elements ÷ at 10, 1 .new observer", operations: 2_000) {
+    Pair(
+      reference: appends(startingAt: 10, observer: [.new], proxy: false),
+      ours: appends(startingAt: 1_000_000, observer: [.new], proxy: false)
+    )
+  }
+
+  paired("paired: computed key over 1000 objects, write to one ÷ its getter, untracked", operations: 200) {
+    let model = PairedTotal(cells: 1_000)
+    let token = model.observe(\.total, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    let cells = model.cells
+    return Pair(
+      reference: { count in
+        for _ in 0..<count {
+          blackHole(model.total)
+        }
+      },
+      ours: kept(token) { index in cells[index % cells.count].value = index }
+    )
+  }
+}
+
+/// `count` runs of `operation`, numbered, keeping `kept` alive.
+private func kept(_ kept: AnyObject, _ operation: @escaping (Int) -> Void) -> (Int) -> Void {
+  { count in
+    withExtendedLifetime(kept) {
+      for index in 0..<count {
+        operation(index)
+      }
+    }
+  }
+}
+
+/// `count` appends to an array property that starts with `start`
+/// elements and has room for every append of a round: through a proxy or
+/// directly, with one observer of `observer` options or none.
+private func appends(startingAt start: Int, observer: KeyValueObservingOptions?, proxy: Bool) -> (Int) -> Void {
+  let model = PairedListing()
+  model.items = Array(0..<start)
+  // The warm-up pass and the timed one, with room to spare.
+  model.items.reserveCapacity(start + 4_000)
+  let token = observer.map { options in
+    model.observe(\.items, options: options) { _, change in blackHole(change.newValue) }
+  }
+  let items = model.mutableArrayValue(for: \.items)
+  return { count in
+    withExtendedLifetime(token) {
+      if proxy {
+        for index in 0..<count {
+          items.append(index)
+        }
+      } else {
+        for index in 0..<count {
+          model.items.append(index)
+        }
+      }
+    }
+  }
+}
