@@ -68,6 +68,21 @@ public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStr
     hasher.combine(rawValue.utf8.first)
   }
 
+  /// The hash a `Dictionary` asks for: the same length and first byte,
+  /// mixed with the dictionary's seed without running a `Hasher`, which
+  /// would cost more than the rest of an insertion. Every change delivered
+  /// to a classic observer builds a dictionary of these keys; the few
+  /// standard keys all hash apart.
+  ///
+  /// ```swift
+  /// let change: [KeyValueChangeKey: Any] = [.kind: KeyValueChange.setting]
+  /// ```
+  public func _rawHashValue(seed: Int) -> Int {
+    let first = Int(rawValue.utf8.first ?? 0)
+    // An odd multiplier spreads the two small numbers over the word.
+    return (rawValue.utf8.count &<< 8 | first) &* -7_046_029_254_386_353_131 ^ seed
+  }
+
   /// The kind of change, a ``KeyValueChange``.
   ///
   /// ```swift

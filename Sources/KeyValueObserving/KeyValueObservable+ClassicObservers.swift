@@ -145,10 +145,7 @@ extension KeyValueObservable {
     if components.count == 1, let slot = Self._$kvoSlot(forKey: components[0]),
       !storage.hasDeclaredDependencies(first)
     {
-      func register<Value>(_: Value.Type) -> _KeyValueRegistration {
-        ClassicRegistration<Value>(target: target, slot: slot)
-      }
-      registration = _openExistential(type(of: first).valueType, do: register)
+      registration = ClassicRegistration(target: target, slot: slot, valueType: type(of: first).valueType)
       // `self` is alive, so its storage is open and the addition succeeds.
       _ = storage.add(registration)
       initialValue = { self[keyPath: first] }

@@ -85,8 +85,8 @@ public struct KeyValueObservedChange<Value> {
     self.isPrior = isPrior
   }
 
-  /// Makes a change record without indexes: what every assignment reports.
   /// A change whose indexes are already ranges.
+  @usableFromInline
   init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, indexRanges: [Range<Int>]?, isPrior: Bool) {
     self.kind = kind
     self.newValue = newValue
@@ -95,6 +95,7 @@ public struct KeyValueObservedChange<Value> {
     self.isPrior = isPrior
   }
 
+  /// A change without indexes: what every assignment reports.
   @inlinable
   init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, isPrior: Bool) {
     self.kind = kind
@@ -103,6 +104,7 @@ public struct KeyValueObservedChange<Value> {
     self.indexRanges = nil
     self.isPrior = isPrior
   }
+
 }
 
 extension KeyValueObservedChange: Sendable where Value: Sendable {}

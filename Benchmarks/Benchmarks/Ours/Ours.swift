@@ -51,7 +51,8 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(leaf)
     }
     benchmark.stopMeasurement()
-    withExtendedLifetime(token) {}
+    // The root too: its deinit would end the observation.
+    withExtendedLifetime((token, root)) {}
   }
 
   Benchmark("ours: classic observer write, .old|.new", configuration: .perOperation) { benchmark in

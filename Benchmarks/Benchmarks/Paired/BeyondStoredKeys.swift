@@ -15,7 +15,8 @@ func beyondStoredKeyBenchmarks() {
     let root = PairedChainRoot()
     let leaf = root.middle.inner
     let token = root.observe(\.middle.inner.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
-    return Pair(reference: observedWrites(observers: 1), ours: kept(token) { index in leaf.value = index })
+    // The root is kept too: its deinit would end the observation.
+    return Pair(reference: observedWrites(observers: 1), ours: kept((token, root)) { index in leaf.value = index })
   }
 
   paired("paired: classic observer write ÷ write, 1 observer", operations: 2_000) {
@@ -74,7 +75,7 @@ func beyondStoredKeyBenchmarks() {
 }
 
 /// `count` runs of `operation`, numbered, keeping `kept` alive.
-private func kept(_ kept: AnyObject, _ operation: @escaping (Int) -> Void) -> (Int) -> Void {
+private func kept(_ kept: Any, _ operation: @escaping (Int) -> Void) -> (Int) -> Void {
   { count in
     withExtendedLifetime(kept) {
       for index in 0..<count {

@@ -1,6 +1,6 @@
 /// The value a change dictionary holds for a property that holds `nil`: the
 /// key is present (the value was asked for), and the value casts to nothing.
-var changeDictionaryNil: Any { Any?.none as Any }
+@usableFromInline var changeDictionaryNil: Any { Any?.none as Any }
 
 extension KeyValueObservedChange {
   /// The change as the dictionary a ``KeyValueObserver`` receives, holding
@@ -12,6 +12,7 @@ extension KeyValueObservedChange {
   ///
   /// `mayBeOptional` is `false` when `Value` is known not to be an optional
   /// type, which spares a dynamic cast per value.
+  @inlinable
   func dictionary(
     options: KeyValueObservingOptions,
     isInitial: Bool = false,
@@ -21,8 +22,8 @@ extension KeyValueObservedChange {
       guard mayBeOptional else { return value.map { $0 as Any } ?? changeDictionaryNil }
       return flattened(value) ?? changeDictionaryNil
     }
-    var dictionary: [KeyValueChangeKey: Any] = [:]
-    dictionary.reserveCapacity(4)
+    // Room for every key a change can have, allocated once.
+    var dictionary = [KeyValueChangeKey: Any](minimumCapacity: 5)
     dictionary[.kind] = kind
     let hasNew = kind != .removal && !isPrior
     let hasOld = kind != .insertion && !isInitial

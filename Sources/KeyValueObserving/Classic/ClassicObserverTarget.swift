@@ -93,16 +93,17 @@ final class ClassicObserverTarget: @unchecked Sendable {
     isInitial: Bool = false,
     mayBeOptional: Bool = true
   ) {
+    send(change.dictionary(options: options, isInitial: isInitial, mayBeOptional: mayBeOptional), from: object)
+  }
+
+  /// Sends a change dictionary to the observer, or drops the registration
+  /// when the observer was freed.
+  func send(_ change: [KeyValueChangeKey: Any], from object: AnyObject) {
     guard let observer else {
       dropFreedObserver()
       return
     }
-    observer.observeValue(
-      forKeyPath: keyPath,
-      of: object,
-      change: change.dictionary(options: options, isInitial: isInitial, mayBeOptional: mayBeOptional),
-      context: context
-    )
+    observer.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
   }
 
   /// Removes the registration of a freed observer, reporting it once.
@@ -127,21 +128,25 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
 /// The registration of a classic observer on a stored key: it turns each
 /// typed change into a change dictionary.
-final class ClassicRegistration<Value>: _KeyValueValueRegistration<Value>, @unchecked Sendable {
+@usableFromInline
+final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   let target: ClassicObserverTarget
 
-  /// Whether `Value` is an optional type, whose values the dictionary
-  /// unwraps; asked once.
-  private let valueIsOptional = Value.self is any OptionalValue.Type
+  /// Whether the key's values are of an optional type, which the
+  /// dictionary unwraps; asked once.
+  @usableFromInline let valueIsOptional: Bool
 
-  init(target: ClassicObserverTarget, slot: Int) {
+  init(target: ClassicObserverTarget, slot: Int, valueType: Any.Type) {
     self.target = target
-    super.init(options: target.options, slot: slot)
+    self.valueIsOptional = valueType is any OptionalValue.Type
+    super.init(options: target.options, slot: slot, receiver: .dictionary)
   }
 
-  override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
-    target.send(change, from: object, mayBeOptional: valueIsOptional)
+  /// Hands a change's dictionary, which the delivery built, to the observer.
+  @usableFromInline
+  func receive(_ change: [KeyValueChangeKey: Any], from object: AnyObject) {
+    target.send(change, from: object)
   }
 
   override var observerDescription: String { target.description }

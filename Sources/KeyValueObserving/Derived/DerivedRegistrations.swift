@@ -6,7 +6,7 @@ class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
 
   init(forwardingTo observer: DerivedKeyObservation, options: KeyValueObservingOptions, slot: Int) {
     self.observer = observer
-    super.init(options: options, slot: slot, forwards: true)
+    super.init(options: options, slot: slot, receiver: .forwarding)
   }
 
   final override func forwardChange(isPrior: Bool) {

@@ -20,6 +20,7 @@ extension Optional: OptionalValue {
 /// ```swift
 /// flattened(Optional(Optional("a")) as Any)  // "a" as Any
 /// ```
+@usableFromInline
 func flattened(_ value: Any?) -> Any? {
   var current = value
   while let value = current, let optional = value as? any OptionalValue {

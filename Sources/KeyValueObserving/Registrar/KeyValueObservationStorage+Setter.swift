@@ -121,7 +121,9 @@ extension _KeyValueObservationStorage {
   ///
   /// A registration made through the class that declares the property has
   /// exactly the type `ClosureRegistration<Object, Value>` (`direct`): it is
-  /// called directly, with the types known here. A dependency of a derived
+  /// called directly, with the types known here. A classic observer's
+  /// dictionary is built here too, where the values' type is known, so that
+  /// no generic code runs for it. A dependency of a derived
   /// key only learns that the key changes; any other registration (one made
   /// through a subclass's type) goes through the class's virtual method.
   @inlinable @inline(__always)
@@ -133,10 +135,16 @@ extension _KeyValueObservationStorage {
   ) {
     if ObjectIdentifier(type(of: registration)) == direct {
       unsafeDowncast(registration, to: ClosureRegistration<Object, Value>.self).call(object, change)
-    } else if registration.forwards {
-      registration.forwardChange(isPrior: change.isPrior)
-    } else {
+      return
+    }
+    switch registration.receiver {
+    case .typed:
       unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
+    case .dictionary:
+      let classic = unsafeDowncast(registration, to: ClassicRegistration.self)
+      classic.receive(change.dictionary(options: classic.options, mayBeOptional: classic.valueIsOptional), from: object)
+    case .forwarding:
+      registration.forwardChange(isPrior: change.isPrior)
     }
   }
 }

@@ -22,6 +22,9 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// The raw value of the options it asked for (they fit in a byte).
   @usableFromInline let optionBits: UInt8
 
+  /// How a change reaches it.
+  @usableFromInline let receiver: _KeyValueReceiver
+
   /// Cleared once, when the registration is removed; checked before every call.
   @usableFromInline let isActive = Atomic<Bool>(true)
 
@@ -34,7 +37,7 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// What the registration asked for.
   @inlinable
   final var options: KeyValueObservingOptions {
-    KeyValueObservingOptions(rawValue: Int(optionBits & ~Self.forwardsBit))
+    KeyValueObservingOptions(rawValue: Int(optionBits))
   }
 
   /// The key it observes.
@@ -45,22 +48,14 @@ public class _KeyValueRegistration: @unchecked Sendable {
   @inlinable
   final var isLive: Bool { isActive.load(ordering: .acquiring) }
 
-  /// The bit of ``optionBits`` that marks a registration forwarding to a
-  /// derived observation: it receives ``forwardChange(isPrior:)`` instead of
-  /// typed values.
-  @usableFromInline static let forwardsBit: UInt8 = 0x80
-
   /// The slot number of a registration filed under a key path rather than a
   /// slot (the anchor of a derived observation).
   static let keyPathSlot = -1
 
-  /// Whether the registration forwards to a derived observation.
-  @inlinable
-  final var forwards: Bool { optionBits & Self.forwardsBit != 0 }
-
   @usableFromInline
-  init(options: KeyValueObservingOptions, slot: Int, forwards: Bool = false) {
-    self.optionBits = UInt8(truncatingIfNeeded: options.rawValue) | (forwards ? Self.forwardsBit : 0)
+  init(options: KeyValueObservingOptions, slot: Int, receiver: _KeyValueReceiver = .typed) {
+    self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
+    self.receiver = receiver
     self.slotNumber = Int32(slot)
   }
 
@@ -89,9 +84,30 @@ public class _KeyValueRegistration: @unchecked Sendable {
   func registrationEnded() {}
 
   /// Receives a change of the observed key without its values: the will
-  /// (`isPrior`) and the did of a dependency of a derived key.
+  /// (`isPrior`) and the did of a dependency of a derived key. Called on
+  /// registrations whose ``receiver`` is `.forwarding`.
   @usableFromInline
   func forwardChange(isPrior: Bool) {}
+}
+
+/// How a change reaches a registration, so that the delivery loop, which
+/// knows the values' type, calls each kind without a cast or a lookup.
+///
+/// Not API.
+///
+/// ```swift
+/// // switch registration.receiver { case .typed: … case .dictionary: … case .forwarding: … }
+/// ```
+@usableFromInline
+enum _KeyValueReceiver: UInt8 {
+  /// A ``_KeyValueValueRegistration`` of the key's value type: a closure.
+  case typed
+  /// A classic observer, which receives a change dictionary: built where
+  /// the values' type is known (``ClassicRegistration``).
+  case dictionary
+  /// A dependency of a derived key, told only that the key changes:
+  /// ``_KeyValueRegistration/forwardChange(isPrior:)``.
+  case forwarding
 }
 
 /// A registration that receives values of the observed property's own type.
