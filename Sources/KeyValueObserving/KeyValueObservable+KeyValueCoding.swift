@@ -41,6 +41,19 @@ extension KeyValueObservable {
   /// - Throws: ``KeyValueCodingError`` when `key` is empty or unknown, when
   ///   the property is read-only, or when `value` is not of its type.
   public func setValue(_ value: Any?, forKey key: String) throws(KeyValueCodingError) {
+    // An observable stored property: assigned by the class's own table,
+    // as typed code.
+    if let slot = Self._$kvoSlot(forKey: key) {
+      guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: "\(Self.self)") }
+      let access = _KeyValueStorageAccess(.assign(self, value, slot: slot))
+      if accessStorage(ofSlot: slot, access) {
+        guard let expected = access.mismatchedType else { return }
+        throw .typeMismatch(
+          key: key, type: "\(Self.self)", expected: "\(expected)", actual: value.map { "\(type(of: $0))" } ?? "nil"
+        )
+      }
+    }
+    // Any other property, through its key path.
     let keyPath = try Self.readableKeyPath(forKey: key)
     let typeName = "\(Self.self)"
     guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: typeName) }

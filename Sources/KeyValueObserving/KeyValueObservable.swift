@@ -49,11 +49,13 @@ public protocol KeyValueObservable: AnyObject {
   /// class that declares it. Written by the macro.
   static func _$kvoKeyPath(forSlot slot: Int) -> AnyKeyPath?
 
-  /// A key path to the backing storage of the observable stored property
-  /// at `slot`, rooted at the class that declares it, or `nil` where a
-  /// subclass overrides the property. Collection proxies change an array or
-  /// a set in place through it. Written by the macro.
-  static func _$kvoStorageKeyPath(forSlot slot: Int) -> AnyKeyPath?
+  /// Hands `access` a key path to the backing storage of the observable
+  /// stored property at `slot`, rooted at the class that declares it, with
+  /// its types; returns `false` (and hands nothing) where a subclass
+  /// overrides the property. Collection proxies change an array or a set in
+  /// place through it, and key-value coding assigns through it. Written by
+  /// the macro.
+  static func _$kvoAccessStorage(ofSlot slot: Int, _ access: _KeyValueStorageAccess) -> Bool
 
   /// The class whose generated members these are: the most derived class
   /// the macro marked. An object whose dynamic type is another one belongs

@@ -27,7 +27,7 @@ struct KeyTable {
   var members: [DeclSyntax] {
     registrarMembers + [
       firstSlotMember, keyCountMember, slotForKeyPathMember, slotForKeyMember, keyForSlotMember,
-      keyPathForSlotMember, storageKeyPathMember, markedTypeMember, nameForKeyPathMember, isReadOnlyMember,
+      keyPathForSlotMember, accessStorageMember, markedTypeMember, nameForKeyPathMember, isReadOnlyMember,
       otherKeyPathMember,
     ]
   }
@@ -163,30 +163,33 @@ struct KeyTable {
     )
   }
 
-  /// Key paths to the properties' backing storage, through which the
-  /// collection proxies change an array or a set in place (a key path to
-  /// the property itself reads and writes a copy). A property that this
-  /// class overrides has none: the override's accessors must run.
-  var storageKeyPathMember: DeclSyntax {
+  /// Typed access to the properties' backing storage: `access` is matched
+  /// against a key path to the storage of the property at `slot`, which
+  /// hands it the key path with its types (a key path to the property
+  /// itself would read and write a copy, through its accessors). Collection
+  /// proxies change an array or a set in place through it, and
+  /// `setValue(_:forKey:)` assigns without opening types at run time. A
+  /// property that this class overrides has none: the override's accessors
+  /// must run.
+  var accessStorageMember: DeclSyntax {
     let cases = properties.enumerated().map { index, name in
-      "case (\(index), \\\(classDecl.selfTypeName).\(Names.storage(of: name))): return capture.keyPath"
+      "case (\(index), \\\(classDecl.selfTypeName).\(Names.storage(of: name))): return true"
     }
-    var fallback = isRoot ? "nil" : "super.\(Names.storageKeyPath)(forSlot: slot)"
+    var fallback = isRoot ? "false" : "super.\(Names.accessStorage)(ofSlot: slot, access)"
     let overridden = classDecl.overriddenProperties
     if !isRoot && !overridden.isEmpty {
       let slots = overridden.map { "super.\(Names.slotForKeyPath)(forKey: \(StringLiteralExprSyntax(content: $0)))" }
-      fallback = "[\(slots.joined(separator: ", "))].contains(slot) ? nil : \(fallback)"
+      fallback = "![\(slots.joined(separator: ", "))].contains(slot) && \(fallback)"
     }
     return switchMember(
-      Names.storageKeyPath, "forSlot slot: Swift.Int", returning: "Swift.AnyKeyPath?",
-      preamble: "let capture = \(Names.keyPathCapture)()", over: "(slot - \(firstSlot), capture)",
-      cases: cases, fallback: fallback
+      Names.accessStorage, "ofSlot slot: Swift.Int, _ access: \(Names.storageAccess)", returning: "Swift.Bool",
+      over: "(slot - \(firstSlot), access)", cases: cases, fallback: fallback
     )
   }
 
   /// The class itself: an object whose dynamic type answers with another
   /// class belongs to a subclass the macro did not see, whose overrides
-  /// ``storageKeyPathMember`` cannot know.
+  /// ``accessStorageMember`` cannot know.
   var markedTypeMember: DeclSyntax {
     """
     \(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.markedType): Swift.AnyObject.Type {

@@ -7,6 +7,7 @@ enum Names {
   static let storageType = "\(module)._KeyValueObservationStorage"
   static let tracking = "\(module)._KeyValueAccessTracking"
   static let keyPathCapture = "\(module)._KeyPathCapture"
+  static let storageAccess = "\(module)._KeyValueStorageAccess"
 
   static let ignoredAttribute = "KeyValueIgnored"
   static let propertyAttribute = "_KeyValueObservableProperty"
@@ -21,7 +22,7 @@ enum Names {
   static let otherKeyPath = "_$kvoOtherKeyPath"
   static let isReadOnly = "_$kvoIsReadOnly"
   static let nameForKeyPath = "_$kvoName"
-  static let storageKeyPath = "_$kvoStorageKeyPath"
+  static let accessStorage = "_$kvoAccessStorage"
   static let markedType = "_$kvoMarkedType"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"

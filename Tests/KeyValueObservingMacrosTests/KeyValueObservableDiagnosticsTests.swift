@@ -92,13 +92,12 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Point, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Point, access) {
           case (0, \Point._x):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -247,13 +246,12 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Bank, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Bank, access) {
           case (0, \Bank._balance):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -406,13 +404,12 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Node, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Node, access) {
           case (0, \Node._value):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -686,17 +683,16 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Node, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Node, access) {
           case (0, \Node._parent):
-            return capture.keyPath
+            return true
           case (1, \Node._owner):
-            return capture.keyPath
+            return true
           case (2, \Node._last):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -971,15 +967,14 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Doc, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Doc, access) {
           case (0, \Doc._title):
-            return capture.keyPath
+            return true
           case (1, \Doc._default):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -1161,15 +1156,14 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Renamed, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Renamed, access) {
           case (0, \Renamed._title):
-            return capture.keyPath
+            return true
           case (1, \Renamed._body):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -1370,13 +1364,12 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Build, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Build, access) {
           case (0, \Build._name):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 

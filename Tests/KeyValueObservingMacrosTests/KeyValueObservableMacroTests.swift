@@ -187,15 +187,14 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Person, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Person, access) {
           case (0, \Person._name):
-            return capture.keyPath
+            return true
           case (1, \Person._nickname):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -384,13 +383,12 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Thermostat, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Thermostat, access) {
           case (0, \Thermostat._target):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -561,13 +559,12 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        open nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Vehicle, capture) {
+        open nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Vehicle, access) {
           case (0, \Vehicle._wheels):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -729,13 +726,12 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Box, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Box, access) {
           case (0, \Box<Content, Tag>._content):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -893,13 +889,12 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_ViewModel, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_ViewModel, access) {
           case (0, \ViewModel._title):
-            return capture.keyPath
+            return true
           default:
-            return nil
+            return false
           }
         }
 
@@ -1044,11 +1039,10 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Vault, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Vault, access) {
           default:
-            return nil
+            return false
           }
         }
 
@@ -1155,11 +1149,10 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        nonisolated class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Empty, capture) {
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Empty, access) {
           default:
-            return nil
+            return false
           }
         }
 
@@ -1323,13 +1316,12 @@ struct KeyValueObservableSubclassMacroTests {
           }
         }
 
-        nonisolated override class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Truck, capture) {
+        nonisolated override class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Truck, access) {
           case (0, \Truck._payload):
-            return capture.keyPath
+            return true
           default:
-            return super._$kvoStorageKeyPath(forSlot: slot)
+            return super._$kvoAccessStorage(ofSlot: slot, access)
           }
         }
 
@@ -1429,11 +1421,10 @@ struct KeyValueObservableSubclassMacroTests {
           }
         }
 
-        nonisolated override class func _$kvoStorageKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_ClampedDial, capture) {
+        nonisolated override class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_ClampedDial, access) {
           default:
-            return [super._$kvoSlot(forKey: "level"), super._$kvoSlot(forKey: "label")].contains(slot) ? nil : super._$kvoStorageKeyPath(forSlot: slot)
+            return ![super._$kvoSlot(forKey: "level"), super._$kvoSlot(forKey: "label")].contains(slot) && super._$kvoAccessStorage(ofSlot: slot, access)
           }
         }
 

@@ -1,42 +1,6 @@
 import KeyValueObserving
 import Testing
 
-/// A list whose array an in-place change keeps at one address, given room.
-@KeyValueObservable
-class Shelf {
-  var items: [Int] = []
-  var ids: Set<Int> = []
-  var title = ""
-  var itemsDidSet = 0
-  var counted: [Int] = [] {
-    didSet { itemsDidSet += 1 }
-  }
-}
-
-/// A subclass the macro marked, overriding one property with its own
-/// observer.
-@KeyValueObservable
-final class AuditedShelf: Shelf {
-  var overrideDidSet = 0
-  override var items: [Int] {
-    didSet { overrideDidSet += 1 }
-  }
-}
-
-/// A subclass the macro did not mark, overriding the same property.
-final class UnmarkedAuditedShelf: Shelf {
-  var overrideDidSet = 0
-  override var items: [Int] {
-    didSet { overrideDidSet += 1 }
-  }
-}
-
-/// A subclass the macro marked, overriding nothing.
-@KeyValueObservable
-final class PlainSubShelf: Shelf {
-  var label = ""
-}
-
 /// Whether `change` leaves the array `read` returns in the buffer it was
 /// in, i.e. did not copy it.
 ///

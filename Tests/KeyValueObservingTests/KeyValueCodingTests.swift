@@ -47,6 +47,35 @@ struct KeyValueCodingTests {
     _ = token
   }
 
+  @Test("setValue runs the property's own observers and a subclass's override, as an assignment does")
+  func setRunsObserversAndOverrides() throws {
+    let shelf = Shelf()
+    let marked = AuditedShelf()
+    let unmarked = UnmarkedAuditedShelf()
+    let notified = Counter()
+    let tokens = [shelf, marked, unmarked].map { object in
+      object.observe(\.items) { _, _ in notified.increment() }
+    }
+    try shelf.setValue([1], forKey: "counted")
+    #expect(shelf.counted == [1] && shelf.itemsDidSet == 1)
+    for object in [marked, unmarked, shelf] {
+      try object.setValue([2], forKey: "items")
+      #expect(object.items == [2])
+    }
+    #expect(marked.overrideDidSet == 1)
+    #expect(unmarked.overrideDidSet == 1)
+    #expect(notified.count == 3)
+    // An inherited key of a marked subclass is set through the superclass's
+    // storage, and notifies once.
+    let plain = PlainSubShelf()
+    let titles = Recorder<Change<String>>()
+    let titleToken = plain.observe(\.title, options: [.old, .new]) { _, change in titles.append(Change(change)) }
+    try plain.setValue("Poems", forKey: "title")
+    try plain.setValue("Essays", forKey: "title")
+    #expect(titles.elements == [Change(old: "", new: "Poems"), Change(old: "Poems", new: "Essays")])
+    withExtendedLifetime((tokens, titleToken)) {}
+  }
+
   @Test("a value of the wrong type throws and changes nothing")
   func typeMismatch() {
     let person = Person(name: "Ada", age: 36)

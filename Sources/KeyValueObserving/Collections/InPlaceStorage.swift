@@ -19,14 +19,13 @@ struct InPlaceStorage<Object: KeyValueObservable, Value> {
   /// The in-place access to the property `keyPath` names on `object`'s
   /// class, or `nil` when there is none.
   init?(_ keyPath: AnyKeyPath, of object: Object) {
-    let dynamicType = type(of: object)
-    guard ObjectIdentifier(dynamicType._$kvoMarkedType) == ObjectIdentifier(dynamicType),
-      let slot = Object._$kvoSlot(for: keyPath),
-      let storageKeyPath = dynamicType._$kvoStorageKeyPath(forSlot: slot)
+    let access = _KeyValueStorageAccess(.keyPath)
+    guard let slot = Object._$kvoSlot(for: keyPath), object.accessStorage(ofSlot: slot, access),
+      let storageKeyPath = access.keyPath
     else { return nil }
     // The storage key path is rooted at the class that declares the
     // property: `Object` itself or one of its superclasses.
-    func access<Root>(rootedAt _: Root.Type) -> ((Object, (inout Value) -> Void) -> Void)? {
+    func modifier<Root>(rootedAt _: Root.Type) -> ((Object, (inout Value) -> Void) -> Void)? {
       guard let typed = storageKeyPath as? ReferenceWritableKeyPath<Root, Value> else { return nil }
       return { object, body in
         // `object` is an instance of `Root` (a class): the declaring class
@@ -34,7 +33,7 @@ struct InPlaceStorage<Object: KeyValueObservable, Value> {
         body(&unsafeBitCast(object, to: Root.self)[keyPath: typed])
       }
     }
-    guard let modify = _openExistential(type(of: storageKeyPath).rootType, do: access) else { return nil }
+    guard let modify = _openExistential(type(of: storageKeyPath).rootType, do: modifier) else { return nil }
     self.modify = modify
   }
 }

@@ -1,4 +1,5 @@
 /// Lets key-value coding tell optional types and values apart at run time.
+@usableFromInline
 protocol OptionalValue {
   /// The wrapped value, or `nil`.
   var wrappedValue: Any? { get }
@@ -9,9 +10,9 @@ protocol OptionalValue {
 }
 
 extension Optional: OptionalValue {
-  var wrappedValue: Any? { map { $0 as Any } }
-  static var nilValue: Any { Wrapped?.none as Any }
-  static var wrappedType: Any.Type { Wrapped.self }
+  @usableFromInline var wrappedValue: Any? { map { $0 as Any } }
+  @usableFromInline static var nilValue: Any { Wrapped?.none as Any }
+  @usableFromInline static var wrappedType: Any.Type { Wrapped.self }
 }
 
 /// A value with every level of optionality taken off: `nil` for an optional

@@ -94,3 +94,40 @@ final class Team {
   var memberIDs: Set<Int> = []
   var headcount: Int { memberIDs.count }
 }
+
+/// Collections and a string, with a property that has its own observer:
+/// for in-place changes and assignments by string.
+@KeyValueObservable
+class Shelf {
+  var items: [Int] = []
+  var ids: Set<Int> = []
+  var title = ""
+  var itemsDidSet = 0
+  var counted: [Int] = [] {
+    didSet { itemsDidSet += 1 }
+  }
+}
+
+/// A subclass the macro marked, overriding one property with its own
+/// observer.
+@KeyValueObservable
+final class AuditedShelf: Shelf {
+  var overrideDidSet = 0
+  override var items: [Int] {
+    didSet { overrideDidSet += 1 }
+  }
+}
+
+/// A subclass the macro did not mark, overriding the same property.
+final class UnmarkedAuditedShelf: Shelf {
+  var overrideDidSet = 0
+  override var items: [Int] {
+    didSet { overrideDidSet += 1 }
+  }
+}
+
+/// A subclass the macro marked, overriding nothing.
+@KeyValueObservable
+final class PlainSubShelf: Shelf {
+  var label = ""
+}
