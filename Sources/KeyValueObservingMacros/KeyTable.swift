@@ -171,9 +171,22 @@ struct KeyTable {
   /// `setValue(_:forKey:)` assigns without opening types at run time. A
   /// property that this class overrides has none: the override's accessors
   /// must run.
+  ///
+  /// Storage the table reaches directly (see
+  /// `ClassDeclSyntax.directlyAccessedProperties`) comes with typed
+  /// accessors; other storage (isolated to the class's actor) only as a key
+  /// path, written as a pattern.
   var accessStorageMember: DeclSyntax {
+    let direct = classDecl.directlyAccessedProperties
     let cases = properties.enumerated().map { index, name in
-      "case (\(index), \\\(classDecl.selfTypeName).\(Names.storage(of: name))): return true"
+      let storage = Names.storage(of: name)
+      guard direct.contains(name) else {
+        return "case (\(index), \\\(classDecl.selfTypeName).\(storage)): return true"
+      }
+      return """
+        case (\(index), _):
+        return access.visit(\\\(classDecl.selfTypeName).\(storage), get: { $0.\(storage) }, set: { $0.\(storage) = $1 }, modify: { $0(&$1.\(storage)) })
+        """
     }
     var fallback = isRoot ? "false" : "super.\(Names.accessStorage)(ofSlot: slot, access)"
     let overridden = classDecl.overriddenProperties

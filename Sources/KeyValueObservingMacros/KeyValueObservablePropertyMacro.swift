@@ -112,6 +112,18 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     var modifiers: DeclModifierListSyntax = [
       DeclModifierSyntax(name: .keyword(.private)), DeclModifierSyntax(name: .keyword(.final)),
     ]
+    // Storage the key table reaches directly: see
+    // `ClassDeclSyntax.directlyAccessedProperties`.
+    let classDecl = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first
+    if let classDecl, variable.hasDirectlyAccessedStorage(in: classDecl) {
+      modifiers.append(
+        DeclModifierSyntax(
+          leadingTrivia: .space,
+          name: .keyword(.nonisolated),
+          detail: DeclModifierDetailSyntax(detail: .identifier("unsafe"))
+        )
+      )
+    }
     if let ownership = variable.referenceOwnership {
       modifiers.append(ownership.trimmed.with(\.leadingTrivia, .space))
     }

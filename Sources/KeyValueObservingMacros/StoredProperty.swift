@@ -91,6 +91,15 @@ extension VariableDeclSyntax {
     return .observable(name: name)
   }
 
+  /// Whether the storage of this observable property, in `classDecl`, is
+  /// one the key table reaches directly (see
+  /// `ClassDeclSyntax.directlyAccessedProperties`). Decided from the
+  /// property and the class's header only: a macro's view of its lexical
+  /// context has no members.
+  func hasDirectlyAccessedStorage(in classDecl: ClassDeclSyntax) -> Bool {
+    bindings.first?.accessorBlock == nil && !classDecl.declaresCheckedSendable
+  }
+
   /// `weak` or `unowned` (with or without `(safe)`/`(unsafe)`), which the
   /// backing storage must keep.
   var referenceOwnership: DeclModifierSyntax? {
@@ -168,6 +177,35 @@ extension ClassDeclSyntax {
         return identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
       }
     }
+  }
+
+  /// Whether the class conforms to `Sendable` as the compiler checks it
+  /// (not `@unchecked`): its storage must stay visible to that check.
+  var declaresCheckedSendable: Bool {
+    inheritanceClause?.inheritedTypes.contains { inherited in
+      inherited.type.trimmedDescription.split(separator: ".").last == "Sendable"
+        && !inherited.type.trimmedDescription.contains("@unchecked")
+    } ?? false
+  }
+
+  /// The observable properties whose storage the generated key table reads
+  /// and writes directly, from its `nonisolated` members, as typed code:
+  /// those without `willSet`/`didSet`, whose storage is therefore declared
+  /// `nonisolated(unsafe)` (it is private; the property keeps its
+  /// isolation, and every access to the storage comes from the property's
+  /// accessors or from the library under the property's rules). A property
+  /// with observers keeps isolated storage, since its observers run there;
+  /// a checked `Sendable` class keeps all its storage checked.
+  var directlyAccessedProperties: Set<String> {
+    Set(
+      memberBlock.members.compactMap { member in
+        guard let variable = member.decl.as(VariableDeclSyntax.self),
+          case .observable(let name) = variable.classification,
+          variable.hasDirectlyAccessedStorage(in: self)
+        else { return nil }
+        return name
+      }
+    )
   }
 
   /// The observable properties that are `private` or `fileprivate`: they

@@ -16,6 +16,29 @@ final class ScreenModel {
   var title = ""
 }
 
+/// Isolation inherited from a superclass, which the macro cannot see: its
+/// members must compile all the same, as must a property with observers of
+/// its own, which run with the class's isolation.
+@MainActor
+class Screen {
+  func refresh() {}
+}
+
+@KeyValueObservable
+final class DetailScreen: Screen {
+  var items: [String] = []
+  var subtitle = "" {
+    didSet { refresh() }
+  }
+}
+
+/// A class the compiler checks as `Sendable`: its observable properties are
+/// constants or computed, and its storage stays checked.
+@KeyValueObservable
+final class Settings: Sendable {
+  let id = 1
+}
+
 func synchronousPair(_ model: Model) {
   model.willChangeValue(for: \.name)
   model.name = "a"
@@ -36,4 +59,11 @@ func asynchronousChange(_ model: Model) async throws {
 func onTheMainActor(_ screen: ScreenModel) throws {
   try screen.setValue("t", forKey: "title")
   _ = try screen.value(forKey: "title")
+}
+
+@MainActor
+func inheritedIsolation(_ screen: DetailScreen) throws {
+  try screen.setValue(["a"], forKey: "items")
+  try screen.setValue("b", forKey: "subtitle")
+  screen.mutableArrayValue(for: \.items).append("c")
 }

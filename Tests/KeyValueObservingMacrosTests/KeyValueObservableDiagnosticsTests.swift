@@ -94,8 +94,14 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Point, access) {
-          case (0, \Point._x):
-            return true
+          case (0, _):
+            return access.visit(\Point._x, get: {
+                $0._x
+              }, set: {
+                $0._x = $1
+              }, modify: {
+                $0(&$1._x)
+              })
           default:
             return false
           }
@@ -248,8 +254,14 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Bank, access) {
-          case (0, \Bank._balance):
-            return true
+          case (0, _):
+            return access.visit(\Bank._balance, get: {
+                $0._balance
+              }, set: {
+                $0._balance = $1
+              }, modify: {
+                $0(&$1._balance)
+              })
           default:
             return false
           }
@@ -406,8 +418,14 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Node, access) {
-          case (0, \Node._value):
-            return true
+          case (0, _):
+            return access.visit(\Node._value, get: {
+                $0._value
+              }, set: {
+                $0._value = $1
+              }, modify: {
+                $0(&$1._value)
+              })
           default:
             return false
           }
@@ -513,7 +531,7 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        @exclusivity(unchecked) private final weak var _parent: Node?
+        @exclusivity(unchecked) private final nonisolated(unsafe) weak var _parent: Node?
         unowned var owner: Node {
           @storageRestrictions(initializes: _owner)
           init(initialValue) {
@@ -561,7 +579,7 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        @exclusivity(unchecked) private final unowned var _owner: Node
+        @exclusivity(unchecked) private final nonisolated(unsafe) unowned var _owner: Node
         unowned(unsafe) var last: Node {
           @storageRestrictions(initializes: _last)
           init(initialValue) {
@@ -609,7 +627,7 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        @exclusivity(unchecked) private final unowned(unsafe) var _last: Node
+        @exclusivity(unchecked) private final nonisolated(unsafe) unowned(unsafe) var _last: Node
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -685,12 +703,30 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Node, access) {
-          case (0, \Node._parent):
-            return true
-          case (1, \Node._owner):
-            return true
-          case (2, \Node._last):
-            return true
+          case (0, _):
+            return access.visit(\Node._parent, get: {
+                $0._parent
+              }, set: {
+                $0._parent = $1
+              }, modify: {
+                $0(&$1._parent)
+              })
+          case (1, _):
+            return access.visit(\Node._owner, get: {
+                $0._owner
+              }, set: {
+                $0._owner = $1
+              }, modify: {
+                $0(&$1._owner)
+              })
+          case (2, _):
+            return access.visit(\Node._last, get: {
+                $0._last
+              }, set: {
+                $0._last = $1
+              }, modify: {
+                $0(&$1._last)
+              })
           default:
             return false
           }
@@ -849,7 +885,7 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _title = ""
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _title = ""
         var `default` {
           @storageRestrictions(initializes: _default)
           init(initialValue) {
@@ -897,7 +933,7 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _default = 0
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _default = 0
         let id: Int
         let kind = "doc"
         var cache = 0
@@ -969,10 +1005,22 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Doc, access) {
-          case (0, \Doc._title):
-            return true
-          case (1, \Doc._default):
-            return true
+          case (0, _):
+            return access.visit(\Doc._title, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              }, modify: {
+                $0(&$1._title)
+              })
+          case (1, _):
+            return access.visit(\Doc._default, get: {
+                $0._default
+              }, set: {
+                $0._default = $1
+              }, modify: {
+                $0(&$1._default)
+              })
           default:
             return false
           }
@@ -1158,10 +1206,22 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Renamed, access) {
-          case (0, \Renamed._title):
-            return true
-          case (1, \Renamed._body):
-            return true
+          case (0, _):
+            return access.visit(\Renamed._title, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              }, modify: {
+                $0(&$1._title)
+              })
+          case (1, _):
+            return access.visit(\Renamed._body, get: {
+                $0._body
+              }, set: {
+                $0._body = $1
+              }, modify: {
+                $0(&$1._body)
+              })
           default:
             return false
           }
@@ -1303,7 +1363,7 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _name = ""
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _name = ""
         #if DEBUG
         var trace = 0
         #endif
@@ -1366,8 +1426,14 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Build, access) {
-          case (0, \Build._name):
-            return true
+          case (0, _):
+            return access.visit(\Build._name, get: {
+                $0._name
+              }, set: {
+                $0._name = $1
+              }, modify: {
+                $0(&$1._name)
+              })
           default:
             return false
           }

@@ -68,7 +68,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _name = ""
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _name = ""
         var nickname: String? {
           @storageRestrictions(initializes: _nickname)
           init(initialValue) {
@@ -116,7 +116,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _nickname: String?
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _nickname: String?
         let id = 1
         var summary: String { name }
         static var count = 0
@@ -189,10 +189,22 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Person, access) {
-          case (0, \Person._name):
-            return true
-          case (1, \Person._nickname):
-            return true
+          case (0, _):
+            return access.visit(\Person._name, get: {
+                $0._name
+              }, set: {
+                $0._name = $1
+              }, modify: {
+                $0(&$1._name)
+              })
+          case (1, _):
+            return access.visit(\Person._nickname, get: {
+                $0._nickname
+              }, set: {
+                $0._nickname = $1
+              }, modify: {
+                $0(&$1._nickname)
+              })
           default:
             return false
           }
@@ -487,7 +499,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _wheels: Int
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _wheels: Int
         public init(wheels: Int) { self.wheels = wheels }
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
@@ -561,8 +573,14 @@ struct KeyValueObservableMacroTests {
 
         open nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Vehicle, access) {
-          case (0, \Vehicle._wheels):
-            return true
+          case (0, _):
+            return access.visit(\Vehicle._wheels, get: {
+                $0._wheels
+              }, set: {
+                $0._wheels = $1
+              }, modify: {
+                $0(&$1._wheels)
+              })
           default:
             return false
           }
@@ -663,7 +681,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _content: Content
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _content: Content
         init(_ content: Content) { self.content = content }
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
@@ -728,8 +746,14 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Box, access) {
-          case (0, \Box<Content, Tag>._content):
-            return true
+          case (0, _):
+            return access.visit(\Box<Content, Tag>._content, get: {
+                $0._content
+              }, set: {
+                $0._content = $1
+              }, modify: {
+                $0(&$1._content)
+              })
           default:
             return false
           }
@@ -831,7 +855,7 @@ struct KeyValueObservableMacroTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _title = ""
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _title = ""
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -891,8 +915,14 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_ViewModel, access) {
-          case (0, \ViewModel._title):
-            return true
+          case (0, _):
+            return access.visit(\ViewModel._title, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              }, modify: {
+                $0(&$1._title)
+              })
           default:
             return false
           }
@@ -1255,7 +1285,7 @@ struct KeyValueObservableSubclassMacroTests {
           }
         }
 
-        @exclusivity(unchecked) private final var _payload = 0.0
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _payload = 0.0
 
         private nonisolated static var _$kvoFirstSlot_Truck: Swift.Int {
           super._$kvoKeyCount
@@ -1318,8 +1348,14 @@ struct KeyValueObservableSubclassMacroTests {
 
         nonisolated override class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Truck, access) {
-          case (0, \Truck._payload):
-            return true
+          case (0, _):
+            return access.visit(\Truck._payload, get: {
+                $0._payload
+              }, set: {
+                $0._payload = $1
+              }, modify: {
+                $0(&$1._payload)
+              })
           default:
             return super._$kvoAccessStorage(ofSlot: slot, access)
           }

@@ -4,8 +4,8 @@
 ///
 /// The collection proxies use it between their will- and did-change, so an
 /// `append` through ``KeyValueMutableArray`` costs what `Array.append` does,
-/// at any size. It writes the property's backing storage through the key
-/// path the macro generates for it, which runs the property's own
+/// at any size. It writes the property's backing storage through the
+/// accessors the macro's table hands over, which run the property's own
 /// `willSet`/`didSet` as an assignment would.
 ///
 /// There is none (the proxy falls back to the property's accessors) for a
@@ -19,21 +19,10 @@ struct InPlaceStorage<Object: KeyValueObservable, Value> {
   /// The in-place access to the property `keyPath` names on `object`'s
   /// class, or `nil` when there is none.
   init?(_ keyPath: AnyKeyPath, of object: Object) {
-    let access = _KeyValueStorageAccess(.keyPath)
+    let access = _KeyValueStorageAccess(.modifier)
     guard let slot = Object._$kvoSlot(for: keyPath), object.accessStorage(ofSlot: slot, access),
-      let storageKeyPath = access.keyPath
+      let modifier = access.modifier as? (AnyObject, (inout Value) -> Void) -> Void
     else { return nil }
-    // The storage key path is rooted at the class that declares the
-    // property: `Object` itself or one of its superclasses.
-    func modifier<Root>(rootedAt _: Root.Type) -> ((Object, (inout Value) -> Void) -> Void)? {
-      guard let typed = storageKeyPath as? ReferenceWritableKeyPath<Root, Value> else { return nil }
-      return { object, body in
-        // `object` is an instance of `Root` (a class): the declaring class
-        // is `Object` or an ancestor of it.
-        body(&unsafeBitCast(object, to: Root.self)[keyPath: typed])
-      }
-    }
-    guard let modify = _openExistential(type(of: storageKeyPath).rootType, do: modifier) else { return nil }
-    self.modify = modify
+    modify = { object, body in modifier(object, body) }
   }
 }
