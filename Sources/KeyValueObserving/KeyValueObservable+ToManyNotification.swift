@@ -89,22 +89,29 @@ extension KeyValueObservable {
 
   private func elements<Element>(of keyPath: KeyPath<Self, [Element]>, in ranges: [Range<Int>]) -> [Element] {
     let array = self[keyPath: keyPath]
-    if ranges.count == 1, ranges[0].lowerBound >= 0, ranges[0].upperBound <= array.count {
-      return Array(array[ranges[0]])
-    }
-    var elements: [Element] = []
-    var outOfRange = false
-    for range in ranges {
-      let clamped = range.clamped(to: array.indices)
-      outOfRange = outOfRange || clamped != range
-      elements.append(contentsOf: array[clamped])
-    }
-    if outOfRange {
+    let elements = array.elements(in: ranges)
+    if ranges.contains(where: { $0.lowerBound < 0 || $0.upperBound > array.count }) {
       reportProblem(
         .indexesOutOfRange,
         "a change of \(Self.describe(keyPath)) names indexes \(ranges) but the array has \(array.count) elements; "
           + "the change reports only the elements in range"
       )
+    }
+    return elements
+  }
+}
+
+extension Array {
+  /// The elements at `ranges` (sorted and disjoint), leaving out positions
+  /// outside the array: what a to-many change's notification carries.
+  @inlinable
+  func elements(in ranges: [Range<Int>]) -> [Element] {
+    if ranges.count == 1, ranges[0].lowerBound >= 0, ranges[0].upperBound <= count {
+      return Array(self[ranges[0]])
+    }
+    var elements: [Element] = []
+    for range in ranges {
+      elements.append(contentsOf: self[range.clamped(to: indices)])
     }
     return elements
   }

@@ -1,28 +1,91 @@
-/// Changes the value of an observable stored property where it is stored,
-/// without the copy that a write through a key path to the property makes
-/// (its getter hands out a second reference, so the first mutation copies).
+/// Typed functions that read an observable stored property's backing
+/// storage and change it where it is stored, without the copy that a write
+/// through a key path to the property makes (its getter hands out a second
+/// reference, so the first mutation copies).
 ///
-/// The collection proxies use it between their will- and did-change, so an
-/// `append` through ``KeyValueMutableArray`` costs what `Array.append` does,
-/// at any size. It writes the property's backing storage through the
-/// accessors the macro's table hands over, which run the property's own
+/// Not API.
+///
+/// ```swift
+/// // accessors.modify(person) { $0.append("swift") }  // no copy of the array
+/// ```
+@usableFromInline
+struct StorageAccessors<Object, Value> {
+  @usableFromInline let get: (Object) -> Value
+  @usableFromInline let modify: (Object, (inout Value) -> Void) -> Void
+
+  @usableFromInline
+  init(get: @escaping (Object) -> Value, modify: @escaping (Object, (inout Value) -> Void) -> Void) {
+    self.get = get
+    self.modify = modify
+  }
+}
+
+/// The storage of the observable stored property a key path names on an
+/// object's class: its slot, and accessors that change it in place.
+///
+/// The collection proxies change their property through it, inside one
+/// change of its key, so that an `append` through ``KeyValueMutableArray``
+/// costs what `Array.append` does, at any size. The accessors are the ones
+/// the macro's table hands over, which run the property's own
 /// `willSet`/`didSet` as an assignment would.
 ///
-/// There is none (the proxy falls back to the property's accessors) for a
+/// There is none (the proxy goes through the property's accessors) for a
 /// key that is not one observable stored property, for a property a marked
 /// subclass overrides, and for objects of a subclass the macro did not
 /// mark, whose overrides nothing lists.
+@usableFromInline
 struct InPlaceStorage<Object: KeyValueObservable, Value> {
-  /// Runs its closure on the storage of the property, in `object`.
-  let modify: (Object, (inout Value) -> Void) -> Void
+  @usableFromInline let slot: Int
+  @usableFromInline let accessors: StorageAccessors<AnyObject, Value>
 
-  /// The in-place access to the property `keyPath` names on `object`'s
-  /// class, or `nil` when there is none.
+  /// The storage of the property `keyPath` names on `object`'s class, or
+  /// `nil` when there is none.
   init?(_ keyPath: AnyKeyPath, of object: Object) {
-    let access = _KeyValueStorageAccess(.modifier)
+    let access = _KeyValueStorageAccess(.accessors)
     guard let slot = Object._$kvoSlot(for: keyPath), object.accessStorage(ofSlot: slot, access),
-      let modifier = access.modifier as? (AnyObject, (inout Value) -> Void) -> Void
+      let accessors = access.accessors as? StorageAccessors<AnyObject, Value>
     else { return nil }
-    modify = { object, body in modifier(object, body) }
+    self.slot = slot
+    self.accessors = accessors
+  }
+
+  /// The property's value.
+  @inlinable
+  func value(of object: Object) -> Value {
+    accessors.get(object)
+  }
+
+  /// Changes the property's value in place, notifying nobody: inside a
+  /// change of its key that notifies for it.
+  @inlinable
+  func modify(_ object: Object, _ change: (inout Value) -> Void) {
+    accessors.modify(object, change)
+  }
+
+  /// Makes `change` of the property's value in place, as one change of its
+  /// key shaped `shape`, whose notifications carry what `values` reads: the
+  /// elements the change touches.
+  @inlinable
+  func change(
+    _ object: Object,
+    _ shape: ChangeShape,
+    values: (Value) -> Value,
+    _ change: (inout Value) -> Void
+  ) {
+    guard let storage = object._$kvoObservedStorage, storage._withUnsafeGuaranteedRef({ $0.isObserved(slot: slot) }) else {
+      accessors.modify(object, change)
+      return
+    }
+    storage._withUnsafeGuaranteedRef { storage in
+      storage.notifyingChange(
+        object,
+        slot: slot,
+        shape: shape,
+        mayNest: true,
+        oldValue: { values(accessors.get($0)) },
+        change: { accessors.modify($0, change) },
+        newValue: { values(accessors.get($0)) }
+      )
+    }
   }
 }

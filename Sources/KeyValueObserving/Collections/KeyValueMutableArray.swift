@@ -17,9 +17,9 @@
 /// Assigning the property itself (`person.tags = […]`) stays a `.setting`.
 ///
 /// Cost: a proxy over an observable stored property changes the array
-/// where the object stores it, observed or not: an `append` is amortised
-/// O(1) at any size, and a notification carries only the elements it
-/// touched. Over any other key (a computed array property, or a property
+/// where the object stores it, observed or not, in one change of its key:
+/// an `append` is amortised O(1) at any size, and a notification carries
+/// only the elements it touched. Over any other key (a computed array property, or a property
 /// of a subclass the macro did not mark) it reads the array, changes it and
 /// assigns it back, which copies it once per call.
 ///
@@ -90,7 +90,8 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   public var array: [Element] {
     switch backing {
-    case .property(let object, let keyPath, _): object[keyPath: keyPath]
+    case .property(let object, _, let storage?): storage.value(of: object)
+    case .property(let object, let keyPath, nil): object[keyPath: keyPath]
     case .detached(let elements): elements
     }
   }
@@ -313,13 +314,11 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// `positions`: sorted, disjoint ranges.
   private func mutate(_ kind: KeyValueChange, at positions: [Range<Int>], _ body: (inout [Element]) -> Void) {
     switch backing {
-    case .property(let object, let keyPath, let inPlace):
+    case .property(let object, _, let storage?):
+      storage.change(object, ChangeShape(kind: kind, indexRanges: positions), values: { $0.elements(in: positions) }, body)
+    case .property(let object, let keyPath, nil):
       object.willChange(kind, valuesIn: positions, for: keyPath)
-      if let inPlace {
-        inPlace.modify(object, body)
-      } else {
-        body(&object[keyPath: keyPath])
-      }
+      body(&object[keyPath: keyPath])
       object.didChange(kind, valuesIn: positions, for: keyPath)
     case .detached(var elements):
       backing = .detached([])

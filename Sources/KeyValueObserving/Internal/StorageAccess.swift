@@ -26,8 +26,8 @@ public final class _KeyValueStorageAccess {
   enum Job {
     /// Keep the storage's key path.
     case keyPath
-    /// Keep a function that runs a closure on the storage in place.
-    case modifier
+    /// Keep typed functions that read the storage and change it in place.
+    case accessors
     /// Assign a value, notifying as the property's setter does.
     case assign(AnyObject, Any?, slot: Int)
   }
@@ -37,9 +37,9 @@ public final class _KeyValueStorageAccess {
   /// The storage's key path, for ``Job/keyPath``.
   @usableFromInline var keyPath: AnyKeyPath?
 
-  /// For ``Job/modifier``: an `(AnyObject, (inout Value) -> Void) -> Void`
-  /// that runs its closure on the storage of the object it is given.
-  @usableFromInline var modifier: Any?
+  /// For ``Job/accessors``: a ``StorageAccessors`` of the property's
+  /// value type, rooted at `AnyObject`.
+  @usableFromInline var accessors: Any?
 
   /// For ``Job/assign(_:_:slot:)``, the property's type when the value
   /// was not of it (nothing was assigned).
@@ -78,12 +78,12 @@ public final class _KeyValueStorageAccess {
     switch job {
     case .keyPath:
       self.keyPath = keyPath
-    case .modifier:
-      let typed: (AnyObject, (inout Value) -> Void) -> Void = { object, body in
-        // The table belongs to `object`'s class or to a superclass of it.
-        modify(body, unsafeDowncast(object, to: Root.self))
-      }
-      modifier = typed
+    case .accessors:
+      // The table belongs to the object's class or to a superclass of it.
+      accessors = StorageAccessors<AnyObject, Value>(
+        get: { get(unsafeDowncast($0, to: Root.self)) },
+        modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) }
+      )
     case .assign(let object, let value, let slot):
       assign(
         value, to: unsafeDowncast(object, to: Root.self), slot: slot, hasPropertyObservers: hasPropertyObservers,

@@ -1,11 +1,19 @@
-/// The kind of a change and, for an array, the positions it touches: what a
-/// manual will-change announces and its did-change repeats.
-struct ChangeShape {
-  let kind: KeyValueChange
+/// The kind of a change and, for an array, the positions it touches: what
+/// a change's notifications say besides its values.
+///
+/// Not API.
+///
+/// ```swift
+/// // ChangeShape(kind: .insertion, indexRanges: [3..<4])  // a proxy's append
+/// ```
+@usableFromInline
+struct ChangeShape: Sendable {
+  @usableFromInline let kind: KeyValueChange
   /// The positions, as the sorted, disjoint ranges of a `RangeSet`, kept as
   /// an array so that each notification can take them without converting.
-  let indexRanges: [Range<Int>]?
+  @usableFromInline let indexRanges: [Range<Int>]?
 
+  @inlinable
   init(kind: KeyValueChange, indexRanges: [Range<Int>]?) {
     self.kind = kind
     self.indexRanges = indexRanges
@@ -15,8 +23,10 @@ struct ChangeShape {
   static let setting = ChangeShape(kind: .setting, indexRanges: nil)
 
   /// Whether the change has values before it: everything but an insertion.
+  @inlinable
   var hasOldValue: Bool { kind != .insertion }
 
   /// Whether the change has values after it: everything but a removal.
+  @inlinable
   var hasNewValue: Bool { kind != .removal }
 }

@@ -39,7 +39,7 @@ extension _KeyValueObservationStorage {
       ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
     )
     if let snapshot, snapshot.hasPrior {
-      deliverManual(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
+      deliver(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
     }
   }
 
@@ -59,7 +59,7 @@ extension _KeyValueObservationStorage {
     }
     let new: Value? =
       snapshot.wantsNewValue && change.shape.hasNewValue ? change.newValueAtWill ?? newValue(object) : nil
-    deliverManual(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
+    deliver(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
     return true
   }
 

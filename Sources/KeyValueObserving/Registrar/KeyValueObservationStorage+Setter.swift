@@ -1,7 +1,8 @@
 public import Synchronization
 
-// The setter path: a macro-written setter's assignment and its
-// notifications, one delivery per registration.
+// The change path: a change made within one call — a setter's assignment,
+// a collection proxy's mutation — and the one delivery loop every change's
+// notifications go through.
 
 extension _KeyValueObservationStorage {
   /// Assigns a stored property whose key has registrations, and notifies
@@ -23,57 +24,76 @@ extension _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    guard notifiesAutomatically(slot: slot), !isDeinitializing(object), let snapshot = beginChange(ofSlot: slot) else {
+    guard notifiesAutomatically(slot: slot) else {
       set(object, newValue)
       return
     }
+    notifyingChange(
+      object,
+      slot: slot,
+      shape: ChangeShape(kind: .setting, indexRanges: nil),
+      mayNest: hasPropertyObservers,
+      oldValue: get,
+      change: { set($0, newValue) },
+      newValue: get
+    )
+  }
+
+  /// Makes a change of `slot` of `object` that happens within this call
+  /// (`change`), and notifies the key's registrations of it as `shape`
+  /// says: the assignment of a setter, or a collection proxy's insertion,
+  /// removal or replacement.
+  ///
+  /// `oldValue` and `newValue` read what the notifications carry (the
+  /// whole value, or the elements the change touches) and are called only
+  /// when a registration asked for them and the shape has them. User code
+  /// can run inside the change only in prior callbacks and in the
+  /// property's own observers (`mayNest`), or when a manual change is open
+  /// somewhere; only then is the change recorded in the thread's nesting,
+  /// so that the same key changed inside it folds into it, and a change
+  /// made inside one of the same key only changes.
+  @inlinable @inline(__always)
+  func notifyingChange<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    shape: ChangeShape,
+    mayNest: Bool,
+    oldValue: (Object) -> Value,
+    change: (Object) -> Void,
+    newValue: (Object) -> Value
+  ) {
+    guard !isDeinitializing(object), let snapshot = beginChange(ofSlot: slot) else {
+      change(object)
+      return
+    }
     defer { endChange(snapshot) }
-    let oldValue: Value? = snapshot.wantsOldValue ? get(object) : nil
-    // User code runs between the old value and the assignment only in prior
-    // callbacks and in the property's own observers, and a manual change may
-    // be open around this one; only then can the same key change inside it.
-    if snapshot.hasPrior || hasPropertyObservers
-      || _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
-    {
+    let old: Value? = snapshot.wantsOldValue && shape.hasOldValue ? oldValue(object) : nil
+    if snapshot.hasPrior || mayNest || _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0 {
       let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
         if snapshot.hasPrior {
-          deliverPrior(snapshot, oldValue: oldValue, from: object)
+          deliver(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
         }
-        set(object, newValue)
+        change(object)
       }
       guard changed != nil else {
         // The same key of this object is already changing on this thread:
         // the outer change reports the final value.
-        set(object, newValue)
+        change(object)
         return
       }
     } else {
-      set(object, newValue)
+      change(object)
     }
-    let newValue: Value? = snapshot.wantsNewValue ? get(object) : nil
-    deliverChange(snapshot, oldValue: oldValue, newValue: newValue, from: object)
+    let new: Value? = snapshot.wantsNewValue && shape.hasNewValue ? newValue(object) : nil
+    deliver(snapshot, shape: shape, isPrior: false, oldValue: old, newValue: new, from: object)
   }
 
-  /// Sends the prior notifications of a change.
+  /// Sends the notifications of one change, shaped `shape`, to the live
+  /// registrations of `snapshot`: its prior ones (`isPrior`, to those that
+  /// asked for `.prior`), or the ones after it. Each gets the values it
+  /// asked for. Every change's notifications go through this loop.
   @inlinable
-  func deliverPrior<Object: AnyObject, Value>(_ snapshot: ChangeSnapshot, oldValue: Value?, from object: Object) {
-    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
-    snapshot.forEachLive { registration in
-      let options = registration.options
-      guard options.contains(.prior) else { return }
-      let change = KeyValueObservedChange<Value>(
-        kind: .setting,
-        newValue: nil,
-        oldValue: options.contains(.old) ? oldValue : nil,
-        isPrior: true
-      )
-      deliver(change, to: registration, from: object, direct: direct)
-    }
-  }
-
-  /// Sends the notifications of a manual change described by `shape`: its
-  /// prior ones (`isPrior`), or the ones after it.
-  func deliverManual<Object: AnyObject, Value>(
+  func deliver<Object: AnyObject, Value>(
     _ snapshot: ChangeSnapshot,
     shape: ChangeShape,
     isPrior: Bool,
@@ -91,27 +111,6 @@ extension _KeyValueObservationStorage {
         oldValue: options.contains(.old) ? oldValue : nil,
         indexRanges: shape.indexRanges,
         isPrior: isPrior
-      )
-      deliver(change, to: registration, from: object, direct: direct)
-    }
-  }
-
-  /// Sends the notifications of a change, after it.
-  @inlinable
-  func deliverChange<Object: AnyObject, Value>(
-    _ snapshot: ChangeSnapshot,
-    oldValue: Value?,
-    newValue: Value?,
-    from object: Object
-  ) {
-    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
-    snapshot.forEachLive { registration in
-      let options = registration.options
-      let change = KeyValueObservedChange<Value>(
-        kind: .setting,
-        newValue: options.contains(.new) ? newValue : nil,
-        oldValue: options.contains(.old) ? oldValue : nil,
-        isPrior: false
       )
       deliver(change, to: registration, from: object, direct: direct)
     }
@@ -167,7 +166,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   @inlinable @inline(__always)
   public func modifiesInPlace(slot: Int) -> Bool {
     _withUnsafeGuaranteedRef { storage in
-      guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else { return true }
+      guard storage.isObserved(slot: slot) else { return true }
       return !storage.notifiesAutomatically(slot: slot)
         || (_KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
           && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil)
@@ -242,7 +241,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     set: (Object, Value) -> Void
   ) {
     _withUnsafeGuaranteedRef { storage in
-      guard storage.observedSlots.load(ordering: .relaxed) & Instance.bit(forSlot: slot) != 0 else {
+      guard storage.isObserved(slot: slot) else {
         set(object, newValue)
         return
       }

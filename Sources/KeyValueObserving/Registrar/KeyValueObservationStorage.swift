@@ -191,6 +191,13 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     observedSlots.store(observed ? mask | bit : mask & ~bit, ordering: .releasing)
   }
 
+  /// Whether `slot` may have registrations: a load and a test, without the
+  /// lock.
+  @inlinable @inline(__always)
+  func isObserved(slot: Int) -> Bool {
+    observedSlots.load(ordering: .relaxed) & Self.bit(forSlot: slot) != 0
+  }
+
   @inlinable @inline(__always)
   static func bit(forSlot slot: Int) -> UInt64 {
     slot < 63 ? 1 &<< UInt64(slot) : 1 &<< 63
