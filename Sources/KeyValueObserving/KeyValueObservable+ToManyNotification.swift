@@ -56,6 +56,7 @@ extension KeyValueObservable {
 
   /// ``willChange(_:valuesAt:for:)`` with the indexes as the sorted,
   /// disjoint ranges of a `RangeSet`.
+  @usableFromInline
   func willChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
@@ -69,6 +70,7 @@ extension KeyValueObservable {
 
   /// ``didChange(_:valuesAt:for:)`` with the indexes as the sorted,
   /// disjoint ranges of a `RangeSet`.
+  @usableFromInline
   func didChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {

@@ -61,12 +61,13 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   public typealias SubSequence = Slice<KeyValueMutableArray<Object, Element>>
 
-  private enum Backing {
+  @usableFromInline
+  enum Backing {
     case property(Object, ReferenceWritableKeyPath<Object, [Element]>, InPlaceStorage<Object, [Element]>?)
     case detached([Element])
   }
 
-  private var backing: Backing
+  @usableFromInline var backing: Backing
 
   init(object: Object, keyPath: ReferenceWritableKeyPath<Object, [Element]>) {
     backing = .property(object, keyPath, InPlaceStorage(keyPath, of: object))
@@ -88,6 +89,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// let snapshot: [String] = person.mutableArrayValue(for: \.tags).array
   /// ```
+  @inlinable
   public var array: [Element] {
     switch backing {
     case .property(let object, _, let storage?): storage.value(of: object)
@@ -101,6 +103,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// tags[tags.startIndex]  // the first tag
   /// ```
+  @inlinable
   public var startIndex: Int { 0 }
 
   /// The number of elements the property holds now.
@@ -108,6 +111,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// tags.insert("last", at: tags.endIndex)
   /// ```
+  @inlinable
   public var endIndex: Int { array.count }
 
   /// `0..<count`, as the property holds now.
@@ -115,6 +119,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// for position in tags.indices { print(tags[position]) }
   /// ```
+  @inlinable
   public var indices: Range<Int> { 0..<endIndex }
 
   /// The element at `position`; setting it is one replacement there. A
@@ -123,6 +128,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// tags[0] = tags[0].uppercased()  // .replacement at [0]
   /// ```
+  @inlinable
   public subscript(position: Int) -> Element {
     get { array[position] }
     set {
@@ -147,6 +153,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// tags.swapAt(0, 2)  // .replacement at [0, 2]
   /// ```
+  @inlinable
   public func swapAt(_ i: Int, _ j: Int) {
     let valid = 0..<endIndex
     guard checkPosition(i, in: valid), checkPosition(j, in: valid), i != j else { return }
@@ -161,6 +168,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// person.mutableArrayValue(for: \.tags).append("swift")
   /// ```
+  @inlinable
   public func append(_ element: Element) {
     let count = endIndex
     mutate(.insertion, at: [count..<count + 1]) { $0.append(element) }
@@ -171,6 +179,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// person.mutableArrayValue(for: \.tags).append(contentsOf: ["a", "b"])
   /// ```
+  @inlinable
   public func append<S: Sequence>(contentsOf elements: S) where S.Element == Element {
     insert(contentsOf: Array(elements), at: endIndex)
   }
@@ -180,6 +189,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// person.mutableArrayValue(for: \.tags).insert("first", at: 0)
   /// ```
+  @inlinable
   public func insert(_ element: Element, at position: Int) {
     insert(contentsOf: CollectionOfOne(element), at: position)
   }
@@ -190,6 +200,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// person.mutableArrayValue(for: \.tags).insert(contentsOf: ["a", "b"], at: 1)
   /// ```
+  @inlinable
   public func insert<C: Collection>(contentsOf elements: C, at position: Int) where C.Element == Element {
     guard checkPosition(position, in: 0..<endIndex + 1) else { return }
     let inserted = Array(elements)
@@ -205,7 +216,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// let first = person.mutableArrayValue(for: \.tags).remove(at: 0)
   /// ```
-  @discardableResult
+  @inlinable @discardableResult
   public func remove(at position: Int) -> Element {
     precondition(indices.contains(position), "KeyValueMutableArray: index \(position) out of range")
     var removed: Element?
@@ -227,6 +238,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// person.mutableArrayValue(for: \.tags).removeAll()
   /// ```
+  @inlinable
   public func removeAll(keepingCapacity keepCapacity: Bool = false) {
     let count = endIndex
     mutate(.removal, at: [0..<count]) { $0.removeAll(keepingCapacity: keepCapacity) }
@@ -250,7 +262,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// let first = person.mutableArrayValue(for: \.tags).removeFirst()
   /// ```
-  @discardableResult
+  @inlinable @discardableResult
   public func removeFirst() -> Element {
     precondition(!isEmpty, "KeyValueMutableArray: removeFirst() on an empty array")
     return remove(at: 0)
@@ -261,7 +273,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```swift
   /// let last = person.mutableArrayValue(for: \.tags).removeLast()
   /// ```
-  @discardableResult
+  @inlinable @discardableResult
   public func removeLast() -> Element {
     precondition(!isEmpty, "KeyValueMutableArray: removeLast() on an empty array")
     return remove(at: endIndex - 1)
@@ -312,7 +324,8 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
 
   /// Runs one mutation of the array as one notification of `kind` at
   /// `positions`: sorted, disjoint ranges.
-  private func mutate(_ kind: KeyValueChange, at positions: [Range<Int>], _ body: (inout [Element]) -> Void) {
+  @inlinable
+  func mutate(_ kind: KeyValueChange, at positions: [Range<Int>], _ body: (inout [Element]) -> Void) {
     switch backing {
     case .property(let object, _, let storage?):
       storage.change(object, ChangeShape(kind: kind, indexRanges: positions), values: { $0.elements(in: positions) }, body)
@@ -328,7 +341,8 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   }
 
   /// Whether `position` is in `valid`; reports it when not.
-  private func checkPosition(_ position: Int, in valid: Range<Int>) -> Bool {
+  @usableFromInline
+  func checkPosition(_ position: Int, in valid: Range<Int>) -> Bool {
     guard valid.contains(position) else {
       report("position \(position)", count: valid.upperBound)
       return false
@@ -336,7 +350,8 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     return true
   }
 
-  private func report(_ what: String, count: Int) {
+  @usableFromInline
+  func report(_ what: String, count: Int) {
     let name: String
     switch backing {
     case .property(_, let keyPath, _): name = Object.describe(keyPath)
