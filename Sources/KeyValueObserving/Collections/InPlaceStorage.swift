@@ -12,16 +12,26 @@
 struct StorageAccessors<Object, Value> {
   @usableFromInline let get: (Object) -> Value
   @usableFromInline let modify: (Object, (inout Value) -> Void) -> Void
+  /// Whether the storage has `willSet`/`didSet` of its own, which may
+  /// assign it again while it changes.
+  @usableFromInline let hasPropertyObservers: Bool
 
   @usableFromInline
-  init(get: @escaping (Object) -> Value, modify: @escaping (Object, (inout Value) -> Void) -> Void) {
+  init(
+    get: @escaping (Object) -> Value,
+    modify: @escaping (Object, (inout Value) -> Void) -> Void,
+    hasPropertyObservers: Bool
+  ) {
     self.get = get
     self.modify = modify
+    self.hasPropertyObservers = hasPropertyObservers
   }
 }
 
 /// The storage of the observable stored property a key path names on an
-/// object's class: its slot, and accessors that change it in place.
+/// object's class: its slot, and accessors that change it in place. A
+/// class, so that a proxy's call takes one reference to it, not one to
+/// each accessor.
 ///
 /// The collection proxies change their property through it, inside one
 /// change of its key, so that an `append` through ``KeyValueMutableArray``
@@ -34,7 +44,7 @@ struct StorageAccessors<Object, Value> {
 /// subclass overrides, and for objects of a subclass the macro did not
 /// mark, whose overrides nothing lists.
 @usableFromInline
-struct InPlaceStorage<Object: KeyValueObservable, Value> {
+final class InPlaceStorage<Object: KeyValueObservable, Value> {
   @usableFromInline let slot: Int
   @usableFromInline let accessors: StorageAccessors<AnyObject, Value>
 
@@ -81,7 +91,7 @@ struct InPlaceStorage<Object: KeyValueObservable, Value> {
         object,
         slot: slot,
         shape: shape,
-        mayNest: true,
+        mayNest: accessors.hasPropertyObservers,
         oldValue: { values(accessors.get($0)) },
         change: { accessors.modify($0, change) },
         newValue: { values(accessors.get($0)) }

@@ -82,7 +82,8 @@ public final class _KeyValueStorageAccess {
       // The table belongs to the object's class or to a superclass of it.
       accessors = StorageAccessors<AnyObject, Value>(
         get: { get(unsafeDowncast($0, to: Root.self)) },
-        modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) }
+        modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) },
+        hasPropertyObservers: hasPropertyObservers
       )
     case .assign(let object, let value, let slot):
       assign(
