@@ -204,9 +204,8 @@ extension KeyValueObservable {
     {
       return components
     }
-    var accesses: [TrackedAccess] = []
     var keys: [ReadKey] = []
-    _ = withAccessTracking(into: &accesses) { readStringPath(components, from: self, into: &keys) }
+    let (_, accesses) = withAccessTracking { readStringPath(components, from: self, into: &keys) }
     guard resolveDependencies(tracked: accesses, read: keys).isEmpty else { return components }
     throw .notObservable(keyPath: path, key: components[0], type: "\(Self.self)")
   }

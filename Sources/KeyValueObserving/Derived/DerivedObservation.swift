@@ -39,6 +39,10 @@ class DerivedKeyObservation: @unchecked Sendable {
     var dependencies: [Registered] = []
     /// Changes under way, one per thread (few at once: a list).
     var pending: [PendingChange] = []
+    /// What the value depends on, as a list a verifying read checks its
+    /// reads against (see ``TrackingScope``); `nil` when declared
+    /// dependencies counted, which only a full resolution finds.
+    var verifiable: [Dependency]? = []
     /// Numbers the reads of the value, so that a slower read on one thread
     /// cannot replace the dependencies a later read on another installed.
     var nextRead = 0
@@ -112,20 +116,25 @@ class DerivedKeyObservation: @unchecked Sendable {
 
   // MARK: Dependencies
 
-  /// Numbers a read of the value; pass the number to ``install(_:read:)``.
-  final func beginRead() -> Int {
+  /// Numbers a read of the value (pass the number to
+  /// ``install(_:read:verifiable:)``) and gives the dependencies the read
+  /// can be checked against, when there is such a list.
+  final func beginRead() -> (number: Int, expected: [Dependency]?) {
     lock.withLock {
       defer { state.nextRead += 1 }
-      return state.nextRead
+      return (state.nextRead, state.verifiable)
     }
   }
 
   /// Registers with `dependencies` and drops registrations with anything
-  /// else, unless a later read installed its own already.
-  final func install(_ dependencies: [Dependency], read: Int) {
+  /// else, unless a later read installed its own already. `verifiable`:
+  /// whether they were found without declared dependencies, so that the
+  /// next read can check its reads against them.
+  final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
     lock.withLock {
       guard !isEnded, read > state.appliedRead else { return }
       state.appliedRead = read
+      state.verifiable = verifiable ? dependencies : nil
       // Usually the value depends on the same keys as before.
       if dependencies.count == state.dependencies.count
         && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1.dependency) })
@@ -309,14 +318,21 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     return (anchor, value)
   }
 
-  /// Reads the value with tracking and registers with what it depends on now.
+  /// Reads the value with tracking and registers with what it depends on
+  /// now. When the reads are exactly the dependencies it had, nothing is
+  /// resolved or registered (see ``TrackingScope``).
   private func refresh(_ root: Root) -> Value {
-    let readNumber = beginRead()
-    var accesses: [TrackedAccess] = []
-    accesses.reserveCapacity(8)
+    let (readNumber, expected) = beginRead()
+    var scope = expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
     var keys: [ReadKey] = []
-    let value = withAccessTracking(into: &accesses) { read(root, &keys) }
-    install(resolveDependencies(tracked: accesses, read: keys), read: readNumber)
+    let value = withAccessTracking(in: &scope) { read(root, &keys) }
+    if scope.matchedExpected && keys.isEmpty { return value }
+    let reads = scope.reads
+    install(
+      resolveDependencies(tracked: reads, read: keys),
+      read: readNumber,
+      verifiable: keys.isEmpty && reads.allSatisfy { $0.declaringObject == nil }
+    )
     return value
   }
 

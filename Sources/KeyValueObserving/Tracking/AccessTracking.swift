@@ -6,8 +6,8 @@ public import Synchronization
 let activeTrackingScopes = Atomic<Int>(0)
 
 /// The current thread's innermost tracking scope: a pointer to the
-/// `[TrackedAccess]` it appends to, which lives on the stack of
-/// `withAccessTracking(into:_:)`.
+/// ``TrackingScope`` it records into, which lives on the stack of
+/// `withAccessTracking(in:_:)`.
 private let currentScope = ThreadLocal()
 
 /// One read of an observable property: which object's storage, which key.
@@ -22,6 +22,102 @@ struct TrackedAccess {
   /// The object read, kept only when its class declares dependencies,
   /// which are then read on it.
   let declaringObject: (any KeyValueObservable)?
+}
+
+/// What one tracking scope learns from the reads made in it.
+///
+/// A recording scope keeps every read. A verifying scope is given the
+/// dependencies the same value had before and compares each read with them
+/// in order, keeping nothing while they match: reading a derived key again
+/// after a change that left its dependencies as they were (the common case)
+/// then costs a comparison per read, with no allocation and no reference
+/// taken. At the first read that does not match, it starts keeping reads,
+/// those matched so far first, and the caller resolves them anew.
+struct TrackingScope {
+  /// The reads kept, once recording.
+  private(set) var accesses: [TrackedAccess] = []
+  /// What a verifying scope expects, in order; empty for a recording one.
+  private let expected: [Dependency]
+  /// How many of `expected` the reads matched so far.
+  private var matched = 0
+  /// Whether the scope keeps reads (from the start, or since a mismatch).
+  private(set) var isRecording: Bool
+
+  /// How far back a verifying scope looks for a key read again (`a * a`)
+  /// before it gives up and records.
+  private static let repeatedReadWindow = 8
+
+  /// A scope that keeps every read, with room for `capacity` of them.
+  init(capacity: Int = 0) {
+    expected = []
+    isRecording = true
+    accesses.reserveCapacity(capacity)
+  }
+
+  /// A scope that checks the reads against `expected`: the dependencies,
+  /// found without declared ones, of the same value before.
+  init(verifying expected: [Dependency]) {
+    self.expected = expected
+    isRecording = false
+  }
+
+  /// Whether the reads were exactly the expected dependencies (repeats
+  /// aside): nothing to resolve or register.
+  var matchedExpected: Bool {
+    !isRecording && matched == expected.count
+  }
+
+  /// Every read, matched ones included.
+  var reads: [TrackedAccess] {
+    isRecording ? accesses : expected[..<matched].map(TrackedAccess.init)
+  }
+
+  mutating func record(_ object: any KeyValueObservable, slot: Int) {
+    if !isRecording {
+      if let storage = object._$kvoObservedStorage, storage._withUnsafeGuaranteedRef({ verify($0, slot: slot) }) {
+        return
+      }
+      startRecording()
+    }
+    let storage = object._$kvoStorage()
+    let declaringObject = storage.customization == nil ? nil : object
+    accesses.append(TrackedAccess(storage: storage, slot: slot, declaringObject: declaringObject))
+  }
+
+  /// Adds reads made in an inner scope.
+  mutating func add(_ reads: [TrackedAccess]) {
+    for read in reads {
+      if !isRecording {
+        if read.declaringObject == nil && verify(read.storage, slot: read.slot) { continue }
+        startRecording()
+      }
+      accesses.append(read)
+    }
+  }
+
+  /// Whether a read of `slot` of `storage` is the next expected one, or one
+  /// matched shortly before.
+  private mutating func verify(_ storage: _KeyValueObservationStorage, slot: Int) -> Bool {
+    guard storage.customization == nil else { return false }
+    if matched < expected.count, expected[matched].storage === storage, expected[matched].slot == slot {
+      matched += 1
+      return true
+    }
+    let recent = max(0, matched - Self.repeatedReadWindow)..<matched
+    return expected[recent].contains { $0.storage === storage && $0.slot == slot }
+  }
+
+  private mutating func startRecording() {
+    isRecording = true
+    accesses = expected[..<matched].map(TrackedAccess.init)
+  }
+}
+
+extension TrackedAccess {
+  /// A read of a dependency found without declared ones.
+  init(_ dependency: Dependency) {
+    self.init(storage: dependency.storage, slot: dependency.slot, declaringObject: nil)
+  }
 }
 
 /// Records reads of observable properties made on the current thread.
@@ -57,32 +153,28 @@ public enum _KeyValueAccessTracking {
   @usableFromInline
   static func record(_ object: any KeyValueObservable, slot: Int) {
     guard let current = currentScope.value else { return }
-    let storage = object._$kvoStorage()
-    let declaringObject = storage.customization == nil ? nil : object
-    current.assumingMemoryBound(to: [TrackedAccess].self).pointee
-      .append(TrackedAccess(storage: storage, slot: slot, declaringObject: declaringObject))
+    current.assumingMemoryBound(to: TrackingScope.self).pointee.record(object, slot: slot)
   }
 }
 
-/// Runs `body` and returns what it returned, appending to `accesses` every
-/// observable property read it made on this thread. Scopes nest: an inner
+/// Runs `body` and returns what it returned, with every observable property
+/// read it made on this thread told to `scope`. Scopes nest: an inner
 /// scope's reads are also reported to the outer one.
 func withAccessTracking<Result>(
-  into accesses: inout [TrackedAccess],
+  in scope: inout TrackingScope,
   _ body: () throws -> Result
 ) rethrows -> Result {
-  let start = accesses.count
   let outer = currentScope.value
   activeTrackingScopes.add(1, ordering: .relaxed)
   defer {
     activeTrackingScopes.subtract(1, ordering: .relaxed)
     currentScope.value = outer
     if let outer {
-      outer.assumingMemoryBound(to: [TrackedAccess].self).pointee.append(contentsOf: accesses[start...])
+      outer.assumingMemoryBound(to: TrackingScope.self).pointee.add(scope.reads)
     }
   }
-  return try withUnsafeMutablePointer(to: &accesses) { accesses in
-    currentScope.value = UnsafeMutableRawPointer(accesses)
+  return try withUnsafeMutablePointer(to: &scope) { scope in
+    currentScope.value = UnsafeMutableRawPointer(scope)
     return try body()
   }
 }
@@ -92,7 +184,7 @@ func withAccessTracking<Result>(
 func withAccessTracking<Result>(
   _ body: () throws -> Result
 ) rethrows -> (result: Result, accesses: [TrackedAccess]) {
-  var accesses: [TrackedAccess] = []
-  let result = try withAccessTracking(into: &accesses, body)
-  return (result, accesses)
+  var scope = TrackingScope()
+  let result = try withAccessTracking(in: &scope, body)
+  return (result, scope.accesses)
 }

@@ -29,8 +29,7 @@ struct ReadKey {
 /// key path) is read once, so cycles of declarations end.
 ///
 /// ```swift
-/// var accesses: [TrackedAccess] = []
-/// let value = withAccessTracking(into: &accesses) { person[keyPath: \.summary] }
+/// let (value, accesses) = withAccessTracking { person[keyPath: \.summary] }
 /// let dependencies = resolveDependencies(tracked: accesses, read: [ReadKey(object: person, keyPath: \Person.summary)])
 /// ```
 func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]) -> [Dependency] {
@@ -122,8 +121,7 @@ private struct DependencyResolution {
     while let (object, keyPath) = pending.popLast() {
       guard read.insert(Read(object: ObjectIdentifier(object), keyPath: keyPath)).inserted else { continue }
       objects.append(object)
-      var accesses: [TrackedAccess] = []
-      _ = withAccessTracking(into: &accesses) { Self.read(keyPath, on: object) }
+      let (_, accesses) = withAccessTracking { Self.read(keyPath, on: object) }
       if let customization = type(of: object) as? any KeyValueObservingCustomization.Type {
         declare(customization.keyPathsAffectingValue(for: keyPath), on: object)
       }
