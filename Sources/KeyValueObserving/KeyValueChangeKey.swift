@@ -35,6 +35,7 @@ public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStr
   /// ```swift
   /// let key = KeyValueChangeKey(rawValue: "new")  // == .new
   /// ```
+  @inlinable
   public init(rawValue: String) {
     self.rawValue = rawValue
   }

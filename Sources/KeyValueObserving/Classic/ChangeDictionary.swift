@@ -2,6 +2,9 @@
 /// key is present (the value was asked for), and the value casts to nothing.
 @usableFromInline var changeDictionaryNil: Any { Any?.none as Any }
 
+/// An empty change dictionary with room for every key.
+@usableFromInline nonisolated(unsafe) let emptyChangeDictionary = [KeyValueChangeKey: Any](minimumCapacity: 5)
+
 extension KeyValueObservedChange {
   /// The change as the dictionary a ``KeyValueObserver`` receives, holding
   /// what `options` asked for (see ``KeyValueChangeKey``).
@@ -22,16 +25,19 @@ extension KeyValueObservedChange {
       guard mayBeOptional else { return value.map { $0 as Any } ?? changeDictionaryNil }
       return flattened(value) ?? changeDictionaryNil
     }
-    // Room for every key a change can have, allocated once.
-    var dictionary = [KeyValueChangeKey: Any](minimumCapacity: 5)
-    dictionary[.kind] = kind
+    // Room for every key a change can have, allocated once, by copying an
+    // empty dictionary of that capacity (which skips a generic lookup); the
+    // keys are spelled out, as their static constants are lazily
+    // initialised globals.
+    var dictionary = emptyChangeDictionary
+    dictionary[KeyValueChangeKey(rawValue: "kind")] = kind
     let hasNew = kind != .removal && !isPrior
     let hasOld = kind != .insertion && !isInitial
     if options.contains(.new) && hasNew {
-      dictionary[.new] = present(newValue)
+      dictionary[KeyValueChangeKey(rawValue: "new")] = present(newValue)
     }
     if options.contains(.old) && hasOld {
-      dictionary[.old] = present(oldValue)
+      dictionary[KeyValueChangeKey(rawValue: "old")] = present(oldValue)
     }
     if let indexes {
       dictionary[.indexes] = indexes
