@@ -45,7 +45,7 @@ extension KeyValueObservable {
     // as typed code.
     if let slot = Self._$kvoSlot(forKey: key) {
       guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: "\(Self.self)") }
-      let access = _KeyValueStorageAccess(.assign(self, value, slot: slot))
+      let access = _KeyValueStorageAccess(assigning: value, to: self, slot: slot)
       if accessStorage(ofSlot: slot, access) {
         guard let expected = access.mismatchedType else { return }
         throw .typeMismatch(

@@ -28,11 +28,17 @@ public final class _KeyValueStorageAccess {
     case keyPath
     /// Keep typed functions that read the storage and change it in place.
     case accessors
-    /// Assign a value, notifying as the property's setter does.
-    case assign(AnyObject, Any?, slot: Int)
+    /// Assign ``value`` to ``object``'s property at ``slot``, notifying as
+    /// the property's setter does.
+    case assign
   }
 
   @usableFromInline let job: Job
+
+  /// For ``Job/assign``: the object, the value and the property's slot.
+  @usableFromInline let object: AnyObject?
+  @usableFromInline let value: Any?
+  @usableFromInline let slot: Int
 
   /// The storage's key path, for ``Job/keyPath``.
   @usableFromInline var keyPath: AnyKeyPath?
@@ -41,13 +47,27 @@ public final class _KeyValueStorageAccess {
   /// value type, rooted at `AnyObject`.
   @usableFromInline var accessors: Any?
 
-  /// For ``Job/assign(_:_:slot:)``, the property's type when the value
-  /// was not of it (nothing was assigned).
+  /// For ``Job/assign``, the property's type when the value was not of it
+  /// (nothing was assigned).
   @usableFromInline var mismatchedType: Any.Type?
 
+  /// An access that keeps what the table hands over (``Job/keyPath`` or
+  /// ``Job/accessors``).
   @usableFromInline
   init(_ job: Job) {
     self.job = job
+    self.object = nil
+    self.value = nil
+    self.slot = 0
+  }
+
+  /// An access that assigns `value` to the property at `slot` of `object`.
+  @usableFromInline
+  init(assigning value: Any?, to object: AnyObject, slot: Int) {
+    self.job = .assign
+    self.object = object
+    self.value = value
+    self.slot = slot
   }
 
   /// Does the access's job with the storage's key path and typed
@@ -85,11 +105,10 @@ public final class _KeyValueStorageAccess {
         modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) },
         hasPropertyObservers: hasPropertyObservers
       )
-    case .assign(let object, let value, let slot):
-      assign(
-        value, to: unsafeDowncast(object, to: Root.self), slot: slot, hasPropertyObservers: hasPropertyObservers,
-        get: get, set: set
-      )
+    case .assign:
+      // Set with the job.
+      let root = unsafeDowncast(object.unsafelyUnwrapped, to: Root.self)
+      assign(value, to: root, slot: slot, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
     }
     return true
   }
