@@ -54,6 +54,22 @@ struct ComputedPropertyTests {
     _ = token
   }
 
+  @Test("a getter that reads a key twice keeps the same registrations across changes, and hears every key")
+  func repeatedReads() {
+    let square = Square()
+    let values = Recorder<String>()
+    let token = square.observe(\.summary, options: .new) { _, change in values.append(change.newValue!) }
+    let registered = allRegistrations(on: square)
+    #expect(registered.count == 3)  // the observation, side, label
+    for side in 1...3 {
+      square.side = side
+    }
+    square.label = "m²"
+    #expect(allRegistrations(on: square) == registered)
+    #expect(values.elements == ["1 ", "4 ", "9 ", "9 m²"])
+    _ = token
+  }
+
   @Test("one assignment that changes two dependencies (through a didSet) notifies once")
   func nestedDependencyChangesNotifyOnce() {
     let resident = Resident()
@@ -151,4 +167,12 @@ struct ComputedPropertyTests {
     #expect(count.count == 1, "the prior notification only")
     #expect(person.observationInfo.isEmpty)
   }
+}
+
+/// A computed property that reads one key twice.
+@KeyValueObservable
+private final class Square {
+  var side = 0
+  var label = ""
+  var summary: String { "\(side * side) \(label)" }
 }

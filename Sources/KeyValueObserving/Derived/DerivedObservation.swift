@@ -81,36 +81,36 @@ class DerivedKeyObservation: @unchecked Sendable {
 
   // MARK: Changes under way, per thread
 
-  /// Opens this thread's change, or deepens it; `true` for the outermost.
-  final func openChange(on thread: UInt) -> Bool {
+  /// Opens this thread's change, or deepens it; `true` for the outermost,
+  /// whose old value `oldValue` (read just before, outside the lock) is
+  /// kept for its did.
+  final func openChange(on thread: UInt, oldValue: Any?) -> Bool {
     lock.withLock {
       if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
         state.pending[index].depth += 1
         return false
       }
-      state.pending.append(PendingChange(thread: thread, depth: 1, oldValue: nil))
+      state.pending.append(PendingChange(thread: thread, depth: 1, oldValue: oldValue))
       return true
-    }
-  }
-
-  /// Keeps the old value of this thread's outermost change.
-  final func keepOldValue(_ value: Any, on thread: UInt) {
-    lock.withLock {
-      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
-        state.pending[index].oldValue = value
-      }
     }
   }
 
   /// Closes one level of this thread's change: `finished` for the
   /// outermost, with the old value kept at its will. A did with no will (an
   /// observation that started in between) finishes without an old value.
-  final func closeChange(on thread: UInt) -> (finished: Bool, oldValue: Any?) {
+  /// A finished change numbers the read of the new value that follows (see
+  /// ``beginRead()``), in the same lock.
+  final func closeChange(
+    on thread: UInt
+  ) -> (finished: Bool, oldValue: Any?, read: (number: Int, expected: [Dependency]?)?) {
     lock.withLock {
-      guard let index = state.pending.firstIndex(where: { $0.thread == thread }) else { return (true, nil) }
-      state.pending[index].depth -= 1
-      guard state.pending[index].depth == 0 else { return (false, nil) }
-      return (true, state.pending.remove(at: index).oldValue)
+      var oldValue: Any? = nil
+      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
+        state.pending[index].depth -= 1
+        guard state.pending[index].depth == 0 else { return (false, nil, nil) }
+        oldValue = state.pending.remove(at: index).oldValue
+      }
+      return (true, oldValue, numberRead())
     }
   }
 
@@ -120,10 +120,13 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// ``install(_:read:verifiable:)``) and gives the dependencies the read
   /// can be checked against, when there is such a list.
   final func beginRead() -> (number: Int, expected: [Dependency]?) {
-    lock.withLock {
-      defer { state.nextRead += 1 }
-      return (state.nextRead, state.verifiable)
-    }
+    lock.withLock { numberRead() }
+  }
+
+  /// ``beginRead()``, under the lock.
+  private func numberRead() -> (number: Int, expected: [Dependency]?) {
+    defer { state.nextRead += 1 }
+    return (state.nextRead, state.verifiable)
   }
 
   /// Registers with `dependencies` and drops registrations with anything
@@ -321,8 +324,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   /// Reads the value with tracking and registers with what it depends on
   /// now. When the reads are exactly the dependencies it had, nothing is
   /// resolved or registered (see ``TrackingScope``).
-  private func refresh(_ root: Root) -> Value {
-    let (readNumber, expected) = beginRead()
+  private func refresh(_ root: Root, read numbered: (number: Int, expected: [Dependency]?)? = nil) -> Value {
+    let (readNumber, expected) = numbered ?? beginRead()
     var scope = expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
     var keys: [ReadKey] = []
     let value = withAccessTracking(in: &scope) { read(root, &keys) }
@@ -352,29 +355,36 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
 
   override func dependencyWillChange() {
     let thread = currentThreadIdentity()
-    guard openChange(on: thread), options.contains(.old) || options.contains(.prior), let root else { return }
-    let oldValue = currentValue(root)
     let wantsOld = options.contains(.old)
-    if wantsOld {
-      keepOldValue(oldValue, on: thread)
+    let wantsPrior = options.contains(.prior)
+    // Read before the lock, and also for a nested will (rare), where it is
+    // not kept: so that the will takes the lock once.
+    // (Written without `Optional.map`, which would run as generic code.)
+    var kept: Any? = nil
+    var oldValue: Value? = nil
+    if wantsOld || wantsPrior, let root {
+      let value = currentValue(root)
+      if wantsOld {
+        kept = value
+        oldValue = value
+      }
     }
-    guard options.contains(.prior), !isEnded else { return }
-    handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: wantsOld ? oldValue : nil, isPrior: true))
+    guard openChange(on: thread, oldValue: kept), wantsPrior, !isEnded, let root else { return }
+    handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))
   }
 
   override func dependencyDidChange() {
-    let (finished, oldValue) = closeChange(on: currentThreadIdentity())
+    let (finished, oldValue, read) = closeChange(on: currentThreadIdentity())
     guard finished, !isEnded, let root else { return }
-    let newValue = refresh(root)
+    let newValue = refresh(root, read: read)
     guard !isEnded else { return }
+    var old: Value? = nil
+    if options.contains(.old), let oldValue {
+      old = (oldValue as! Value)
+    }
     handler(
       root,
-      KeyValueObservedChange(
-        kind: .setting,
-        newValue: options.contains(.new) ? newValue : nil,
-        oldValue: options.contains(.old) ? oldValue.map { $0 as! Value } : nil,
-        isPrior: false
-      )
+      KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? newValue : nil, oldValue: old, isPrior: false)
     )
   }
 }
