@@ -86,7 +86,7 @@ public struct KeyValueObservedChange<Value> {
   }
 
   /// A change whose indexes are already ranges.
-  @usableFromInline
+  @inlinable
   init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, indexRanges: [Range<Int>]?, isPrior: Bool) {
     self.kind = kind
     self.newValue = newValue

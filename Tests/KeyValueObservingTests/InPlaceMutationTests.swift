@@ -25,17 +25,6 @@ private func keepsBuffer(_ read: () -> [Int], _ change: () -> Void) -> Bool {
   #endif
 }
 
-/// Records the changes of `keyPath` on `object`.
-private func record<Object: KeyValueObservable, Value: Equatable & Sendable>(
-  _ object: Object,
-  _ keyPath: KeyPath<Object, Value>,
-  options: KeyValueObservingOptions
-) -> (Recorder<CollectionChange<Value>>, KeyValueObservation) {
-  let recorder = Recorder<CollectionChange<Value>>()
-  let token = object.observe(keyPath, options: options) { _, change in recorder.append(CollectionChange(change)) }
-  return (recorder, token)
-}
-
 @Suite("In-place changes: proxies and direct mutations of observed collections do not copy them")
 struct InPlaceMutationTests {
   @Test("a proxy append on an observed array keeps its elements where they are", arguments: [false, true])

@@ -1,17 +1,6 @@
 import KeyValueObserving
 import Testing
 
-/// Observes `keyPath` with `options`, recording every change.
-private func record<Object: KeyValueObservable, Value: Equatable & Sendable>(
-  _ object: Object,
-  _ keyPath: KeyPath<Object, Value>,
-  options: KeyValueObservingOptions = [.old, .new]
-) -> (Recorder<CollectionChange<Value>>, KeyValueObservation) {
-  let recorder = Recorder<CollectionChange<Value>>()
-  let token = object.observe(keyPath, options: options) { _, change in recorder.append(CollectionChange(change)) }
-  return (recorder, token)
-}
-
 @Suite("To-many: array and set proxies, and manual to-many notification")
 struct ToManyTests {
   @Test("appending is one insertion at the new positions, with the new elements only")

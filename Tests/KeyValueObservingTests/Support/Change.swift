@@ -46,3 +46,14 @@ struct CollectionChange<Value: Equatable & Sendable>: Equatable, Sendable, Custo
       + (isPrior ? " prior" : "")
   }
 }
+
+/// Observes `keyPath` with `options`, recording every change.
+func record<Object: KeyValueObservable, Value: Equatable & Sendable>(
+  _ object: Object,
+  _ keyPath: KeyPath<Object, Value>,
+  options: KeyValueObservingOptions = [.old, .new]
+) -> (Recorder<CollectionChange<Value>>, KeyValueObservation) {
+  let recorder = Recorder<CollectionChange<Value>>()
+  let token = object.observe(keyPath, options: options) { _, change in recorder.append(CollectionChange(change)) }
+  return (recorder, token)
+}
