@@ -135,7 +135,7 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
 
   /// Whether the key's values are of an optional type, which the
   /// dictionary unwraps; asked once.
-  @usableFromInline let valueIsOptional: Bool
+  let valueIsOptional: Bool
 
   init(target: ClassicObserverTarget, slot: Int, valueType: Any.Type) {
     self.target = target
@@ -143,9 +143,21 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
     super.init(options: target.options, slot: slot, receiver: .dictionary)
   }
 
-  /// Hands a change's dictionary, which the delivery built, to the observer.
+  /// Builds the dictionary of a change whose values the delivery boxed,
+  /// and hands it to the observer.
   @usableFromInline
-  func receive(_ change: [KeyValueChangeKey: Any], from object: AnyObject) {
+  func receive(
+    kind: KeyValueChange,
+    oldValue: Any?,
+    newValue: Any?,
+    indexRanges: [Range<Int>]?,
+    isPrior: Bool,
+    from object: AnyObject
+  ) {
+    let change = changeDictionary(
+      kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: indexRanges, isPrior: isPrior,
+      isInitial: false, options: options, mayBeOptional: valueIsOptional
+    )
     target.send(change, from: object)
   }
 

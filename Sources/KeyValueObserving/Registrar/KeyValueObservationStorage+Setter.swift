@@ -120,9 +120,9 @@ extension _KeyValueObservationStorage {
   ///
   /// A registration made through the class that declares the property has
   /// exactly the type `ClosureRegistration<Object, Value>` (`direct`): it is
-  /// called directly, with the types known here. A classic observer's
-  /// dictionary is built here too, where the values' type is known, so that
-  /// no generic code runs for it. A dependency of a derived
+  /// called directly, with the types known here. A classic observer gets
+  /// the values boxed here, where their type is known, so that no generic
+  /// code runs for its dictionary. A dependency of a derived
   /// key only learns that the key changes; any other registration (one made
   /// through a subclass's type) goes through the class's virtual method.
   @inlinable @inline(__always)
@@ -140,8 +140,16 @@ extension _KeyValueObservationStorage {
     case .typed:
       unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
     case .dictionary:
-      let classic = unsafeDowncast(registration, to: ClassicRegistration.self)
-      classic.receive(change.dictionary(options: classic.options, mayBeOptional: classic.valueIsOptional), from: object)
+      // Boxed here, where the type is known; the dictionary is built out of
+      // line (built here, it would crowd the loop into copying each change).
+      unsafeDowncast(registration, to: ClassicRegistration.self).receive(
+        kind: change.kind,
+        oldValue: change.oldValue.map { $0 as Any },
+        newValue: change.newValue.map { $0 as Any },
+        indexRanges: change.indexRanges,
+        isPrior: change.isPrior,
+        from: object
+      )
     case .forwarding:
       registration.forwardChange(isPrior: change.isPrior)
     }
