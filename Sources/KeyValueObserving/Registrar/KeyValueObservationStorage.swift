@@ -125,9 +125,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   }
 
   /// Whether the observed object has deinitialised.
-  var isClosed: Bool {
-    closed.load(ordering: .acquiring)
-  }
+  var isClosed: Bool { closed.load(ordering: .acquiring) }
 
   struct State {
     var slots: [SlotRegistrations] = []
@@ -191,8 +189,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     observedSlots.store(observed ? mask | bit : mask & ~bit, ordering: .releasing)
   }
 
-  /// Whether `slot` may have registrations: a load and a test, without the
-  /// lock.
+  /// Whether `slot` may have registrations: a load and a test, no lock.
   @inlinable @inline(__always)
   func isObserved(slot: Int) -> Bool {
     observedSlots.load(ordering: .relaxed) & Self.bit(forSlot: slot) != 0
