@@ -41,14 +41,12 @@ public enum KeyValueObservingDiagnostics {
   /// The process-wide handler and what the default printed, under a lock
   /// the thread sanitizer sees through (it does not see through `Mutex`'s
   /// contended path on Linux).
-  private final class State: @unchecked Sendable {
-    // @unchecked Sendable: both variables are only touched under `lock`.
-    let lock = RegistrarLock()
+  private struct State {
     var handler: Handler?
     var printed: Set<KeyValueObservingDiagnostic> = []
   }
 
-  private static let state = State()
+  private static let state = LockedState(State())
 
   @TaskLocal private static var scoped: Handler?
 
@@ -60,10 +58,10 @@ public enum KeyValueObservingDiagnostics {
   /// KeyValueObservingDiagnostics.handler = nil       // back to the default
   /// ```
   public static var handler: Handler? {
-    get { state.lock.withLock { state.handler } }
+    get { state.withLock { $0.handler } }
     set {
       // The replaced handler is released after the lock.
-      let replaced = state.lock.withLock { () -> Handler? in
+      let replaced = state.withLock { state -> Handler? in
         defer { state.handler = newValue }
         return state.handler
       }
@@ -135,7 +133,7 @@ public enum KeyValueObservingDiagnostics {
 
   /// Whether ``standardError`` has not printed `diagnostic` yet; records it.
   static func isFirstPrint(of diagnostic: KeyValueObservingDiagnostic) -> Bool {
-    state.lock.withLock { state.printed.insert(diagnostic).inserted }
+    state.withLock { $0.printed.insert(diagnostic).inserted }
   }
 }
 

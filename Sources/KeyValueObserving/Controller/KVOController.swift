@@ -45,7 +45,8 @@
 /// object observes many things and should stop observing all of them when
 /// it goes away.
 public final class KVOController<Observer: AnyObject>: @unchecked Sendable, CustomDebugStringConvertible {
-  // @unchecked Sendable: `observations` is only touched under `lock`;
+  // @unchecked Sendable: `observations` is behind its lock, which also
+  // guards each observation's token, adapter and key description;
   // `observerReference` is a weak reference the runtime reads and clears
   // atomically; the rest is immutable.
 
@@ -59,8 +60,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// ```
   public let retainsObserved: Bool
 
-  private let lock = RegistrarLock()
-  @exclusivity(unchecked) nonisolated(unsafe) private var observations = ControllerObservations()
+  private let observations = LockedState(ControllerObservations())
 
   /// A controller for `observer`, which it holds weakly.
   ///
@@ -126,7 +126,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     }
     if !(key.base is String) {
       let readable = object.readableDescription(of: keyPath)
-      lock.withLock { observation.keyDescription = readable }
+      observations.withLock { _ in observation.keyDescription = readable }
     }
     finish(observation, token: token)
   }
@@ -141,7 +141,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   public func unobserve<Object: KeyValueObservable, Value>(_ object: Object?, _ keyPath: KeyPath<Object, Value>) {
     guard let object else { return }
     let key = Self.key(of: keyPath).key
-    end(lock.withLock { observations.remove(of: object, key: key) })
+    end(observations.withLock { $0.remove(of: object, key: key) })
   }
 
   /// Stops observing the string key path `keyPath` on `object`. Harmless
@@ -153,7 +153,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   public func unobserve(_ object: AnyObject?, keyPath: String) {
     guard let object else { return }
     let key = AnyHashable(keyPath)
-    end(lock.withLock { observations.remove(of: object, key: key) })
+    end(observations.withLock { $0.remove(of: object, key: key) })
   }
 
   /// Stops observing anything on `object`. Harmless when nothing is.
@@ -163,7 +163,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// ```
   public func unobserve(_ object: AnyObject?) {
     guard let object else { return }
-    end(lock.withLock { observations.removeAll(of: object) })
+    end(observations.withLock { $0.removeAll(of: object) })
   }
 
   /// Stops every observation of this controller; its deinit does the same.
@@ -172,7 +172,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// kvo.unobserveAll()
   /// ```
   public func unobserveAll() {
-    end(lock.withLock { observations.removeAll() })
+    end(observations.withLock { $0.removeAll() })
   }
 
   // MARK: Debugging
@@ -196,7 +196,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     ]
     for observation in live {
       let address = UInt(bitPattern: observation.objectID)
-      let key = lock.withLock { observation.keyDescription }
+      let key = observations.withLock { _ in observation.keyDescription }
       lines.append("  \(observation.objectType) 0x\(String(address, radix: 16)): \(key) \(observation.options)")
     }
     return lines.joined(separator: "\n")
@@ -251,7 +251,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
         deliver(observer, object, keyPath, change, context)
       }
     }
-    lock.withLock { observation.adapter = forwarder }
+    observations.withLock { _ in observation.adapter = forwarder }
     // The key path was checked by the caller.
     guard
       let (storage, registration) = try? object.registerClassic(
@@ -263,7 +263,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
         describedAs: ownerDescription
       )
     else {
-      end(lock.withLock { observations.remove(observation) })
+      end(observations.withLock { $0.remove(observation) })
       return
     }
     finish(observation, token: KeyValueObservation(storage: storage, registration: .passUnretained(registration)))
@@ -297,7 +297,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
       keyDescription: keyDescription,
       options: options
     )
-    let (added, stale) = lock.withLock { observations.file(observation, of: object) }
+    let (added, stale) = observations.withLock { $0.file(observation, of: object) }
     end(stale.map { [$0] } ?? [])
     return added ? observation : nil
   }
@@ -306,7 +306,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// the observation was unobserved while it was being made (from its own
   /// `.initial` block, or from another thread).
   private func finish(_ observation: ControllerObservation, token: KeyValueObservation) {
-    let kept = lock.withLock { () -> Bool in
+    let kept = observations.withLock { observations -> Bool in
       guard observations.contains(observation) else { return false }
       observation.token = token
       return true
@@ -320,7 +320,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// invalidates their registrations. Called after the lock.
   private func end(_ ended: [ControllerObservation]) {
     guard !ended.isEmpty else { return }
-    let tokens = lock.withLock { ended.map(\.token) }
+    let tokens = observations.withLock { _ in ended.map(\.token) }
     for (observation, token) in zip(ended, tokens) {
       observation.gate.close()
       token?.invalidate()
@@ -330,7 +330,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// The observations whose object is alive, in the order they were made.
   private func liveObservations() -> [ControllerObservation] {
     sweepFreedObjects(always: true)
-    return lock.withLock { observations.all }
+    return observations.withLock { $0.all }
   }
 
   /// Drops the observations of objects that have been freed (only a
@@ -341,9 +341,9 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     guard !retainsObserved else { return }
     // Weak references are read outside the lock: reading one makes a
     // strong reference whose release may free the object.
-    guard let candidates = lock.withLock({ always ? observations.all : observations.dueForSweep() }) else { return }
+    guard let candidates = observations.withLock({ always ? $0.all : $0.dueForSweep() }) else { return }
     let freed = candidates.filter { $0.object == nil }
     guard !freed.isEmpty else { return }
-    end(lock.withLock { freed.flatMap { observations.remove($0) } })
+    end(observations.withLock { observations in freed.flatMap { observations.remove($0) } })
   }
 }

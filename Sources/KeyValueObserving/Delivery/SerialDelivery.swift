@@ -10,14 +10,17 @@ import Synchronization
 /// twice. ``cancel()`` (the registration ended) makes every later check
 /// fail: what is still buffered is dropped.
 final class SerialDelivery<Item>: @unchecked Sendable {
-  // @unchecked Sendable: `buffer` and `isScheduled` are only touched under
-  // `lock`; `cancelled` is atomic. Items cross to the drain's thread, which
-  // is the point of the class; the public API that makes one requires its
-  // values to be Sendable.
-  private let lock = RegistrarLock()
-  @exclusivity(unchecked) nonisolated(unsafe) private var buffer: [Item] = []
-  @exclusivity(unchecked) nonisolated(unsafe) private var isScheduled = false
+  // @unchecked Sendable: the queue is behind its lock; `cancelled` is
+  // atomic. Items cross to the drain's thread, which is the point of the
+  // class; the public API that makes one requires its values to be Sendable.
+  private let queue = LockedState(Queue())
   private let cancelled = Atomic<Bool>(false)
+
+  private struct Queue {
+    var buffer: [Item] = []
+    /// Whether a drain was asked for and has not found the buffer empty yet.
+    var isScheduled = false
+  }
 
   /// Asks for ``drain(_:)`` to run, somewhere.
   private let schedule: @Sendable (SerialDelivery<Item>) -> Void
@@ -32,9 +35,9 @@ final class SerialDelivery<Item>: @unchecked Sendable {
   /// Stops delivery: nothing buffered or appended later is delivered.
   func cancel() {
     cancelled.store(true, ordering: .releasing)
-    let dropped = lock.withLock { () -> [Item] in
-      defer { buffer = [] }
-      return buffer
+    let dropped = queue.withLock { queue -> [Item] in
+      defer { queue.buffer = [] }
+      return queue.buffer
     }
     // Released after the lock: an item may hold the last reference to an
     // object.
@@ -44,10 +47,10 @@ final class SerialDelivery<Item>: @unchecked Sendable {
   /// Buffers `item` and, when no drain is pending, schedules one.
   func append(_ item: Item) {
     guard !isCancelled else { return }
-    let needsDrain = lock.withLock { () -> Bool in
-      buffer.append(item)
-      defer { isScheduled = true }
-      return !isScheduled
+    let needsDrain = queue.withLock { queue -> Bool in
+      queue.buffer.append(item)
+      defer { queue.isScheduled = true }
+      return !queue.isScheduled
     }
     if needsDrain {
       schedule(self)
@@ -59,13 +62,13 @@ final class SerialDelivery<Item>: @unchecked Sendable {
   /// scheduled.
   func drain(_ deliver: (Item) -> Void) {
     while true {
-      let batch = lock.withLock { () -> [Item] in
-        if buffer.isEmpty {
-          isScheduled = false
+      let batch = queue.withLock { queue -> [Item] in
+        if queue.buffer.isEmpty {
+          queue.isScheduled = false
           return []
         }
-        defer { buffer = [] }
-        return buffer
+        defer { queue.buffer = [] }
+        return queue.buffer
       }
       guard !batch.isEmpty else { return }
       for item in batch {

@@ -18,11 +18,10 @@ import Synchronization
 /// observed object's storage (so the object's deinit ends it) and by its
 /// dependency registrations.
 class DerivedKeyObservation: @unchecked Sendable {
-  // @unchecked Sendable: `state` is only touched under `lock`; the rest is
-  // immutable or atomic.
+  // @unchecked Sendable: `state` is behind its lock; the rest is immutable
+  // or atomic.
 
-  private let lock = RegistrarLock()
-  @exclusivity(unchecked) nonisolated(unsafe) private var state = State()
+  private let state = LockedState(State())
 
   /// Set once, when the observation ends; checked before each callback.
   private let ended = Atomic<Bool>(false)
@@ -85,7 +84,7 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// whose old value `oldValue` (read just before, outside the lock) is
   /// kept for its did.
   final func openChange(on thread: UInt, oldValue: Any?) -> Bool {
-    lock.withLock {
+    state.withLock { state in
       if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
         state.pending[index].depth += 1
         return false
@@ -103,14 +102,14 @@ class DerivedKeyObservation: @unchecked Sendable {
   final func closeChange(
     on thread: UInt
   ) -> (finished: Bool, oldValue: Any?, read: (number: Int, expected: [Dependency]?)?) {
-    lock.withLock {
+    state.withLock { state in
       var oldValue: Any? = nil
       if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
         state.pending[index].depth -= 1
         guard state.pending[index].depth == 0 else { return (false, nil, nil) }
         oldValue = state.pending.remove(at: index).oldValue
       }
-      return (true, oldValue, numberRead())
+      return (true, oldValue, Self.numberRead(&state))
     }
   }
 
@@ -120,11 +119,11 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// ``install(_:read:verifiable:)``) and gives the dependencies the read
   /// can be checked against, when there is such a list.
   final func beginRead() -> (number: Int, expected: [Dependency]?) {
-    lock.withLock { numberRead() }
+    state.withLock { Self.numberRead(&$0) }
   }
 
   /// ``beginRead()``, under the lock.
-  private func numberRead() -> (number: Int, expected: [Dependency]?) {
+  private static func numberRead(_ state: inout State) -> (number: Int, expected: [Dependency]?) {
     defer { state.nextRead += 1 }
     return (state.nextRead, state.verifiable)
   }
@@ -134,7 +133,7 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// whether they were found without declared dependencies, so that the
   /// next read can check its reads against them.
   final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
-    lock.withLock {
+    state.withLock { state in
       guard !isEnded, read > state.appliedRead else { return }
       state.appliedRead = read
       state.verifiable = verifiable ? dependencies : nil
@@ -206,7 +205,7 @@ class DerivedKeyObservation: @unchecked Sendable {
   }
 
   private func currentDependencies() -> [Dependency] {
-    lock.withLock { state.dependencies.map(\.dependency) }
+    state.withLock { $0.dependencies.map(\.dependency) }
   }
 
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
@@ -214,12 +213,12 @@ class DerivedKeyObservation: @unchecked Sendable {
 
   /// How many keys the value depends on now.
   final var dependencyCount: Int {
-    lock.withLock { state.dependencies.count }
+    state.withLock { $0.dependencies.count }
   }
 
   /// Ends the observation and removes its registrations; idempotent.
   final func end() {
-    let (first, registered): (Bool, [Registered]) = lock.withLock {
+    let (first, registered): (Bool, [Registered]) = state.withLock { state in
       guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
       state.pending = []
       defer { state.dependencies = [] }

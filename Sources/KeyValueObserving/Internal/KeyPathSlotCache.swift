@@ -23,13 +23,7 @@ public enum _KeyPathSlotCache {
     let slot: Int?
   }
 
-  private final class Storage: @unchecked Sendable {
-    // @unchecked Sendable: `entries` is only touched under `lock`.
-    let lock = RegistrarLock()
-    var entries: [Key: Entry] = [:]
-  }
-
-  private static let storage = Storage()
+  private static let entries = LockedState([Key: Entry]())
   private static let limit = 4_096
 
   /// The slot `keyPath` names among the keys `table` declares, for key
@@ -45,17 +39,17 @@ public enum _KeyPathSlotCache {
     orCompute compute: () -> Int?
   ) -> Int? {
     let key = Key(keyPath: ObjectIdentifier(keyPath), root: ObjectIdentifier(root), table: ObjectIdentifier(table))
-    if let entry = storage.lock.withLock({ storage.entries[key] }) {
+    if let entry = entries.withLock({ $0[key] }) {
       return entry.slot
     }
     let slot = compute()
-    let evicted: [Key: Entry]? = storage.lock.withLock {
+    let evicted: [Key: Entry]? = entries.withLock { entries in
       var evicted: [Key: Entry]?
-      if storage.entries.count >= limit {
-        evicted = storage.entries
-        storage.entries = [:]
+      if entries.count >= limit {
+        evicted = entries
+        entries = [:]
       }
-      storage.entries[key] = Entry(keyPath: keyPath, slot: slot)
+      entries[key] = Entry(keyPath: keyPath, slot: slot)
       return evicted
     }
     // Evicted key paths are released after the lock.

@@ -8,27 +8,27 @@ extension _KeyValueObservationStorage {
   /// are none. A snapshot must be ended with ``endChange(_:)``.
   @usableFromInline
   func beginChange(ofSlot slot: Int) -> ChangeSnapshot? {
-    withState { state in
-      guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
-      return state.slots[slot].snapshot(for: takeDeliveryFlag())
+    withState { _, slots in
+      guard slot < slots.count, !slots[slot].isEmpty else { return nil }
+      return slots[slot].snapshot(for: takeDeliveryFlag())
     }
   }
 
   /// The anchors of the derived observations of `keyPath`, or `nil` when
   /// there are none. A snapshot must be ended with ``endChange(_:)``.
   func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
-    withState { state in
-      guard state.keyed[keyPath]?.isEmpty == false else { return nil }
-      return state.keyed[keyPath]!.snapshot(for: takeDeliveryFlag())
+    withState { state, _ in
+      guard let anchors = state.rareIfMade?.keyed[keyPath], !anchors.isEmpty else { return nil }
+      return anchors.snapshot(for: takeDeliveryFlag())
     }
   }
 
   /// The registrations to notify for a manual change of `slot`, which may
   /// last across calls: the list is held, not borrowed.
   func beginLastingChange(ofSlot slot: Int) -> (list: RegistrationList, snapshot: ChangeSnapshot)? {
-    withState { state in
-      guard slot < state.slots.count, !state.slots[slot].isEmpty else { return nil }
-      let snapshot = state.slots[slot].snapshot(for: nil)
+    withState { _, slots in
+      guard slot < slots.count, !slots[slot].isEmpty else { return nil }
+      let snapshot = slots[slot].snapshot(for: nil)
       // The snapshot's reference becomes the tuple's.
       return (snapshot.list.takeRetainedValue(), snapshot)
     }
@@ -49,16 +49,16 @@ extension _KeyValueObservationStorage {
   }
 
   @usableFromInline
-  var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .relaxed) }
+  var hasRetiredListsNow: Bool { hasRetiredLists.pointee.load(ordering: .relaxed) }
 
   /// Releases the lists replaced during changes, once none is under way.
   @usableFromInline
   func releaseRetiredLists() {
-    let released: [RegistrationList] = withState { state in
-      guard !isDelivering else { return [] }
-      hasRetiredLists.store(false, ordering: .relaxed)
-      defer { state.retired = [] }
-      return state.retired
+    let released: [RegistrationList] = withState { state, _ in
+      guard !isDelivering, let rare = state.rareIfMade else { return [] }
+      hasRetiredLists.pointee.store(false, ordering: .relaxed)
+      defer { rare.retired = [] }
+      return rare.retired
     }
     _ = released
   }

@@ -5,9 +5,9 @@ extension _KeyValueObservationStorage {
   /// it, so that `removeObserver` can find it; `false` once the object has
   /// deinitialised.
   func recordClassic(_ target: ClassicObserverTarget, registration: _KeyValueRegistration) -> Bool {
-    withState { state in
+    withState { state, _ in
       guard !isClosed else { return false }
-      state.classic.append(target, registration: registration)
+      state.rare.classic.append(target, registration: registration)
       return true
     }
   }
@@ -17,9 +17,11 @@ extension _KeyValueObservationStorage {
   /// whether there was one. `matches` runs under the lock: it must not call
   /// out.
   func removeClassic(of observer: ObjectIdentifier, where matches: (ClassicObserverTarget) -> Bool) -> Bool {
-    let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
-      guard !isClosed, let registration = state.classic.removeLast(of: observer, where: matches) else { return nil }
-      return detach(.passUnretained(registration), from: &state, busy: busy, replaced: &replaced)
+    let (removed, released) = mutating { state, slots, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
+      guard !isClosed, let registration = state.rareIfMade?.classic.removeLast(of: observer, where: matches) else {
+        return nil
+      }
+      return detach(.passUnretained(registration), from: &state, slots, busy: busy, replaced: &replaced)
     }
     _ = released
     return ended(removed)
@@ -28,6 +30,6 @@ extension _KeyValueObservationStorage {
   /// The classic observers registered now, when a sweep for freed ones is
   /// due (see ``ClassicRegistrations/dueForSweep()``); `nil` otherwise.
   func classicTargetsDueForSweep() -> [ClassicObserverTarget]? {
-    withState { state in state.classic.dueForSweep() }
+    withState { state, _ in state.rareIfMade?.classic.dueForSweep() }
   }
 }

@@ -13,6 +13,6 @@ extension _KeyValueObservationStorage {
   /// Whether the setter of `slot` notifies by itself.
   @inlinable
   func notifiesAutomatically(slot: Int) -> Bool {
-    manuallyNotifiedSlots.isEmpty || !manuallyNotifiedSlots[slot]
+    notifiesEveryKey || !observedType.manuallyNotifiedSlots[slot]
   }
 }

@@ -53,7 +53,7 @@ extension _KeyValueObservationStorage {
     pending.depth -= 1
     guard pending.depth == 0 else { return true }
     _KeyValueChangeNesting.close(pending)
-    openManualChanges.subtract(1, ordering: .relaxed)
+    openManualChanges.pointee.subtract(1, ordering: .relaxed)
     guard let change = pending as? ManualChange<Value>, let snapshot = change.registrations?.snapshot else {
       return true
     }
@@ -77,7 +77,7 @@ extension _KeyValueObservationStorage {
   }
 
   private func openManualChange(_ change: PendingChange) {
-    openManualChanges.add(1, ordering: .relaxed)
+    openManualChanges.pointee.add(1, ordering: .relaxed)
     _KeyValueChangeNesting.open(change)
   }
 }

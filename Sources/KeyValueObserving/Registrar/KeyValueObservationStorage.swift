@@ -3,17 +3,22 @@ public import Synchronization
 /// The registrations of one observed object: created on its first
 /// observation, closed when the object deinitialises.
 ///
-/// This file holds the state, the lock and the registration table; its
-/// extensions hold the rest, one part each: `+Changes` (a change's snapshot
-/// and the delivery flags), `+Setter` (the setter path and delivery),
-/// `+ManualChange` (will/did), `+Classic` (classic observers' filing) and
-/// `+Customization` (what the type declares about its keys). The state is
-/// reached only through `withState` and `mutating`, inside the lock.
+/// This file holds the lock, its state and the atomics; its extensions hold
+/// the rest, one part each: `+Registration` (adding, removing, closing),
+/// `+Changes` (a change's snapshot and the delivery flags), `+Setter` (the
+/// setter path and delivery), `+ManualChange` (will/did), `+Classic`
+/// (classic observers' filing) and `+Customization` (what the type declares
+/// about its keys). The state is reached only through `withState` and
+/// `mutating`, inside the lock.
 ///
-/// Everything that changes is under one lock (see ``RegistrarLock`` for why it is
-/// not `Synchronization.Mutex`); callbacks never run under it.
-/// A bit mask of observed slots, readable without the lock, lets a write to a
-/// key nobody observes skip the lock even on an object that has observers.
+/// Everything that changes is under one lock (see ``LockedState`` for why it
+/// is not `Synchronization.Mutex`); callbacks never run under it. The lock's
+/// allocation also holds the slot table (one list pointer per key) and the
+/// atomics a change writes, so a first observation allocates the storage,
+/// one cache line, the key's list, the registration and the token; what few
+/// objects need is in ``RareState``, made on first use. A bit mask of
+/// observed slots, readable without the lock, lets a write to a key nobody
+/// observes skip the lock even on an object that has observers.
 ///
 /// Not API: macro-generated setters reach it through
 /// `Unmanaged.notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`.
@@ -26,77 +31,114 @@ public import Synchronization
 /// // }
 /// ```
 public final class _KeyValueObservationStorage: @unchecked Sendable {
-  // @unchecked Sendable: `state` and `lastSlotKeyPath` are read and written
-  // only inside `withState`, under `lock`; everything else is immutable or
-  // atomic.
-  private let lock = RegistrarLock()
-  // The lock already guarantees exclusive access: the runtime's dynamic
-  // exclusivity check would only add cost to every observed write.
-  @exclusivity(unchecked) nonisolated(unsafe) private var state = State()
+  // @unchecked Sendable: `state` and the slot table are reached only under
+  // the lock; everything else is immutable or atomic.
 
-  /// Set once, under the lock, when the observed object deinitialises; read
-  /// without it by tokens.
-  private let closed = Atomic<Bool>(false)
+  /// The lock, the state and, in the same cache line as long as the class
+  /// has at most two keys, the slot table and the storage's atomics but
+  /// one. See ``Line`` for the layout.
+  private let state: LockedState<State>
 
   /// Bit `s` is set while slot `s` has a registration; bit 63 stands for all
   /// slots from 63 on.
   @usableFromInline let observedSlots = Atomic<UInt64>(0)
 
+  /// What the object's class says about its keys.
+  @usableFromInline let observedType: ObservedType
+
+  /// Whether every key's setter notifies by itself (no key is notified by
+  /// hand only), so that setters need not ask ``observedType``.
+  @usableFromInline let notifiesEveryKey: Bool
+
+  /// The dynamic type of the observed object.
+  var objectType: any KeyValueObservable.Type { observedType.type }
+
+  /// The object's type as ``KeyValueObservingCustomization``, if it is one.
+  var customization: (any KeyValueObservingCustomization.Type)? { observedType.customization }
+
+  /// Makes the storage of an object of type `objectType`.
+  init(objectType: any KeyValueObservable.Type) {
+    let type = ObservedType.of(objectType)
+    observedType = type
+    notifiesEveryKey = type.manuallyNotifiedSlots.isEmpty
+    state = LockedState(
+      State(),
+      unlockedBytes: Line.unlockedBytes,
+      trailingBytes: type.keyCount * MemoryLayout<SlotRegistrations>.stride
+    )
+    state.unlocked.initializeMemory(as: UInt8.self, repeating: 0, count: Line.unlockedBytes)
+    state.trailing.bindMemory(to: SlotRegistrations.self, capacity: type.keyCount)
+      .initialize(repeating: SlotRegistrations(), count: observedType.keyCount)
+  }
+
+  deinit {
+    _ = slotTable.deinitialize()
+  }
+
+  /// Where the storage keeps its atomics in the lock's line: after the lock
+  /// word, in ``LockedState``'s unlocked area.
+  private enum Line {
+    /// The delivery flags (see ``deliveryFlags``), one byte each.
+    static let deliveryFlags = 0
+    static let deliveryFlagCount = 8
+    /// ``closed``.
+    static let closed = 8
+    /// ``hasRetiredLists``.
+    static let hasRetiredLists = 9
+    /// ``openManualChanges``, a 32-bit count.
+    static let openManualChanges = 12
+    /// ``lastSlotLookup``.
+    static let lastSlotLookup = 16
+    static let unlockedBytes = 24
+  }
+
+  /// The registrations of each slot: in the lock's line, after the state.
+  /// Reached only under the lock.
+  private var slotTable: UnsafeMutableBufferPointer<SlotRegistrations> {
+    UnsafeMutableBufferPointer(start: state.trailing.assumingMemoryBound(to: SlotRegistrations.self), count: observedType.keyCount)
+  }
+
+  /// Set once, under the lock, when the observed object deinitialises; read
+  /// without it by tokens.
+  var closed: UnsafeMutablePointer<Atomic<Bool>> {
+    (state.unlocked + Line.closed).assumingMemoryBound(to: Atomic<Bool>.self)
+  }
+
+  /// Whether `retired` holds lists; read without the lock when a change ends.
+  var hasRetiredLists: UnsafeMutablePointer<Atomic<Bool>> {
+    (state.unlocked + Line.hasRetiredLists).assumingMemoryBound(to: Atomic<Bool>.self)
+  }
+
+  /// How many manual will-changes on this object are waiting for their
+  /// did-change, on all threads.
+  var openManualChanges: UnsafeMutablePointer<Atomic<Int32>> {
+    (state.unlocked + Line.openManualChanges).assumingMemoryBound(to: Atomic<Int32>.self)
+  }
+
   /// The key path `observe` last mapped to a stored slot on this object,
   /// and that slot: the key path's address shifted left by 16 bits, or'd
   /// with the slot plus one; zero when none. Observing the same key again —
   /// the common case — then skips the key table's key-path comparison.
-  @usableFromInline let lastSlotLookup = Atomic<UInt64>(0)
+  private var lastSlotLookup: UnsafeMutablePointer<Atomic<UInt64>> {
+    (state.unlocked + Line.lastSlotLookup).assumingMemoryBound(to: Atomic<UInt64>.self)
+  }
 
-  /// The key path of ``lastSlotLookup``, kept alive so that its address
-  /// cannot be reused by another key path while it is remembered.
-  private var lastSlotKeyPath: AnyKeyPath?
-
-  /// The dynamic type of the observed object.
-  let objectType: any KeyValueObservable.Type
-
-  /// The object's type as ``KeyValueObservingCustomization``, if it is one.
-  let customization: (any KeyValueObservingCustomization.Type)?
-
-  /// `true` at the slots whose setters do not notify, because
-  /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``
-  /// said so; empty when every slot notifies.
-  @usableFromInline let manuallyNotifiedSlots: [Bool]
-
-  /// How many manual will-changes on this object are waiting for their
-  /// did-change, on all threads.
-  let openManualChanges = Atomic<Int>(0)
-
-  /// Makes the storage of an object of type `objectType`, asking the type
-  /// once which of its keys notify automatically.
-  init(objectType: any KeyValueObservable.Type) {
-    let flags = lock.spare.bindMemory(to: Atomic<Bool>.self, capacity: Self.deliveryFlagCount)
-    for index in 0..<Self.deliveryFlagCount {
-      (flags + index).initialize(to: Atomic(false))
-    }
-    deliveryFlags = flags
-    self.objectType = objectType
-    let customization = objectType as? any KeyValueObservingCustomization.Type
-    self.customization = customization
-    var manual: [Bool] = []
-    if let customization {
-      let keyCount = objectType._$kvoKeyCount
-      for slot in 0..<keyCount {
-        guard let keyPath = objectType._$kvoKeyPath(forSlot: slot),
-          !customization.automaticallyNotifiesObservers(for: keyPath)
-        else { continue }
-        if manual.isEmpty { manual = Array(repeating: false, count: keyCount) }
-        manual[slot] = true
-      }
-    }
-    manuallyNotifiedSlots = manual
+  /// One flag per change under way that borrows lists without retaining
+  /// them: set under the lock when the change starts, cleared by the change,
+  /// without the lock, when it ends. While a flag is set, lists a change may
+  /// be reading are copied rather than changed.
+  ///
+  /// They share the lock's cache line: a write sets and clears one as
+  /// often as it takes the lock.
+  private var deliveryFlags: UnsafeMutablePointer<Atomic<Bool>> {
+    (state.unlocked + Line.deliveryFlags).assumingMemoryBound(to: Atomic<Bool>.self)
   }
 
   /// The slot `keyPath` was last found to name on this object, when it is
   /// the key path ``rememberSlot(_:for:)`` was last given.
-  @inlinable
+  @usableFromInline
   func rememberedSlot(for keyPath: AnyKeyPath) -> Int? {
-    let packed = lastSlotLookup.load(ordering: .acquiring)
+    let packed = lastSlotLookup.pointee.load(ordering: .acquiring)
     let address = UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
     guard packed != 0, packed >> 16 == address else { return nil }
     return Int(packed & 0xFFFF) - 1
@@ -108,60 +150,58 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   func rememberSlot(_ slot: Int, for keyPath: AnyKeyPath) {
     let address = UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
     guard address >> 48 == 0, slot < 0xFFFF else { return }
-    let replaced: AnyKeyPath? = withState { _ in
+    let replaced: AnyKeyPath? = withState { state, _ in
       defer {
-        lastSlotKeyPath = keyPath
-        lastSlotLookup.store(address << 16 | UInt64(slot + 1), ordering: .releasing)
+        state.lastSlotKeyPath = keyPath
+        lastSlotLookup.pointee.store(address << 16 | UInt64(slot + 1), ordering: .releasing)
       }
-      return lastSlotKeyPath
+      return state.lastSlotKeyPath
     }
     // The key path no longer remembered is released after the lock.
     _ = replaced
   }
 
-  /// Runs `body` on the state with the lock held.
-  func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-    try lock.withLock { try body(&state) }
+  /// Runs `body` on the state and the slot table with the lock held.
+  func withState<Result>(
+    _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>) throws -> Result
+  ) rethrows -> Result {
+    try state.withLock { try body(&$0, slotTable) }
   }
 
   /// Whether the observed object has deinitialised.
-  var isClosed: Bool { closed.load(ordering: .acquiring) }
+  var isClosed: Bool { closed.pointee.load(ordering: .acquiring) }
 
+  /// What the lock guards besides the slot table.
   struct State {
-    var slots: [SlotRegistrations] = []
-    /// Registrations filed under a key path that is not a slot: the anchors
-    /// of derived observations (computed keys, chains).
-    var keyed: [AnyKeyPath: SlotRegistrations] = [:]
-    /// How many slots from 63 on have registrations (they share bit 63).
-    var highSlotsObserved = 0
-    /// Lists replaced while a change may still be reading them, kept until
-    /// none is under way.
-    var retired: [RegistrationList] = []
-    /// The registrations of classic observers, by observer, for
-    /// `removeObserver` to find (their lists hold them too).
-    var classic = ClassicRegistrations()
-  }
+    /// What most objects never need, made on first use.
+    private var rareState: RareState?
+    /// The key path of ``lastSlotLookup``, kept alive so that its address
+    /// cannot be reused by another key path while it is remembered.
+    var lastSlotKeyPath: AnyKeyPath?
 
-  /// How many changes can borrow registration lists at once; more take a
-  /// reference instead.
-  private static let deliveryFlagCount = 8
+    /// The rare part, made if need be.
+    var rare: RareState {
+      mutating get {
+        if let rareState { return rareState }
+        let made = RareState()
+        rareState = made
+        return made
+      }
+    }
 
-  /// One flag per change under way that borrows lists without retaining
-  /// them: set under the lock when the change starts, cleared by the change,
-  /// without the lock, when it ends. While a flag is set, lists a change may
-  /// be reading are copied rather than changed.
-  ///
-  /// They share the lock's cache line: a write sets and clears one as
-  /// often as it takes the lock.
-  private let deliveryFlags: UnsafeMutablePointer<Atomic<Bool>>
+    /// The rare part, if it was ever made.
+    var rareIfMade: RareState? { rareState }
 
-  deinit {
-    deliveryFlags.deinitialize(count: Self.deliveryFlagCount)
+    /// Drops the rare part, returning it to be released after the lock.
+    mutating func takeRare() -> RareState? {
+      defer { rareState = nil }
+      return rareState
+    }
   }
 
   /// Whether a change may be reading a list now. Called under the lock.
   var isDelivering: Bool {
-    for index in 0..<Self.deliveryFlagCount where deliveryFlags[index].load(ordering: .acquiring) {
+    for index in 0..<Line.deliveryFlagCount where deliveryFlags[index].load(ordering: .acquiring) {
       return true
     }
     return false
@@ -170,20 +210,17 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// A free delivery flag, set; `nil` when every flag is taken. Called under
   /// the lock.
   func takeDeliveryFlag() -> UnsafePointer<Atomic<Bool>>? {
-    for index in 0..<Self.deliveryFlagCount where !deliveryFlags[index].load(ordering: .acquiring) {
+    for index in 0..<Line.deliveryFlagCount where !deliveryFlags[index].load(ordering: .acquiring) {
       deliveryFlags[index].store(true, ordering: .relaxed)
       return UnsafePointer(deliveryFlags + index)
     }
     return nil
   }
 
-  /// Whether `retired` holds lists; read without the lock when a change ends.
-  let hasRetiredLists = Atomic<Bool>(false)
-
   /// Sets or clears the bit of `slot` in ``observedSlots``. Called under the
   /// lock, the only place the mask changes, so a load and a store do what
   /// an atomic read-modify-write would, without its locked instruction.
-  private func markObserved(slot: Int, _ observed: Bool) {
+  func markObserved(slot: Int, _ observed: Bool) {
     let mask = observedSlots.load(ordering: .relaxed)
     let bit = Self.bit(forSlot: slot)
     observedSlots.store(observed ? mask | bit : mask & ~bit, ordering: .releasing)
@@ -205,195 +242,25 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// those are kept while changes are under way, and otherwise returned, to
   /// be released after the lock with whatever else `body` returned.
   func mutating<Result>(
-    _ body: (inout State, _ busy: Bool, _ replaced: inout [RegistrationList]) -> Result
+    _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>, _ busy: Bool, _ replaced: inout [RegistrationList]) -> Result
   ) -> (result: Result, released: [RegistrationList]) {
-    withState { state in
+    withState { state, slots in
       let busy = isDelivering
       var replaced: [RegistrationList] = []
-      let result = body(&state, busy, &replaced)
+      let result = body(&state, slots, busy, &replaced)
       if busy {
         if !replaced.isEmpty {
-          state.retired += replaced
-          hasRetiredLists.store(true, ordering: .relaxed)
+          state.rare.retired += replaced
+          hasRetiredLists.pointee.store(true, ordering: .relaxed)
         }
         return (result, [])
       }
-      if !state.retired.isEmpty {
-        replaced += state.retired
-        state.retired = []
-        hasRetiredLists.store(false, ordering: .relaxed)
+      if let rare = state.rareIfMade, !rare.retired.isEmpty {
+        replaced += rare.retired
+        rare.retired = []
+        hasRetiredLists.pointee.store(false, ordering: .relaxed)
       }
       return (result, replaced)
     }
   }
-
-  // MARK: Registration
-
-  /// Adds `registration` to its slot; returns `false` (and adds nothing)
-  /// once the object has deinitialised.
-  ///
-  /// Takes the caller's reference: a caller that gives up its own with
-  /// `consume` hands the registration to the slot list without a retain.
-  @usableFromInline
-  func add(_ registration: __owned _KeyValueRegistration) -> Bool {
-    let slot = registration.slot
-    let anchorKeyPath = slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil
-    // The list takes this reference; the closure below captures only the
-    // unmanaged handle, so nothing retains the registration on the way.
-    let handed = Unmanaged.passRetained(consume registration)
-    let (added, released) = mutating { state, busy, replaced in
-      guard !isClosed else { return false }
-      if let anchorKeyPath {
-        state.keyed[anchorKeyPath, default: SlotRegistrations()].append(handed, busy: busy, retired: &replaced)
-        return true
-      }
-      if state.slots.count <= slot {
-        state.slots.append(contentsOf: repeatElement(SlotRegistrations(), count: slot + 1 - state.slots.count))
-      }
-      let wasEmpty = state.slots[slot].isEmpty
-      state.slots[slot].append(handed, busy: busy, retired: &replaced)
-      if wasEmpty {
-        if slot >= 63 { state.highSlotsObserved += 1 }
-        markObserved(slot: slot, true)
-      }
-      return true
-    }
-    _ = released
-    if !added { handed.release() }
-    return added
-  }
-
-  /// Removes `registration`; returns whether it was registered. The
-  /// registration is released after the lock: its callback's captures may
-  /// run any code when they deinitialise.
-  ///
-  /// For a caller that removes each of its registrations at most once (a
-  /// derived observation's dependencies): the registration is alive here,
-  /// as the slot list owns it until this removal, unless the object
-  /// deinitialised, in which case the storage is closed and the pointer is
-  /// not touched. Tokens use ``remove(claimingFrom:)``.
-  @discardableResult
-  func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
-    let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
-      guard !isClosed else { return nil }
-      return detach(registration, from: &state, busy: busy, replaced: &replaced)
-    }
-    _ = released
-    return ended(removed)
-  }
-
-  /// Removes the registration whose address `token` holds, and clears
-  /// `token`, both under the lock: of several threads invalidating one token
-  /// at once, exactly one finds the address, and none touches the
-  /// registration after another removed it. Does nothing when `token` is
-  /// already zero.
-  func remove(claimingFrom token: borrowing Atomic<UInt>) {
-    let (removed, released) = mutating { state, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
-      // Only this lock changes the word once the token exists, so a load
-      // and a store do what an exchange would.
-      guard let pointer = UnsafeRawPointer(bitPattern: token.load(ordering: .relaxed)) else { return nil }
-      token.store(0, ordering: .relaxed)
-      guard !isClosed else { return nil }
-      return detach(Unmanaged.fromOpaque(pointer), from: &state, busy: busy, replaced: &replaced)
-    }
-    _ = released
-    ended(removed)
-  }
-
-  /// Tells `removed`, if any, that it was removed, then gives up the list's
-  /// reference to it that ``detach(_:from:busy:replaced:)`` handed over;
-  /// returns whether there was one.
-  @discardableResult
-  func ended(_ removed: Unmanaged<_KeyValueRegistration>?) -> Bool {
-    guard let removed else { return false }
-    removed._withUnsafeGuaranteedRef { $0.registrationEnded() }
-    removed.release()
-    return true
-  }
-
-  /// Takes `registration` out of its list, under the lock, and marks it
-  /// inactive; returns it with the list's reference, which the caller must
-  /// release, or `nil` when it is not registered.
-  func detach(
-    _ registration: Unmanaged<_KeyValueRegistration>,
-    from state: inout State,
-    busy: Bool,
-    replaced: inout [RegistrationList]
-  ) -> Unmanaged<_KeyValueRegistration>? {
-    let (slot, keyPath) = registration._withUnsafeGuaranteedRef { registration in
-      let slot = registration.slot
-      return (slot, slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil)
-    }
-    if let keyPath {
-      guard let removed = state.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced) else {
-        return nil
-      }
-      if state.keyed[keyPath]?.isEmpty == true, var emptied = state.keyed.removeValue(forKey: keyPath),
-        let list = emptied.removeAll()
-      {
-        replaced.append(list)
-      }
-      removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
-      return removed
-    }
-    guard slot < state.slots.count,
-      let removed = state.slots[slot].remove(registration, busy: busy, retired: &replaced)
-    else { return nil }
-    // Marked inactive under the lock, so a delivery that starts after this
-    // returns cannot call it.
-    removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
-    if state.slots[slot].isEmpty {
-      if slot >= 63 { state.highSlotsObserved -= 1 }
-      if slot < 63 || state.highSlotsObserved == 0 {
-        markObserved(slot: slot, false)
-      }
-    }
-    return removed
-  }
-
-  /// Ends every registration: called once, when the observed object
-  /// deinitialises. Later additions are refused.
-  func close() {
-    let (removed, released) = mutating { state, _, replaced -> [_KeyValueRegistration] in
-      closed.store(true, ordering: .releasing)
-      observedSlots.store(0, ordering: .releasing)
-      var removed: [_KeyValueRegistration] = []
-      for index in state.slots.indices where !state.slots[index].isEmpty {
-        removed += state.slots[index].registrations
-      }
-      for registrations in state.keyed.values {
-        removed += registrations.registrations
-      }
-      replaced += state.slots.compactMap { $0.list } + state.keyed.values.compactMap { $0.list }
-      state.slots = []
-      state.keyed = [:]
-      state.classic = ClassicRegistrations()
-      for registration in removed {
-        registration.isActive.store(false, ordering: .releasing)
-      }
-      return removed
-    }
-    let unbalanced = openManualChanges.load(ordering: .relaxed)
-    if unbalanced > 0 {
-      reportProblem(
-        .unclosedWillChange,
-        "an object of type \(objectType) deinitialised with \(unbalanced) willChangeValue call(s) "
-          + "never closed by didChangeValue"
-      )
-    }
-    // The registrations, their callbacks and whatever those capture are
-    // released here, after the lock: their deinitialisers may run any code.
-    _ = released
-    for registration in removed {
-      registration.registrationEnded()
-    }
-  }
-
-  /// The live registrations, slot by slot in registration order.
-  func liveRegistrations() -> [_KeyValueRegistration] {
-    withState { state in
-      state.slots.flatMap(\.registrations) + state.keyed.values.flatMap(\.registrations)
-    }
-  }
-
 }

@@ -11,40 +11,44 @@ public import Synchronization
 /// reading is never changed in place: it is copied, and the old one is kept
 /// until no change is under way (`retired`).
 struct SlotRegistrations {
+  /// The list, with the counts in its header; `nil` until the key is first
+  /// observed, kept when its last registration goes.
   private(set) var list: RegistrationList?
-  private(set) var liveCount = 0
-  private var oldValueCount = 0
-  private var newValueCount = 0
-  private var priorCount = 0
 
   var isEmpty: Bool { liveCount == 0 }
+
+  /// How many registrations are live.
+  var liveCount: Int {
+    guard let list else { return 0 }
+    return Int(list.withUnsafeMutablePointerToHeader { $0.pointee.liveCount })
+  }
 
   /// The live registrations, in order.
   var registrations: [_KeyValueRegistration] {
     list?.withUnsafeMutablePointers { header, elements in
-      UnsafeBufferPointer(start: elements, count: header.pointee.count).compactMap { $0 }
+      UnsafeBufferPointer(start: elements, count: Int(header.pointee.count)).compactMap { $0 }
     } ?? []
   }
 
   /// What a change needs to know. With a `record`, the change borrows the
   /// list while the record is active; without one it owns a reference,
   /// which ``_KeyValueObservationStorage/endChange(_:)`` gives back.
-  mutating func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
-    let count = list.unsafelyUnwrapped.withUnsafeMutablePointers { header, _ in
+  func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
+    let list = list.unsafelyUnwrapped
+    let header = list.withUnsafeMutablePointerToHeader { header in
       // Written only when it changes: in the steady state a change writes
       // nothing but its delivery flag, so writers of different objects
       // never contend for a cache line the allocator made them share.
       if !header.pointee.isShared { header.pointee.isShared = true }
-      return header.pointee.count
+      return header.pointee
     }
-    let list = record == nil ? Unmanaged.passRetained(list.unsafelyUnwrapped) : Unmanaged.passUnretained(list.unsafelyUnwrapped)
     return ChangeSnapshot(
-      list: list,
-      count: count,
+      list: record == nil ? Unmanaged.passRetained(list) : Unmanaged.passUnretained(list),
+      count: Int(header.count),
       record: record,
-      wantsOldValue: oldValueCount > 0,
-      wantsNewValue: newValueCount > 0,
-      hasPrior: priorCount > 0
+      wantsOldValue: header.oldValueCount > 0,
+      wantsNewValue: header.newValueCount > 0,
+      hasPrior: header.priorCount > 0
     )
   }
 
@@ -63,9 +67,9 @@ struct SlotRegistrations {
     }
     list!.withUnsafeMutablePointers { header, elements in
       (elements + used).initialize(to: registration.takeRetainedValue())
-      header.pointee.count = used + 1
+      header.pointee.count = Int32(used + 1)
+      header.pointee.tally(options, by: 1)
     }
-    count(options, by: 1)
   }
 
   /// Removes `registration` if it is here and hands back the list's
@@ -87,16 +91,19 @@ struct SlotRegistrations {
       UnsafeMutableRawPointer(elements + index).storeBytes(of: nil, as: UnsafeRawPointer?.self)
       // Trailing holes are dropped at once, so that a key observed and
       // released over and over keeps reusing the same entry.
-      while header.pointee.count > 0 && elements[header.pointee.count - 1] == nil {
+      while header.pointee.count > 0 && elements[Int(header.pointee.count) - 1] == nil {
         header.pointee.count -= 1
       }
     }
     registration._withUnsafeGuaranteedRef { $0.indexInSlot = -1 }
-    count(options, by: -1)
-    if liveCount == 0 {
-      // Keep the buffer: a key observed once is likely observed again.
-      list!.withUnsafeMutablePointerToHeader { $0.pointee.count = 0 }
-    } else if list!.used - liveCount > max(liveCount, 8) {
+    let liveCount = list!.withUnsafeMutablePointerToHeader { header in
+      header.pointee.tally(options, by: -1)
+      // Keep the buffer when it empties: a key observed once is likely
+      // observed again.
+      if header.pointee.liveCount == 0 { header.pointee.count = 0 }
+      return Int(header.pointee.liveCount)
+    }
+    if liveCount > 0 && list!.used - liveCount > max(liveCount, 8) {
       compact(retired: &retired)
     }
     return registration
@@ -115,7 +122,8 @@ struct SlotRegistrations {
     // Asked before any local reference to the list is taken.
     let isUnique = isKnownUniquelyReferenced(&list)
     guard list != nil else {
-      list = RegistrationList.make(capacity: max(minimumCapacity, 2))
+      // Most keys have one observer.
+      list = RegistrationList.make(capacity: minimumCapacity)
       return
     }
     if isUnique {
@@ -132,44 +140,56 @@ struct SlotRegistrations {
     let copy = RegistrationList.make(capacity: grow ? max(minimumCapacity, current.capacity * 2) : current.capacity)
     current.withUnsafeMutablePointers { header, elements in
       copy.withUnsafeMutablePointers { copyHeader, copyElements in
-        copyElements.initialize(from: elements, count: header.pointee.count)
-        copyHeader.pointee.count = header.pointee.count
+        copyElements.initialize(from: elements, count: Int(header.pointee.count))
+        copyHeader.pointee = header.pointee
+        copyHeader.pointee.isShared = false
       }
     }
     retired.append(current)
     list = copy
   }
 
-  private mutating func count(_ options: KeyValueObservingOptions, by delta: Int) {
-    liveCount += delta
-    if options.contains(.old) { oldValueCount += delta }
-    if options.contains(.new) { newValueCount += delta }
-    if options.contains(.prior) { priorCount += delta }
-  }
-
   private mutating func compact(retired: inout [RegistrationList]) {
     let live = registrations
     let compacted = RegistrationList.make(capacity: max(live.count * 2, 2))
+    let counts = list!.withUnsafeMutablePointerToHeader { $0.pointee }
     compacted.withUnsafeMutablePointers { header, elements in
       for (index, registration) in live.enumerated() {
         registration.indexInSlot = Int32(index)
         (elements + index).initialize(to: registration)
       }
-      header.pointee.count = live.count
+      header.pointee = counts
+      header.pointee.count = Int32(live.count)
+      header.pointee.isShared = false
     }
     retired.append(list!)
     list = compacted
   }
 }
 
-/// The header of a ``RegistrationList``.
+/// The header of a ``RegistrationList``: its length and what its live
+/// registrations ask for.
 @usableFromInline
 struct RegistrationListHeader {
   /// How many entries are initialised (holes included).
-  @usableFromInline var count: Int
+  @usableFromInline var count: Int32 = 0
+  /// How many entries are live registrations.
+  var liveCount: Int32 = 0
+  /// How many live registrations asked for `.old`, `.new` and `.prior`.
+  var oldValueCount: Int32 = 0
+  var newValueCount: Int32 = 0
+  var priorCount: Int32 = 0
   /// Whether a change took a snapshot of the list since it was last known
   /// to be unread.
-  var isShared: Bool
+  var isShared = false
+
+  /// Counts a registration with `options` in (`delta` 1) or out (-1).
+  mutating func tally(_ options: KeyValueObservingOptions, by delta: Int32) {
+    liveCount += delta
+    if options.contains(.old) { oldValueCount += delta }
+    if options.contains(.new) { newValueCount += delta }
+    if options.contains(.prior) { priorCount += delta }
+  }
 }
 
 /// A list of registrations with holes, in one allocation.
@@ -178,7 +198,7 @@ struct RegistrationListHeader {
 @usableFromInline
 final class RegistrationList: ManagedBuffer<RegistrationListHeader, _KeyValueRegistration?> {
   static func make(capacity: Int) -> RegistrationList {
-    let buffer = create(minimumCapacity: capacity) { _ in RegistrationListHeader(count: 0, isShared: false) }
+    let buffer = create(minimumCapacity: capacity) { _ in RegistrationListHeader() }
     return unsafeDowncast(buffer, to: RegistrationList.self)
   }
 
@@ -194,12 +214,12 @@ final class RegistrationList: ManagedBuffer<RegistrationListHeader, _KeyValueReg
   /// pointer: `header` is a class property, checked for exclusive access
   /// at run time.
   var used: Int {
-    withUnsafeMutablePointerToHeader { $0.pointee.count }
+    withUnsafeMutablePointerToHeader { Int($0.pointee.count) }
   }
 
   deinit {
     withUnsafeMutablePointers { header, elements in
-      _ = elements.deinitialize(count: header.pointee.count)
+      _ = elements.deinitialize(count: Int(header.pointee.count))
     }
   }
 }

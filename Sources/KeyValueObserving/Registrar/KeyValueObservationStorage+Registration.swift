@@ -1,0 +1,188 @@
+public import Synchronization
+
+// Adding, removing and closing registrations: the registration table's
+// changes, each under the lock, releasing what they took out after it.
+
+extension _KeyValueObservationStorage {
+  /// Adds `registration` to its slot; returns `false` (and adds nothing)
+  /// once the object has deinitialised.
+  ///
+  /// Takes the caller's reference: a caller that gives up its own with
+  /// `consume` hands the registration to the slot list without a retain.
+  @usableFromInline
+  func add(_ registration: __owned _KeyValueRegistration) -> Bool {
+    let slot = registration.slot
+    let anchorKeyPath = slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil
+    // The list takes this reference; the closure below captures only the
+    // unmanaged handle, so nothing retains the registration on the way.
+    let handed = Unmanaged.passRetained(consume registration)
+    let (added, released) = mutating { state, slots, busy, replaced in
+      guard !isClosed else { return false }
+      if let anchorKeyPath {
+        state.rare.keyed[anchorKeyPath, default: SlotRegistrations()].append(handed, busy: busy, retired: &replaced)
+        return true
+      }
+      // Slots come from the class's key table, which has `keyCount` of them.
+      guard slot >= 0, slot < slots.count else { return false }
+      let wasEmpty = slots[slot].isEmpty
+      slots[slot].append(handed, busy: busy, retired: &replaced)
+      if wasEmpty {
+        if slot >= 63 { state.rare.highSlotsObserved += 1 }
+        markObserved(slot: slot, true)
+      }
+      return true
+    }
+    _ = released
+    if !added { handed.release() }
+    return added
+  }
+
+  /// Removes `registration`; returns whether it was registered. The
+  /// registration is released after the lock: its callback's captures may
+  /// run any code when they deinitialise.
+  ///
+  /// For a caller that removes each of its registrations at most once (a
+  /// derived observation's dependencies): the registration is alive here,
+  /// as the slot list owns it until this removal, unless the object
+  /// deinitialised, in which case the storage is closed and the pointer is
+  /// not touched. Tokens use ``remove(claimingFrom:)``.
+  @discardableResult
+  func remove(_ registration: Unmanaged<_KeyValueRegistration>) -> Bool {
+    let (removed, released) = mutating { state, slots, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
+      guard !isClosed else { return nil }
+      return detach(registration, from: &state, slots, busy: busy, replaced: &replaced)
+    }
+    _ = released
+    return ended(removed)
+  }
+
+  /// Removes the registration whose address `token` holds, and clears
+  /// `token`, both under the lock: of several threads invalidating one token
+  /// at once, exactly one finds the address, and none touches the
+  /// registration after another removed it. Does nothing when `token` is
+  /// already zero.
+  func remove(claimingFrom token: borrowing Atomic<UInt>) {
+    let (removed, released) = mutating { state, slots, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
+      // Only this lock changes the word once the token exists, so a load
+      // and a store do what an exchange would.
+      guard let pointer = UnsafeRawPointer(bitPattern: token.load(ordering: .relaxed)) else { return nil }
+      token.store(0, ordering: .relaxed)
+      guard !isClosed else { return nil }
+      return detach(Unmanaged.fromOpaque(pointer), from: &state, slots, busy: busy, replaced: &replaced)
+    }
+    _ = released
+    ended(removed)
+  }
+
+  /// Tells `removed`, if any, that it was removed, then gives up the list's
+  /// reference to it that ``detach(_:from:busy:replaced:)`` handed over;
+  /// returns whether there was one.
+  @discardableResult
+  func ended(_ removed: Unmanaged<_KeyValueRegistration>?) -> Bool {
+    guard let removed else { return false }
+    removed._withUnsafeGuaranteedRef { $0.registrationEnded() }
+    removed.release()
+    return true
+  }
+
+  /// Takes `registration` out of its list, under the lock, and marks it
+  /// inactive; returns it with the list's reference, which the caller must
+  /// release, or `nil` when it is not registered.
+  func detach(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    from state: inout State,
+    _ slots: UnsafeMutableBufferPointer<SlotRegistrations>,
+    busy: Bool,
+    replaced: inout [RegistrationList]
+  ) -> Unmanaged<_KeyValueRegistration>? {
+    let (slot, keyPath) = registration._withUnsafeGuaranteedRef { registration in
+      let slot = registration.slot
+      return (slot, slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil)
+    }
+    if let keyPath {
+      guard let rare = state.rareIfMade,
+        let removed = rare.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced)
+      else {
+        return nil
+      }
+      if rare.keyed[keyPath]?.isEmpty == true, var emptied = rare.keyed.removeValue(forKey: keyPath),
+        let list = emptied.removeAll()
+      {
+        replaced.append(list)
+      }
+      removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
+      return removed
+    }
+    guard slot >= 0, slot < slots.count,
+      let removed = slots[slot].remove(registration, busy: busy, retired: &replaced)
+    else { return nil }
+    // Marked inactive under the lock, so a delivery that starts after this
+    // returns cannot call it.
+    removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
+    if slots[slot].isEmpty {
+      var highSlotsObserved = 0
+      if slot >= 63 {
+        state.rare.highSlotsObserved -= 1
+        highSlotsObserved = state.rare.highSlotsObserved
+      }
+      if highSlotsObserved == 0 {
+        markObserved(slot: slot, false)
+      }
+    }
+    return removed
+  }
+
+  /// Ends every registration: called once, when the observed object
+  /// deinitialises. Later additions are refused.
+  func close() {
+    let (removed, released) = mutating { state, slots, _, replaced -> (registrations: [_KeyValueRegistration], classic: ClassicRegistrations?) in
+      closed.pointee.store(true, ordering: .releasing)
+      observedSlots.store(0, ordering: .releasing)
+      var removed: [_KeyValueRegistration] = []
+      for index in slots.indices where !slots[index].isEmpty {
+        removed += slots[index].registrations
+      }
+      for index in slots.indices {
+        if let list = slots[index].removeAll() { replaced.append(list) }
+      }
+      let rare = state.rareIfMade
+      if let rare {
+        for registrations in rare.keyed.values {
+          removed += registrations.registrations
+          if let list = registrations.list { replaced.append(list) }
+        }
+        rare.keyed = [:]
+        rare.highSlotsObserved = 0
+      }
+      let classic = rare.map { rare in
+        defer { rare.classic = ClassicRegistrations() }
+        return rare.classic
+      }
+      for registration in removed {
+        registration.isActive.store(false, ordering: .releasing)
+      }
+      return (removed, classic)
+    }
+    let unbalanced = openManualChanges.pointee.load(ordering: .relaxed)
+    if unbalanced > 0 {
+      reportProblem(
+        .unclosedWillChange,
+        "an object of type \(objectType) deinitialised with \(unbalanced) willChangeValue call(s) "
+          + "never closed by didChangeValue"
+      )
+    }
+    // The registrations, their callbacks and whatever those capture are
+    // released here, after the lock: their deinitialisers may run any code.
+    _ = released
+    for registration in removed.registrations {
+      registration.registrationEnded()
+    }
+  }
+
+  /// The live registrations, slot by slot in registration order.
+  func liveRegistrations() -> [_KeyValueRegistration] {
+    withState { state, slots in
+      slots.flatMap(\.registrations) + (state.rareIfMade?.keyed.values.flatMap(\.registrations) ?? [])
+    }
+  }
+}

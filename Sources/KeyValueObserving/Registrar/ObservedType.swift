@@ -1,0 +1,65 @@
+/// What the registrar needs to know about one class of observed objects,
+/// worked out once per class and shared by the storages of all its objects:
+/// its key count, whether it customises notification, and which of its keys
+/// are notified by hand.
+///
+/// Kept per class so that an object's storage holds one reference to it
+/// instead of copies of it, and so that the class is asked once, not once
+/// per observed object, which of its keys notify automatically.
+///
+/// ```swift
+/// let type = ObservedType.of(Person.self)
+/// type.keyCount  // the number of observable stored properties
+/// ```
+@usableFromInline
+final class ObservedType: @unchecked Sendable {
+  // @unchecked Sendable: immutable; the metatypes are only used to call
+  // the class's static members, which any thread may call.
+
+  /// The class.
+  let type: any KeyValueObservable.Type
+
+  /// The class as ``KeyValueObservingCustomization``, if it is one.
+  let customization: (any KeyValueObservingCustomization.Type)?
+
+  /// How many slots its objects have.
+  let keyCount: Int
+
+  /// `true` at the slots whose setters do not notify, because
+  /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``
+  /// said so; empty when every slot notifies.
+  @usableFromInline let manuallyNotifiedSlots: [Bool]
+
+  private init(_ type: any KeyValueObservable.Type) {
+    self.type = type
+    let customization = type as? any KeyValueObservingCustomization.Type
+    self.customization = customization
+    keyCount = type._$kvoKeyCount
+    var manual: [Bool] = []
+    if let customization {
+      for slot in 0..<keyCount {
+        guard let keyPath = type._$kvoKeyPath(forSlot: slot),
+          !customization.automaticallyNotifiesObservers(for: keyPath)
+        else { continue }
+        if manual.isEmpty { manual = Array(repeating: false, count: keyCount) }
+        manual[slot] = true
+      }
+    }
+    manuallyNotifiedSlots = manual
+  }
+
+  private static let known = LockedState([ObjectIdentifier: ObservedType]())
+
+  /// The description of `type`, made on its first use.
+  static func of(_ type: any KeyValueObservable.Type) -> ObservedType {
+    let key = ObjectIdentifier(type)
+    if let known = known.withLock({ $0[key] }) { return known }
+    // Made outside the lock: it asks the class, whose code may do anything.
+    let made = ObservedType(type)
+    return known.withLock { known in
+      if let first = known[key] { return first }
+      known[key] = made
+      return made
+    }
+  }
+}

@@ -1,0 +1,24 @@
+/// The part of a storage's state that most observed objects never need,
+/// made on its first use so that the first observation of an object stays
+/// small: anchors of derived observations, classic observers, slots past
+/// the 63rd, and lists retired while changes read them.
+///
+/// Reached only through the storage's `withState`, under its lock.
+///
+/// ```swift
+/// storage.withState { state, _ in state.rare.classic.count }
+/// ```
+final class RareState {
+  /// Registrations filed under a key path that is not a slot: the anchors
+  /// of derived observations (computed keys, chains).
+  var keyed: [AnyKeyPath: SlotRegistrations] = [:]
+  /// How many slots from 63 on have registrations (they share bit 63 of
+  /// the observed-slot mask).
+  var highSlotsObserved = 0
+  /// Lists replaced while a change may still be reading them, kept until
+  /// none is under way.
+  var retired: [RegistrationList] = []
+  /// The registrations of classic observers, by observer, for
+  /// `removeObserver` to find (their lists hold them too).
+  var classic = ClassicRegistrations()
+}
