@@ -295,6 +295,47 @@ struct ClassicObserverTests {
     #expect(log.count == 0)
   }
 
+  @Test("each change gets a dictionary of its own, also when the observer keeps them all")
+  func keptDictionariesKeepTheirValues() throws {
+    let person = Person(name: "Ada", age: 0)
+    let log = ChangeLog()
+    let newOnly = ChangeLog()
+    try person.addObserver(log, forKeyPath: "age", options: [.old, .new])
+    try person.addObserver(newOnly, forKeyPath: "age", options: .new)
+    for age in 1...5 {
+      person.age = age
+    }
+    // The registration reuses one dictionary between changes; every kept
+    // dictionary must still hold the values of its own change.
+    let calls = log.calls.elements
+    #expect(calls.map { $0.change[.old] as? Int } == [0, 1, 2, 3, 4])
+    #expect(calls.map { $0.change[.new] as? Int } == [1, 2, 3, 4, 5])
+    #expect(calls.allSatisfy { $0.keys == ["kind", "new", "old"] && $0.kind == .setting })
+    #expect(newOnly.calls.elements.map { $0.change[.new] as? Int } == [1, 2, 3, 4, 5])
+    #expect(newOnly.calls.elements.allSatisfy { $0.keys == ["kind", "new"] })
+  }
+
+  @Test("a change dictionary does not keep the values alive after the change")
+  func dictionaryReleasesValues() throws {
+    let holder = Holder()
+    let observer = CountingObserver()
+    try holder.addObserver(observer, forKeyPath: "payload", options: [.old, .new])
+    weak var first: ChangeValue?
+    weak var second: ChangeValue?
+    do {
+      let one = ChangeValue()
+      first = one
+      holder.payload = one
+      let two = ChangeValue()
+      second = two
+      holder.payload = two
+    }
+    #expect(first == nil, "the old value of the last change is not kept by the dictionary")
+    holder.payload = nil
+    #expect(second == nil, "nor is the old value of a change once delivered")
+    #expect(observer.count.count == 3)
+  }
+
   @Test("observationInfo names the classic observer and its context")
   func observationInfo() throws {
     let person = Person()
@@ -320,4 +361,12 @@ struct KeyValueChangeKeyTests {
     #expect(dictionary[KeyValueChangeKey(rawValue: "custom")] == "custom")
     #expect(dictionary[.notificationIsPrior] == "notificationIsPrior")
   }
+}
+
+/// A value with an identity, to see when it is freed.
+private final class ChangeValue {}
+
+@KeyValueObservable
+private final class Holder {
+  var payload: ChangeValue?
 }

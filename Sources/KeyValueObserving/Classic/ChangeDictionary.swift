@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The value a change dictionary holds for a property that holds `nil`: the
 /// key is present (the value was asked for), and the value casts to nothing.
 var changeDictionaryNil: Any { Any?.none as Any }
@@ -45,15 +47,41 @@ func changeDictionary(
   options: KeyValueObservingOptions,
   mayBeOptional: Bool
 ) -> [KeyValueChangeKey: Any] {
-  func present(_ value: Any?) -> Any {
-    guard mayBeOptional else { return value ?? changeDictionaryNil }
-    return flattened(value) ?? changeDictionaryNil
-  }
   // Room for every key a change can have, allocated once, by copying an
-  // empty dictionary of that capacity (which skips a generic lookup); the
-  // keys are spelled out, as their static constants are lazily initialised
-  // globals.
+  // empty dictionary of that capacity (which skips a generic lookup).
   var dictionary = emptyChangeDictionary
+  fillChangeDictionary(
+    &dictionary, kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: indexRanges,
+    isPrior: isPrior, isInitial: isInitial, options: options, mayBeOptional: mayBeOptional
+  )
+  return dictionary
+}
+
+/// A value as a change dictionary holds it: unwrapped from every level of
+/// optionality (when `mayBeOptional`), `nil` as ``changeDictionaryNil``.
+func presentedChangeValue(_ value: Any?, mayBeOptional: Bool) -> Any {
+  guard mayBeOptional else { return value ?? changeDictionaryNil }
+  return flattened(value) ?? changeDictionaryNil
+}
+
+/// Adds a change's entries to `dictionary`, which is empty: the one place
+/// that decides what a change dictionary holds.
+func fillChangeDictionary(
+  _ dictionary: inout [KeyValueChangeKey: Any],
+  kind: KeyValueChange,
+  newValue: Any?,
+  oldValue: Any?,
+  indexRanges: [Range<Int>]?,
+  isPrior: Bool,
+  isInitial: Bool,
+  options: KeyValueObservingOptions,
+  mayBeOptional: Bool
+) {
+  func present(_ value: Any?) -> Any {
+    presentedChangeValue(value, mayBeOptional: mayBeOptional)
+  }
+  // The keys are spelled out, as their static constants are lazily
+  // initialised globals.
   dictionary[KeyValueChangeKey(rawValue: "kind")] = kind
   let hasNew = kind != .removal && !isPrior
   let hasOld = kind != .insertion && !isInitial
@@ -69,5 +97,84 @@ func changeDictionary(
   if isPrior {
     dictionary[.notificationIsPrior] = true
   }
-  return dictionary
+}
+
+/// The change dictionary of a classic registration's settings, kept between
+/// changes: its keys (`kind`, and `new` and `old` as the options ask) stay
+/// in place and each change only replaces their values, found by index, so
+/// that a change neither allocates, hashes, nor frees a dictionary.
+///
+/// The values are replaced by a placeholder after each delivery, so that
+/// the buffer holds no value past the change. An observer that keeps the
+/// dictionary it was given keeps its own copy: the next change finds the
+/// storage shared and copies it (copy on write, which keeps every entry in
+/// its bucket, so the indexes stay valid).
+///
+/// ```swift
+/// let buffer = reusable.take() ?? SettingDictionary(options: [.old, .new])
+/// buffer.fill(newValue: 1, oldValue: 0)
+/// observer.observeValue(…, change: buffer.dictionary, …)
+/// buffer.empty()
+/// reusable.put(buffer)
+/// ```
+final class SettingDictionary {
+  @exclusivity(unchecked) private(set) var dictionary = emptyChangeDictionary
+  private let newIndex: [KeyValueChangeKey: Any].Index?
+  private let oldIndex: [KeyValueChangeKey: Any].Index?
+
+  /// What a key holds between changes: a value with nothing to release.
+  private static var placeholder: Any { KeyValueChange.setting }
+
+  init(options: KeyValueObservingOptions) {
+    dictionary[KeyValueChangeKey(rawValue: "kind")] = KeyValueChange.setting
+    if options.contains(.new) { dictionary[KeyValueChangeKey(rawValue: "new")] = Self.placeholder }
+    if options.contains(.old) { dictionary[KeyValueChangeKey(rawValue: "old")] = Self.placeholder }
+    // Indexes taken once every key is in: an insertion may move entries.
+    newIndex = options.contains(.new) ? dictionary.index(forKey: KeyValueChangeKey(rawValue: "new")) : nil
+    oldIndex = options.contains(.old) ? dictionary.index(forKey: KeyValueChangeKey(rawValue: "old")) : nil
+  }
+
+  /// Puts a setting's values in, presented as ``fillChangeDictionary`` does.
+  func fill(newValue: Any, oldValue: Any) {
+    if let newIndex { dictionary.values[newIndex] = newValue }
+    if let oldIndex { dictionary.values[oldIndex] = oldValue }
+  }
+
+  /// Releases the values of the last change.
+  func empty() {
+    if let newIndex { dictionary.values[newIndex] = Self.placeholder }
+    if let oldIndex { dictionary.values[oldIndex] = Self.placeholder }
+  }
+}
+
+/// One ``SettingDictionary`` kept for the next change, taken and put back
+/// with one atomic exchange each, so that changes delivered to one
+/// registration on several threads at once each get a dictionary of their
+/// own.
+struct ReusableSettingDictionary: ~Copyable {
+  /// The kept buffer, retained, as its address; zero when none is kept.
+  private let kept = Atomic<UInt>(0)
+
+  init() {}
+
+  deinit {
+    if let pointer = UnsafeRawPointer(bitPattern: kept.load(ordering: .acquiring)) {
+      Unmanaged<SettingDictionary>.fromOpaque(pointer).release()
+    }
+  }
+
+  /// The kept buffer, now this caller's; `nil` when none is kept.
+  func take() -> SettingDictionary? {
+    guard let pointer = UnsafeRawPointer(bitPattern: kept.exchange(0, ordering: .acquiring)) else { return nil }
+    return Unmanaged<SettingDictionary>.fromOpaque(pointer).takeRetainedValue()
+  }
+
+  /// Keeps `buffer` for the next change, unless another is kept already.
+  func put(_ buffer: __owned SettingDictionary) {
+    let handed = Unmanaged.passRetained(buffer)
+    let address = UInt(bitPattern: handed.toOpaque())
+    if !kept.compareExchange(expected: 0, desired: address, ordering: .releasing).exchanged {
+      handed.release()
+    }
+  }
 }

@@ -137,6 +137,10 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
   /// dictionary unwraps; asked once.
   let valueIsOptional: Bool
 
+  /// The dictionary the last setting was delivered in, emptied, for the
+  /// next one.
+  private let settingDictionary = ReusableSettingDictionary()
+
   init(target: ClassicObserverTarget, slot: Int, valueType: Any.Type) {
     self.target = target
     self.valueIsOptional = valueType is any OptionalValue.Type
@@ -154,11 +158,23 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
     isPrior: Bool,
     from object: AnyObject
   ) {
-    let change = changeDictionary(
-      kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: indexRanges, isPrior: isPrior,
-      isInitial: false, options: options, mayBeOptional: valueIsOptional
+    guard kind == .setting, !isPrior, indexRanges == nil else {
+      let change = changeDictionary(
+        kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: indexRanges, isPrior: isPrior,
+        isInitial: false, options: options, mayBeOptional: valueIsOptional
+      )
+      target.send(change, from: object)
+      return
+    }
+    // A setting, the common change: its dictionary is kept between changes.
+    let buffer = settingDictionary.take() ?? SettingDictionary(options: options)
+    buffer.fill(
+      newValue: presentedChangeValue(newValue, mayBeOptional: valueIsOptional),
+      oldValue: presentedChangeValue(oldValue, mayBeOptional: valueIsOptional)
     )
-    target.send(change, from: object)
+    target.send(buffer.dictionary, from: object)
+    buffer.empty()
+    settingDictionary.put(buffer)
   }
 
   override var observerDescription: String { target.description }

@@ -10,7 +10,10 @@ extension _KeyValueObservationStorage {
   func beginChange(ofSlot slot: Int) -> ChangeSnapshot? {
     withState { _, slots in
       guard slot < slots.count, !slots[slot].isEmpty else { return nil }
-      return slots[slot].snapshot(for: takeDeliveryFlag())
+      // The flag first: taken after the list, it would make the list a
+      // copy, retained across the flag's atomics.
+      let record = takeDeliveryFlag()
+      return slots[slot].snapshot(for: record)
     }
   }
 
@@ -19,7 +22,8 @@ extension _KeyValueObservationStorage {
   func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
     withState { state, _ in
       guard let anchors = state.rareIfMade?.keyed[keyPath], !anchors.isEmpty else { return nil }
-      return anchors.snapshot(for: takeDeliveryFlag())
+      let record = takeDeliveryFlag()
+      return anchors.snapshot(for: record)
     }
   }
 

@@ -94,6 +94,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// The registrations of each slot: in the lock's line, after the state.
   /// Reached only under the lock.
+  @inline(__always)
   private var slotTable: UnsafeMutableBufferPointer<SlotRegistrations> {
     UnsafeMutableBufferPointer(start: state.trailing.assumingMemoryBound(to: SlotRegistrations.self), count: observedType.keyCount)
   }
@@ -162,6 +163,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   }
 
   /// Runs `body` on the state and the slot table with the lock held.
+  @inline(__always)
   func withState<Result>(
     _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>) throws -> Result
   ) rethrows -> Result {
@@ -209,6 +211,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// A free delivery flag, set; `nil` when every flag is taken. Called under
   /// the lock.
+  @inline(__always)
   func takeDeliveryFlag() -> UnsafePointer<Atomic<Bool>>? {
     for index in 0..<Line.deliveryFlagCount where !deliveryFlags[index].load(ordering: .acquiring) {
       deliveryFlags[index].store(true, ordering: .relaxed)

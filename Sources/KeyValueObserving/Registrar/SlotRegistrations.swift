@@ -34,16 +34,20 @@ struct SlotRegistrations {
   /// list while the record is active; without one it owns a reference,
   /// which ``_KeyValueObservationStorage/endChange(_:)`` gives back.
   func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
-    let list = list.unsafelyUnwrapped
-    let header = list.withUnsafeMutablePointerToHeader { header in
-      // Written only when it changes: in the steady state a change writes
-      // nothing but its delivery flag, so writers of different objects
-      // never contend for a cache line the allocator made them share.
-      if !header.pointee.isShared { header.pointee.isShared = true }
-      return header.pointee
+    // Unmanaged from the start: the table keeps the list alive under the
+    // lock, and a retain here would be one more atomic on every write.
+    let list = Unmanaged.passUnretained(list.unsafelyUnwrapped)
+    let header = list._withUnsafeGuaranteedRef { list in
+      list.withUnsafeMutablePointerToHeader { header in
+        // Written only when it changes: in the steady state a change writes
+        // nothing but its delivery flag, so writers of different objects
+        // never contend for a cache line the allocator made them share.
+        if !header.pointee.isShared { header.pointee.isShared = true }
+        return header.pointee
+      }
     }
     return ChangeSnapshot(
-      list: record == nil ? Unmanaged.passRetained(list) : Unmanaged.passUnretained(list),
+      list: record == nil ? list.retain() : list,
       count: Int(header.count),
       record: record,
       wantsOldValue: header.oldValueCount > 0,
