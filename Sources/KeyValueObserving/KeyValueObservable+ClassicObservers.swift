@@ -160,6 +160,7 @@ extension KeyValueObservable {
         read: { root, keys in readStringPath(components, from: root, into: &keys) },
         options: options,
         hooks: ObservationHooks(describeObserver: { target.description }),
+        changes: DerivedObservation<Self, Any?>.changes(),
         handler: { root, change in target.send(change, from: root) }
       )
       let (anchor, value) = observation.start(root: self)

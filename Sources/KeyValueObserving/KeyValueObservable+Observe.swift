@@ -77,23 +77,31 @@ extension KeyValueObservable {
   }
 
   /// `observe` for a key path that is not one stored property without
-  /// declared dependencies.
+  /// declared dependencies. Inlinable, so that the observation's typed work
+  /// is specialised for the caller's types.
+  @inlinable
+  func observeDerived<Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    in storage: _KeyValueObservationStorage,
+    options: KeyValueObservingOptions,
+    hooks: ObservationHooks = ObservationHooks(),
+    changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> KeyValueObservation {
+    observeDerived(
+      keyPath, in: storage, options: options, hooks: hooks,
+      changes: DerivedObservation<Self, Value>.changes(), changeHandler: changeHandler
+    )
+  }
+
+  /// ``observeDerived(_:in:options:hooks:changeHandler:)`` with the
+  /// observation's typed work made by the caller.
   @usableFromInline
   func observeDerived<Value>(
     _ keyPath: KeyPath<Self, Value>,
     in storage: _KeyValueObservationStorage,
     options: KeyValueObservingOptions,
-    changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
-  ) -> KeyValueObservation {
-    observeDerived(keyPath, in: storage, options: options, hooks: ObservationHooks(), changeHandler: changeHandler)
-  }
-
-  /// ``observeDerived(_:in:options:changeHandler:)`` with `hooks`.
-  func observeDerived<Value>(
-    _ keyPath: KeyPath<Self, Value>,
-    in storage: _KeyValueObservationStorage,
-    options: KeyValueObservingOptions,
     hooks: ObservationHooks,
+    changes: DerivedObservation<Self, Value>.Changes,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
     let observation = DerivedObservation(
@@ -102,6 +110,7 @@ extension KeyValueObservable {
       keyPath: keyPath,
       options: options,
       hooks: hooks,
+      changes: changes,
       handler: changeHandler
     )
     let (anchor, value) = observation.start(root: self)

@@ -17,6 +17,7 @@ import Synchronization
 /// adds the typed reads and the handler. Owned by its anchor in the
 /// observed object's storage (so the object's deinit ends it) and by its
 /// dependency registrations.
+@usableFromInline
 class DerivedKeyObservation: @unchecked Sendable {
   // @unchecked Sendable: `state` is behind its lock; the rest is immutable
   // or atomic.
@@ -70,6 +71,7 @@ class DerivedKeyObservation: @unchecked Sendable {
   }
 
   /// Whether the observation ended: invalidated, or the object deinitialised.
+  @usableFromInline
   final var isEnded: Bool { ended.load(ordering: .acquiring) }
 
   /// A dependency is about to change. Overridden with the typed reads.
@@ -83,6 +85,7 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// Opens this thread's change, or deepens it; `true` for the outermost,
   /// whose old value `oldValue` (read just before, outside the lock) is
   /// kept for its did.
+  @usableFromInline
   final func openChange(on thread: UInt, oldValue: Any?) -> Bool {
     state.withLock { state in
       if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
@@ -99,9 +102,8 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// observation that started in between) finishes without an old value.
   /// A finished change numbers the read of the new value that follows (see
   /// ``beginRead()``), in the same lock.
-  final func closeChange(
-    on thread: UInt
-  ) -> (finished: Bool, oldValue: Any?, read: (number: Int, expected: [Dependency]?)?) {
+  @usableFromInline
+  final func closeChange(on thread: UInt) -> (finished: Bool, oldValue: Any?, read: NumberedRead?) {
     state.withLock { state in
       var oldValue: Any? = nil
       if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
@@ -118,14 +120,34 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// Numbers a read of the value (pass the number to
   /// ``install(_:read:verifiable:)``) and gives the dependencies the read
   /// can be checked against, when there is such a list.
-  final func beginRead() -> (number: Int, expected: [Dependency]?) {
+  final func beginRead() -> NumberedRead {
     state.withLock { Self.numberRead(&$0) }
   }
 
   /// ``beginRead()``, under the lock.
-  private static func numberRead(_ state: inout State) -> (number: Int, expected: [Dependency]?) {
+  private static func numberRead(_ state: inout State) -> NumberedRead {
     defer { state.nextRead += 1 }
-    return (state.nextRead, state.verifiable)
+    return NumberedRead(number: state.nextRead, expected: state.verifiable)
+  }
+
+  /// Reads the value with `read`, tracking what it reads, and registers
+  /// with what it depends on now: the untyped part of a typed read (see
+  /// ``DerivedObservation/refresh(_:read:)``). When the reads are exactly
+  /// the dependencies it had, nothing is resolved or registered (see
+  /// ``TrackingScope``).
+  @usableFromInline
+  final func trackRead(_ numbered: NumberedRead?, _ read: (inout [ReadKey]) -> Void) {
+    let numbered = numbered ?? beginRead()
+    var scope = numbered.expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
+    var keys: [ReadKey] = []
+    withAccessTracking(in: &scope) { read(&keys) }
+    if scope.matchedExpected && keys.isEmpty { return }
+    let reads = scope.reads
+    install(
+      resolveDependencies(tracked: reads, read: keys),
+      read: numbered.number,
+      verifiable: keys.isEmpty && reads.allSatisfy { $0.declaringObject == nil }
+    )
   }
 
   /// Registers with `dependencies` and drops registrations with anything
@@ -236,24 +258,61 @@ class DerivedKeyObservation: @unchecked Sendable {
   func didEnd() {}
 }
 
+/// The number of a read of a derived value, and the dependencies the read
+/// can be checked against, when there is such a list (see
+/// ``DerivedKeyObservation/trackRead(_:_:)``).
+@usableFromInline
+struct NumberedRead {
+  let number: Int
+  let expected: [Dependency]?
+}
+
 /// A ``DerivedKeyObservation`` of a value read from a `Root` — a key path,
 /// or a string key path walked key by key — calling `handler` with values of
 /// the value's own type.
 ///
+/// Its typed work (``willChange()``, ``didChange()``) is inlinable and runs
+/// through ``Changes``, closures made where the observation is made: made in
+/// a caller's specialised code (`observe` on a concrete class), they run
+/// specialised, with no run-time type lookups.
+///
 /// It holds the observed object weakly: a delivery may reach it from
 /// another object's change while the observed object is being freed.
+@usableFromInline
 final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObservation, @unchecked Sendable {
   // @unchecked Sendable: `root` is a weak reference the runtime reads and
   // clears atomically; the rest is immutable. The handler runs on the thread
   // that made the change, as for stored keys.
 
   /// Reads the value, adding the keys whose declared dependencies count.
-  typealias Reader = (Root, inout [ReadKey]) -> Value
+  @usableFromInline typealias Reader = (Root, inout [ReadKey]) -> Value
 
-  private weak var root: Root?
-  private let read: Reader
-  private let options: KeyValueObservingOptions
-  private let handler: (Root, KeyValueObservedChange<Value>) -> Void
+  /// The typed work of a dependency's will and did, made by
+  /// ``changes()`` where the caller's types are known.
+  @usableFromInline
+  struct Changes {
+    @usableFromInline let will: (DerivedObservation) -> Void
+    @usableFromInline let did: (DerivedObservation) -> Void
+
+    @inlinable
+    init(will: @escaping (DerivedObservation) -> Void, did: @escaping (DerivedObservation) -> Void) {
+      self.will = will
+      self.did = did
+    }
+  }
+
+  /// The closures that run ``willChange()`` and ``didChange()``:
+  /// specialised when the caller is.
+  @inlinable
+  static func changes() -> Changes {
+    Changes(will: { $0.willChange() }, did: { $0.didChange() })
+  }
+
+  @usableFromInline weak var root: Root?
+  @usableFromInline let read: Reader
+  @usableFromInline let options: KeyValueObservingOptions
+  @usableFromInline let handler: (Root, KeyValueObservedChange<Value>) -> Void
+  private let changes: Changes
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
 
@@ -264,6 +323,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     keyPath: KeyPath<Root, Value>,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks = ObservationHooks(),
+    changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     let declares = storage.customization != nil
@@ -278,6 +338,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
       },
       options: options,
       hooks: hooks,
+      changes: changes,
       handler: handler
     )
   }
@@ -293,6 +354,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     read: @escaping Reader,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
+    changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     self.root = root
@@ -300,6 +362,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     self.options = options
     self.handler = handler
     self.hooks = hooks
+    self.changes = changes
     super.init(keyPath: keyPath, rootStorage: storage, keyDescription: keyDescription)
   }
 
@@ -309,7 +372,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options)
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(anchor)
-    let value = refresh(root)
+    let value = refresh(root, read: nil)
     if dependencyCount == 0 {
       reportProblem(
         .unobservableKeyPath,
@@ -321,25 +384,17 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   }
 
   /// Reads the value with tracking and registers with what it depends on
-  /// now. When the reads are exactly the dependencies it had, nothing is
-  /// resolved or registered (see ``TrackingScope``).
-  private func refresh(_ root: Root, read numbered: (number: Int, expected: [Dependency]?)? = nil) -> Value {
-    let (readNumber, expected) = numbered ?? beginRead()
-    var scope = expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
-    var keys: [ReadKey] = []
-    let value = withAccessTracking(in: &scope) { read(root, &keys) }
-    if scope.matchedExpected && keys.isEmpty { return value }
-    let reads = scope.reads
-    install(
-      resolveDependencies(tracked: reads, read: keys),
-      read: readNumber,
-      verifiable: keys.isEmpty && reads.allSatisfy { $0.declaringObject == nil }
-    )
-    return value
+  /// now (see ``DerivedKeyObservation/trackRead(_:_:)``).
+  @inlinable
+  final func refresh(_ root: Root, read numbered: NumberedRead?) -> Value {
+    var value: Value? = nil
+    trackRead(numbered) { keys in value = read(root, &keys) }
+    return value.unsafelyUnwrapped
   }
 
   /// Reads the value without tracking.
-  private func currentValue(_ root: Root) -> Value {
+  @inlinable
+  final func currentValue(_ root: Root) -> Value {
     var keys: [ReadKey] = []
     return read(root, &keys)
   }
@@ -353,6 +408,17 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   }
 
   override func dependencyWillChange() {
+    changes.will(self)
+  }
+
+  override func dependencyDidChange() {
+    changes.did(self)
+  }
+
+  /// A dependency is about to change: keeps the old value for the did (the
+  /// outermost will on this thread) and sends the prior notification.
+  @inlinable
+  final func willChange() {
     let thread = currentThreadIdentity()
     let wantsOld = options.contains(.old)
     let wantsPrior = options.contains(.prior)
@@ -372,7 +438,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))
   }
 
-  override func dependencyDidChange() {
+  /// A dependency changed: at the outermost did on this thread, reads the
+  /// value again, re-registers with what it depends on now, and notifies.
+  @inlinable
+  final func didChange() {
     let (finished, oldValue, read) = closeChange(on: currentThreadIdentity())
     guard finished, !isEnded, let root else { return }
     let newValue = refresh(root, read: read)

@@ -60,6 +60,7 @@ struct ThreadLocal: Sendable {
 /// ```swift
 /// let thread = currentThreadIdentity()
 /// ```
+@usableFromInline
 func currentThreadIdentity() -> UInt {
   #if os(Windows)
     UInt(GetCurrentThreadId())

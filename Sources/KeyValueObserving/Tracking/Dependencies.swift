@@ -12,6 +12,7 @@ struct Dependency {
 
 /// A key that reading a derived key read on some object, and whose declared
 /// dependencies (see ``KeyValueObservingCustomization``) therefore count.
+@usableFromInline
 struct ReadKey {
   let object: any KeyValueObservable
   let keyPath: AnyKeyPath
