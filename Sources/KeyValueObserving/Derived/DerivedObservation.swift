@@ -326,7 +326,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
-    let declares = storage.customization != nil
+    let declares = storage.declaresDependencies
     self.init(
       root: root,
       storage: storage,

@@ -50,6 +50,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// hand only), so that setters need not ask ``observedType``.
   @usableFromInline let notifiesEveryKey: Bool
 
+  /// Whether the object's type is a ``KeyValueObservingCustomization``,
+  /// and so may declare dependencies: asked on every tracked read.
+  @usableFromInline let declaresDependencies: Bool
+
   /// The dynamic type of the observed object.
   var objectType: any KeyValueObservable.Type { observedType.type }
 
@@ -61,6 +65,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     let type = ObservedType.of(objectType)
     observedType = type
     notifiesEveryKey = type.manuallyNotifiedSlots.isEmpty
+    declaresDependencies = type.customization != nil
     state = LockedState(
       State(),
       unlockedBytes: Line.unlockedBytes,

@@ -80,7 +80,7 @@ struct TrackingScope {
       startRecording()
     }
     let storage = object._$kvoStorage()
-    let declaringObject = storage.customization == nil ? nil : object
+    let declaringObject = storage.declaresDependencies ? object : nil
     accesses.append(TrackedAccess(storage: storage, slot: slot, declaringObject: declaringObject))
   }
 
@@ -98,7 +98,7 @@ struct TrackingScope {
   /// Whether a read of `slot` of `storage` is the next expected one, or one
   /// matched shortly before.
   private mutating func verify(_ storage: _KeyValueObservationStorage, slot: Int) -> Bool {
-    guard storage.customization == nil else { return false }
+    guard !storage.declaresDependencies else { return false }
     if matched < expected.count, expected[matched].storage === storage, expected[matched].slot == slot {
       matched += 1
       return true
