@@ -170,8 +170,8 @@ extension KeyValueObservable {
     if recorded {
       _ = storage.recordClassic(target, registration: registration)
     }
-    if options.contains(.initial) && registration.isLive {
-      target.send(initialChange(initialValue(), options: options), from: self, isInitial: true)
+    sendInitial(options: options, isLive: registration.isLive, value: initialValue()) {
+      target.send($0, from: self, isInitial: true)
     }
     return (storage, registration)
   }
@@ -227,12 +227,6 @@ extension KeyValueObservable {
     }
     return components
   }
-}
-
-/// The `.initial` change of a classic registration.
-private func initialChange(_ value: Any?, options: KeyValueObservingOptions) -> KeyValueObservedChange<Any?> {
-  let newValue: Any?? = options.contains(.new) ? .some(value) : .none
-  return KeyValueObservedChange<Any?>(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false)
 }
 
 /// Reads a string key path from `root` key by key, through the dynamic type

@@ -66,12 +66,8 @@ extension KeyValueObservable {
     // storage is open and the addition succeeds; from then on the list keeps
     // the registration alive until the token removes it.
     guard storage.add(consume registration) else { return KeyValueObservation(storage: nil, registration: nil) }
-    if options.contains(.initial) {
-      let value = self[keyPath: keyPath]
-      handle._withUnsafeGuaranteedRef { registration in
-        guard registration.isLive else { return }
-        registration.call(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
-      }
+    sendInitial(options: options, isLive: handle._withUnsafeGuaranteedRef(\.isLive), value: self[keyPath: keyPath]) {
+      change in handle._withUnsafeGuaranteedRef { $0.call(self, change) }
     }
     return KeyValueObservation(storage: consume storage, registration: tokenHandle)
   }
@@ -114,9 +110,7 @@ extension KeyValueObservable {
       handler: changeHandler
     )
     let (anchor, value) = observation.start(root: self)
-    if options.contains(.initial) && anchor.isLive {
-      changeHandler(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
-    }
+    sendInitial(options: options, isLive: anchor.isLive, value: value) { changeHandler(self, $0) }
     return KeyValueObservation(storage: storage, registration: .passUnretained(anchor))
   }
 }

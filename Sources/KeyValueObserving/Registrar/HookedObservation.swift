@@ -75,10 +75,7 @@ extension KeyValueObservable {
     )
     // `self` is alive, so its storage is open and the addition succeeds.
     _ = storage.add(registration)
-    if options.contains(.initial) && registration.isLive {
-      let value = self[keyPath: keyPath]
-      changeHandler(self, KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value : nil))
-    }
+    sendInitial(options: options, isLive: registration.isLive, value: self[keyPath: keyPath]) { changeHandler(self, $0) }
     return KeyValueObservation(storage: storage, registration: .passUnretained(registration))
   }
 }
