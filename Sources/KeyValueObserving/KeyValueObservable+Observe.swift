@@ -48,28 +48,48 @@ extension KeyValueObservable {
     options: KeyValueObservingOptions = [],
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
+    observe(keyPath, options: options, hooks: nil, changeHandler: changeHandler)
+  }
+
+  /// ``observe(_:options:changeHandler:)`` with `hooks`: what the
+  /// registration says observes, and what to do when it ends. The one
+  /// registration path of typed observations: the controller, the async
+  /// sequences and the delivery places register through it too.
+  @inlinable
+  func observe<Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions,
+    hooks: ObservationHooks?,
+    changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> KeyValueObservation {
     let storage = _$kvoStorage()
     let slot: Int
     if let remembered = storage.rememberedSlot(for: keyPath) {
       slot = remembered
     } else {
       guard let found = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
-        return observeDerived(keyPath, in: storage, options: options, changeHandler: changeHandler)
+        return observeDerived(
+          keyPath, in: storage, options: options, hooks: hooks ?? ObservationHooks(), changeHandler: changeHandler
+        )
       }
       storage.rememberSlot(found, for: keyPath)
       slot = found
     }
-    let registration = ClosureRegistration<Self, Value>(options: options, slot: slot, handler: changeHandler)
-    let handle = Unmanaged.passUnretained(registration)
-    let tokenHandle = Unmanaged<_KeyValueRegistration>.passUnretained(registration)
+    let registration: _KeyValueValueRegistration<Value>
+    if let hooks {
+      registration = hookedRegistration(options: options, slot: slot, hooks: hooks, handler: changeHandler)
+    } else {
+      registration = ClosureRegistration<Self, Value>(options: options, slot: slot, handler: changeHandler)
+    }
+    let handle = Unmanaged<_KeyValueRegistration>.passUnretained(registration)
     // The slot list takes this function's reference. `self` is alive, so its
     // storage is open and the addition succeeds; from then on the list keeps
     // the registration alive until the token removes it.
     guard storage.add(consume registration) else { return KeyValueObservation(storage: nil, registration: nil) }
     sendInitial(options: options, isLive: handle._withUnsafeGuaranteedRef(\.isLive), value: self[keyPath: keyPath]) {
-      change in handle._withUnsafeGuaranteedRef { $0.call(self, change) }
+      changeHandler(self, $0)
     }
-    return KeyValueObservation(storage: consume storage, registration: tokenHandle)
+    return KeyValueObservation(storage: consume storage, registration: handle)
   }
 
   /// `observe` for a key path that is not one stored property without

@@ -55,27 +55,15 @@ struct ObservationHooks {
 }
 
 extension KeyValueObservable {
-  /// ``observe(_:options:changeHandler:)`` with `hooks`.
+  /// A registration of `handler` with `hooks`; made out of line, as few
+  /// registrations have hooks.
   @usableFromInline
-  func observe<Value>(
-    _ keyPath: KeyPath<Self, Value>,
+  func hookedRegistration<Value>(
     options: KeyValueObservingOptions,
+    slot: Int,
     hooks: ObservationHooks,
-    changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
-  ) -> KeyValueObservation {
-    let storage = _$kvoStorage()
-    guard let slot = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
-      return observeDerived(keyPath, in: storage, options: options, hooks: hooks, changeHandler: changeHandler)
-    }
-    let registration = HookedClosureRegistration<Self, Value>(
-      options: options,
-      slot: slot,
-      hooks: hooks,
-      handler: changeHandler
-    )
-    // `self` is alive, so its storage is open and the addition succeeds.
-    _ = storage.add(registration)
-    sendInitial(options: options, isLive: registration.isLive, value: self[keyPath: keyPath]) { changeHandler(self, $0) }
-    return KeyValueObservation(storage: storage, registration: .passUnretained(registration))
+    handler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> _KeyValueValueRegistration<Value> {
+    HookedClosureRegistration<Self, Value>(options: options, slot: slot, hooks: hooks, handler: handler)
   }
 }
