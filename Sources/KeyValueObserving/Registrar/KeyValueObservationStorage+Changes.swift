@@ -21,7 +21,7 @@ extension _KeyValueObservationStorage {
   /// there are none. A snapshot must be ended with ``endChange(_:)``.
   func beginChange(of keyPath: AnyKeyPath) -> ChangeSnapshot? {
     withState { state, _ in
-      guard let anchors = state.rareIfMade?.keyed[keyPath], !anchors.isEmpty else { return nil }
+      guard let anchors = state.table.rareIfMade?.keyed[keyPath], !anchors.isEmpty else { return nil }
       let record = takeDeliveryFlag()
       return anchors.snapshot(for: record)
     }
@@ -59,7 +59,7 @@ extension _KeyValueObservationStorage {
   @usableFromInline
   func releaseRetiredLists() {
     let released: [RegistrationList] = withState { state, _ in
-      guard !isDelivering, let rare = state.rareIfMade else { return [] }
+      guard !isDelivering, let rare = state.table.rareIfMade else { return [] }
       hasRetiredLists.pointee.store(false, ordering: .relaxed)
       defer { rare.retired = [] }
       return rare.retired

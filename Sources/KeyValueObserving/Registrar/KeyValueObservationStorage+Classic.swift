@@ -7,7 +7,7 @@ extension _KeyValueObservationStorage {
   func recordClassic(_ target: ClassicObserverTarget, registration: _KeyValueRegistration) -> Bool {
     withState { state, _ in
       guard !isClosed else { return false }
-      state.rare.classic.append(target, registration: registration)
+      state.table.rare.classic.append(target, registration: registration)
       return true
     }
   }
@@ -18,7 +18,7 @@ extension _KeyValueObservationStorage {
   /// out.
   func removeClassic(of observer: ObjectIdentifier, where matches: (ClassicObserverTarget) -> Bool) -> Bool {
     let (removed, released) = mutating { state, slots, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
-      guard !isClosed, let registration = state.rareIfMade?.classic.removeLast(of: observer, where: matches) else {
+      guard !isClosed, let registration = state.table.rareIfMade?.classic.removeLast(of: observer, where: matches) else {
         return nil
       }
       return detach(.passUnretained(registration), from: &state, slots, busy: busy, replaced: &replaced)
@@ -30,6 +30,6 @@ extension _KeyValueObservationStorage {
   /// The classic observers registered now, when a sweep for freed ones is
   /// due (see ``ClassicRegistrations/dueForSweep()``); `nil` otherwise.
   func classicTargetsDueForSweep() -> [ClassicObserverTarget]? {
-    withState { state, _ in state.rareIfMade?.classic.dueForSweep() }
+    withState { state, _ in state.table.rareIfMade?.classic.dueForSweep() }
   }
 }

@@ -1,7 +1,8 @@
 public import Synchronization
 
-// Adding, removing and closing registrations: the registration table's
-// changes, each under the lock, releasing what they took out after it.
+// Adding, removing and closing registrations: each runs one change of the
+// ``RegistrationTable`` under the lock, keeps the observed-slot mask in step,
+// and releases what the table took out after the lock.
 
 extension _KeyValueObservationStorage {
   /// Adds `registration` to its slot; returns `false` (and adds nothing)
@@ -11,26 +12,18 @@ extension _KeyValueObservationStorage {
   /// `consume` hands the registration to the slot list without a retain.
   @usableFromInline
   func add(_ registration: __owned _KeyValueRegistration) -> Bool {
-    let slot = registration.slot
-    let anchorKeyPath = slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil
     // The list takes this reference; the closure below captures only the
     // unmanaged handle, so nothing retains the registration on the way.
     let handed = Unmanaged.passRetained(consume registration)
-    let (added, released) = mutating { state, slots, busy, replaced in
+    let (added, released) = mutating { state, slots, busy, replaced -> Bool in
       guard !isClosed else { return false }
-      if let anchorKeyPath {
-        state.rare.keyed[anchorKeyPath, default: SlotRegistrations()].append(handed, busy: busy, retired: &replaced)
+      switch state.table.add(handed, slots: slots, busy: busy, retired: &replaced) {
+      case .refused: return false
+      case .added: return true
+      case .firstOfSlot(let slot):
+        markObserved(slot: slot, true)
         return true
       }
-      // Slots come from the class's key table, which has `keyCount` of them.
-      guard slot >= 0, slot < slots.count else { return false }
-      let wasEmpty = slots[slot].isEmpty
-      slots[slot].append(handed, busy: busy, retired: &replaced)
-      if wasEmpty {
-        if slot >= 63 { state.rare.highSlotsObserved += 1 }
-        markObserved(slot: slot, true)
-      }
-      return true
     }
     _ = released
     if !added { handed.release() }
@@ -85,9 +78,10 @@ extension _KeyValueObservationStorage {
     return true
   }
 
-  /// Takes `registration` out of its list, under the lock, and marks it
-  /// inactive; returns it with the list's reference, which the caller must
-  /// release, or `nil` when it is not registered.
+  /// Takes `registration` out of the table, under the lock, and clears its
+  /// slot's observed bit when it was the last; returns it with the list's
+  /// reference, which the caller must release, or `nil` when it is not
+  /// registered.
   func detach(
     _ registration: Unmanaged<_KeyValueRegistration>,
     from state: inout State,
@@ -95,73 +89,18 @@ extension _KeyValueObservationStorage {
     busy: Bool,
     replaced: inout [RegistrationList]
   ) -> Unmanaged<_KeyValueRegistration>? {
-    let (slot, keyPath) = registration._withUnsafeGuaranteedRef { registration in
-      let slot = registration.slot
-      return (slot, slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil)
-    }
-    if let keyPath {
-      guard let rare = state.rareIfMade,
-        let removed = rare.keyed[keyPath]?.remove(registration, busy: busy, retired: &replaced)
-      else {
-        return nil
-      }
-      if rare.keyed[keyPath]?.isEmpty == true, var emptied = rare.keyed.removeValue(forKey: keyPath),
-        let list = emptied.removeAll()
-      {
-        replaced.append(list)
-      }
-      removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
-      return removed
-    }
-    guard slot >= 0, slot < slots.count,
-      let removed = slots[slot].remove(registration, busy: busy, retired: &replaced)
-    else { return nil }
-    // Marked inactive under the lock, so a delivery that starts after this
-    // returns cannot call it.
-    removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
-    if slots[slot].isEmpty {
-      var highSlotsObserved = 0
-      if slot >= 63 {
-        state.rare.highSlotsObserved -= 1
-        highSlotsObserved = state.rare.highSlotsObserved
-      }
-      if highSlotsObserved == 0 {
-        markObserved(slot: slot, false)
-      }
-    }
+    let (removed, unobservedSlot) = state.table.detach(registration, slots: slots, busy: busy, retired: &replaced)
+    if let unobservedSlot { markObserved(slot: unobservedSlot, false) }
     return removed
   }
 
   /// Ends every registration: called once, when the observed object
   /// deinitialises. Later additions are refused.
   func close() {
-    let (removed, released) = mutating { state, slots, _, replaced -> (registrations: [_KeyValueRegistration], classic: ClassicRegistrations?) in
+    let (removed, released) = mutating { state, slots, _, replaced in
       closed.pointee.store(true, ordering: .releasing)
       observedSlots.store(0, ordering: .releasing)
-      var removed: [_KeyValueRegistration] = []
-      for index in slots.indices where !slots[index].isEmpty {
-        removed += slots[index].registrations
-      }
-      for index in slots.indices {
-        if let list = slots[index].removeAll() { replaced.append(list) }
-      }
-      let rare = state.rareIfMade
-      if let rare {
-        for registrations in rare.keyed.values {
-          removed += registrations.registrations
-          if let list = registrations.list { replaced.append(list) }
-        }
-        rare.keyed = [:]
-        rare.highSlotsObserved = 0
-      }
-      let classic = rare.map { rare in
-        defer { rare.classic = ClassicRegistrations() }
-        return rare.classic
-      }
-      for registration in removed {
-        registration.isActive.store(false, ordering: .releasing)
-      }
-      return (removed, classic)
+      return state.table.removeAll(slots: slots, retired: &replaced)
     }
     let unbalanced = openManualChanges.pointee.load(ordering: .relaxed)
     if unbalanced > 0 {
@@ -181,8 +120,6 @@ extension _KeyValueObservationStorage {
 
   /// The live registrations, slot by slot in registration order.
   func liveRegistrations() -> [_KeyValueRegistration] {
-    withState { state, slots in
-      slots.flatMap(\.registrations) + (state.rareIfMade?.keyed.values.flatMap(\.registrations) ?? [])
-    }
+    withState { state, slots in state.table.registrations(slots: slots) }
   }
 }

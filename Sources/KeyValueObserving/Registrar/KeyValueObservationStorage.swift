@@ -71,7 +71,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       unlockedBytes: Line.unlockedBytes,
       trailingBytes: type.keyCount * MemoryLayout<SlotRegistrations>.stride
     )
-    state.unlocked.initializeMemory(as: UInt8.self, repeating: 0, count: Line.unlockedBytes)
+    Line.initialize(state.unlocked)
     state.trailing.bindMemory(to: SlotRegistrations.self, capacity: type.keyCount)
       .initialize(repeating: SlotRegistrations(), count: observedType.keyCount)
   }
@@ -95,6 +95,18 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     /// ``lastSlotLookup``.
     static let lastSlotLookup = 16
     static let unlockedBytes = 24
+
+    /// Binds and initialises each atomic of the area at `area`.
+    static func initialize(_ area: UnsafeMutableRawPointer) {
+      let flags = (area + deliveryFlags).bindMemory(to: Atomic<Bool>.self, capacity: deliveryFlagCount)
+      for index in 0..<deliveryFlagCount {
+        (flags + index).initialize(to: Atomic(false))
+      }
+      (area + closed).bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+      (area + hasRetiredLists).bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+      (area + openManualChanges).bindMemory(to: Atomic<Int32>.self, capacity: 1).initialize(to: Atomic(0))
+      (area + lastSlotLookup).bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
+    }
   }
 
   /// The registrations of each slot: in the lock's line, after the state.
@@ -180,30 +192,11 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// What the lock guards besides the slot table.
   struct State {
-    /// What most objects never need, made on first use.
-    private var rareState: RareState?
+    /// The registrations, with the slot table handed in.
+    var table = RegistrationTable()
     /// The key path of ``lastSlotLookup``, kept alive so that its address
     /// cannot be reused by another key path while it is remembered.
     var lastSlotKeyPath: AnyKeyPath?
-
-    /// The rare part, made if need be.
-    var rare: RareState {
-      mutating get {
-        if let rareState { return rareState }
-        let made = RareState()
-        rareState = made
-        return made
-      }
-    }
-
-    /// The rare part, if it was ever made.
-    var rareIfMade: RareState? { rareState }
-
-    /// Drops the rare part, returning it to be released after the lock.
-    mutating func takeRare() -> RareState? {
-      defer { rareState = nil }
-      return rareState
-    }
   }
 
   /// Whether a change may be reading a list now. Called under the lock.
@@ -249,6 +242,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// whether a change may be reading, and collects the lists it replaces;
   /// those are kept while changes are under way, and otherwise returned, to
   /// be released after the lock with whatever else `body` returned.
+  @inline(__always)
   func mutating<Result>(
     _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>, _ busy: Bool, _ replaced: inout [RegistrationList]) -> Result
   ) -> (result: Result, released: [RegistrationList]) {
@@ -258,12 +252,12 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       let result = body(&state, slots, busy, &replaced)
       if busy {
         if !replaced.isEmpty {
-          state.rare.retired += replaced
+          state.table.rare.retired += replaced
           hasRetiredLists.pointee.store(true, ordering: .relaxed)
         }
         return (result, [])
       }
-      if let rare = state.rareIfMade, !rare.retired.isEmpty {
+      if let rare = state.table.rareIfMade, !rare.retired.isEmpty {
         replaced += rare.retired
         rare.retired = []
         hasRetiredLists.pointee.store(false, ordering: .relaxed)

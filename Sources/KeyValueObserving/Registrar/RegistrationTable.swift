@@ -1,0 +1,145 @@
+import Synchronization
+
+/// The registrations of one observed object, filed by key: a list per slot
+/// (kept in the storage's lock line, handed in as `slots`), the anchors of
+/// derived observations by key path, and classic observers by observer.
+///
+/// Pure bookkeeping, kept under the storage's lock: its changes never call
+/// out and never release anything. They hand back what they took out — the
+/// registrations, with the list's reference, and replaced lists in
+/// `retired` — for the storage to release after the lock, and say when a
+/// slot gains its first registration or loses its last, for the storage's
+/// observed-slot mask.
+///
+/// ```swift
+/// storage.mutating { state, slots, busy, retired in
+///     state.table.add(handed, slots: slots, busy: busy, retired: &retired)
+/// }
+/// ```
+struct RegistrationTable {
+  /// What few objects need, made on first use.
+  private var rareState: RareState?
+
+  /// The rare part, made if need be.
+  var rare: RareState {
+    mutating get {
+      if let rareState { return rareState }
+      let made = RareState()
+      rareState = made
+      return made
+    }
+  }
+
+  /// The rare part, if it was ever made.
+  var rareIfMade: RareState? { rareState }
+
+  /// What an addition did to the slot's observed bit.
+  enum Addition {
+    /// Nothing was added: the slot is not one of the object's.
+    case refused
+    /// Added to a slot that had registrations already, or under a key path.
+    case added
+    /// Added the slot's first registration: its bit must be set.
+    case firstOfSlot(Int)
+  }
+
+  /// Adds `registration`, whose reference (`passRetained`) the table takes
+  /// unless the addition is refused.
+  mutating func add(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    slots: UnsafeMutableBufferPointer<SlotRegistrations>,
+    busy: Bool,
+    retired: inout [RegistrationList]
+  ) -> Addition {
+    let (slot, anchorKeyPath) = Self.filing(of: registration)
+    if let anchorKeyPath {
+      rare.keyed[anchorKeyPath, default: SlotRegistrations()].append(registration, busy: busy, retired: &retired)
+      return .added
+    }
+    // Slots come from the class's key table, which has `slots.count` of them.
+    guard slot >= 0, slot < slots.count else { return .refused }
+    let wasEmpty = slots[slot].isEmpty
+    slots[slot].append(registration, busy: busy, retired: &retired)
+    guard wasEmpty else { return .added }
+    if slot >= 63 { rare.highSlotsObserved += 1 }
+    return .firstOfSlot(slot)
+  }
+
+  /// Takes `registration` out and marks it inactive, so that a delivery
+  /// that starts afterwards cannot call it. Returns it with the list's
+  /// reference, or `nil` when it is not here, and the slot whose bit must
+  /// be cleared, if its last registration went.
+  mutating func detach(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    slots: UnsafeMutableBufferPointer<SlotRegistrations>,
+    busy: Bool,
+    retired: inout [RegistrationList]
+  ) -> (removed: Unmanaged<_KeyValueRegistration>?, unobservedSlot: Int?) {
+    let (slot, keyPath) = Self.filing(of: registration)
+    let removed: Unmanaged<_KeyValueRegistration>
+    var unobservedSlot: Int?
+    if let keyPath {
+      guard let rare = rareState,
+        let taken = rare.keyed[keyPath]?.remove(registration, busy: busy, retired: &retired)
+      else { return (nil, nil) }
+      if rare.keyed[keyPath]?.isEmpty == true, var emptied = rare.keyed.removeValue(forKey: keyPath),
+        let list = emptied.removeAll()
+      {
+        retired.append(list)
+      }
+      removed = taken
+    } else {
+      guard slot >= 0, slot < slots.count,
+        let taken = slots[slot].remove(registration, busy: busy, retired: &retired)
+      else { return (nil, nil) }
+      removed = taken
+      if slots[slot].isEmpty {
+        // Slots from 63 on share one bit: it is cleared with the last of them.
+        if slot >= 63 { rare.highSlotsObserved -= 1 }
+        if slot < 63 || rare.highSlotsObserved == 0 { unobservedSlot = slot }
+      }
+    }
+    removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
+    return (removed, unobservedSlot)
+  }
+
+  /// Takes every registration out and marks each inactive; returns them,
+  /// and the classic observers' filing, to be released after the lock.
+  /// The lists go to `retired`.
+  mutating func removeAll(
+    slots: UnsafeMutableBufferPointer<SlotRegistrations>,
+    retired: inout [RegistrationList]
+  ) -> (registrations: [_KeyValueRegistration], classic: ClassicRegistrations?) {
+    let removed = registrations(slots: slots)
+    for index in slots.indices {
+      if let list = slots[index].removeAll() { retired.append(list) }
+    }
+    var classic: ClassicRegistrations?
+    if let rare = rareState {
+      retired += rare.keyed.values.compactMap(\.list)
+      rare.keyed = [:]
+      rare.highSlotsObserved = 0
+      classic = rare.classic
+      rare.classic = ClassicRegistrations()
+    }
+    for registration in removed {
+      registration.isActive.store(false, ordering: .releasing)
+    }
+    return (removed, classic)
+  }
+
+  /// The live registrations, slot by slot in registration order, then the
+  /// anchors.
+  func registrations(slots: UnsafeMutableBufferPointer<SlotRegistrations>) -> [_KeyValueRegistration] {
+    slots.flatMap(\.registrations) + (rareState?.keyed.values.flatMap(\.registrations) ?? [])
+  }
+
+  /// Where `registration` is filed: its slot, and the key path it is filed
+  /// under when it is the anchor of a derived observation.
+  private static func filing(of registration: Unmanaged<_KeyValueRegistration>) -> (slot: Int, anchorKeyPath: AnyKeyPath?) {
+    registration._withUnsafeGuaranteedRef { registration in
+      let slot = registration.slot
+      return (slot, slot == _KeyValueRegistration.keyPathSlot ? registration.anchorKeyPath : nil)
+    }
+  }
+}
