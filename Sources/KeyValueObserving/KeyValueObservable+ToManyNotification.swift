@@ -109,6 +109,9 @@ extension Array {
   @inlinable
   func elements(in ranges: [Range<Int>]) -> [Element] {
     if ranges.count == 1, ranges[0].lowerBound >= 0, ranges[0].upperBound <= count {
+      // One element (an append, an insertion): a literal, which allocates
+      // without the generic copy of a slice.
+      if ranges[0].count == 1 { return [self[ranges[0].lowerBound]] }
       return Array(self[ranges[0]])
     }
     var elements: [Element] = []
