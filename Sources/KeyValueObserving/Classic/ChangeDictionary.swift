@@ -37,6 +37,8 @@ extension KeyValueObservedChange {
 
 /// A change dictionary from a change's parts, its values boxed: built
 /// without generic code, so that the delivery loop only boxes the values.
+/// The one place that decides what a change dictionary holds (a
+/// ``SettingDictionary`` holds the same keys for a setting).
 func changeDictionary(
   kind: KeyValueChange,
   newValue: Any?,
@@ -48,12 +50,25 @@ func changeDictionary(
   mayBeOptional: Bool
 ) -> [KeyValueChangeKey: Any] {
   // Room for every key a change can have, allocated once, by copying an
-  // empty dictionary of that capacity (which skips a generic lookup).
+  // empty dictionary of that capacity (which skips a generic lookup); the
+  // keys are spelled out, as their static constants are lazily initialised
+  // globals.
   var dictionary = emptyChangeDictionary
-  fillChangeDictionary(
-    &dictionary, kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: indexRanges,
-    isPrior: isPrior, isInitial: isInitial, options: options, mayBeOptional: mayBeOptional
-  )
+  dictionary[KeyValueChangeKey(rawValue: "kind")] = kind
+  let hasNew = kind != .removal && !isPrior
+  let hasOld = kind != .insertion && !isInitial
+  if options.contains(.new) && hasNew {
+    dictionary[KeyValueChangeKey(rawValue: "new")] = presentedChangeValue(newValue, mayBeOptional: mayBeOptional)
+  }
+  if options.contains(.old) && hasOld {
+    dictionary[KeyValueChangeKey(rawValue: "old")] = presentedChangeValue(oldValue, mayBeOptional: mayBeOptional)
+  }
+  if let indexRanges {
+    dictionary[.indexes] = RangeSet(indexRanges)
+  }
+  if isPrior {
+    dictionary[.notificationIsPrior] = true
+  }
   return dictionary
 }
 
@@ -62,41 +77,6 @@ func changeDictionary(
 func presentedChangeValue(_ value: Any?, mayBeOptional: Bool) -> Any {
   guard mayBeOptional else { return value ?? changeDictionaryNil }
   return flattened(value) ?? changeDictionaryNil
-}
-
-/// Adds a change's entries to `dictionary`, which is empty: the one place
-/// that decides what a change dictionary holds.
-func fillChangeDictionary(
-  _ dictionary: inout [KeyValueChangeKey: Any],
-  kind: KeyValueChange,
-  newValue: Any?,
-  oldValue: Any?,
-  indexRanges: [Range<Int>]?,
-  isPrior: Bool,
-  isInitial: Bool,
-  options: KeyValueObservingOptions,
-  mayBeOptional: Bool
-) {
-  func present(_ value: Any?) -> Any {
-    presentedChangeValue(value, mayBeOptional: mayBeOptional)
-  }
-  // The keys are spelled out, as their static constants are lazily
-  // initialised globals.
-  dictionary[KeyValueChangeKey(rawValue: "kind")] = kind
-  let hasNew = kind != .removal && !isPrior
-  let hasOld = kind != .insertion && !isInitial
-  if options.contains(.new) && hasNew {
-    dictionary[KeyValueChangeKey(rawValue: "new")] = present(newValue)
-  }
-  if options.contains(.old) && hasOld {
-    dictionary[KeyValueChangeKey(rawValue: "old")] = present(oldValue)
-  }
-  if let indexRanges {
-    dictionary[.indexes] = RangeSet(indexRanges)
-  }
-  if isPrior {
-    dictionary[.notificationIsPrior] = true
-  }
 }
 
 /// The change dictionary of a classic registration's settings, kept between
@@ -134,7 +114,7 @@ final class SettingDictionary {
     oldIndex = options.contains(.old) ? dictionary.index(forKey: KeyValueChangeKey(rawValue: "old")) : nil
   }
 
-  /// Puts a setting's values in, presented as ``fillChangeDictionary`` does.
+  /// Puts a setting's values in, presented (see ``presentedChangeValue(_:mayBeOptional:)``).
   func fill(newValue: Any, oldValue: Any) {
     if let newIndex { dictionary.values[newIndex] = newValue }
     if let oldIndex { dictionary.values[oldIndex] = oldValue }
