@@ -1,0 +1,268 @@
+import Synchronization
+
+/// The observation of a key path that is not one stored property of the
+/// observed object: a computed property, a chain through other observable
+/// objects, or a property with declared dependencies.
+///
+/// It registers with every (object, key) the key path's value depends on
+/// (see ``resolveDependencies(tracked:read:)``), asking each for a will
+/// and a did. At the outermost will on a thread it reads the old value; at
+/// the matching did it reads the key path again, tracking the reads,
+/// re-registers with what the value depends on now (a branch taken, a link
+/// replaced), and notifies once. Nested wills on one thread — a dependency
+/// changed while another changes — only deepen the change.
+///
+/// This class keeps the state and does the bookkeeping, without generics, so
+/// that none of it pays for run-time type lookups; ``DerivedObservation``
+/// adds the typed reads and the handler. Owned by its anchor in the
+/// observed object's storage (so the object's deinit ends it) and by its
+/// dependency registrations.
+@usableFromInline
+class DerivedKeyObservation: @unchecked Sendable {
+  // @unchecked Sendable: `state` is behind its lock; the rest is immutable
+  // or atomic.
+
+  private let state = LockedState(State())
+
+  /// Set once, when the observation ends; checked before each callback.
+  private let ended = Atomic<Bool>(false)
+
+  /// The observed key path.
+  let anyKeyPath: AnyKeyPath
+
+  /// The observed object's storage.
+  let rootStorage: _KeyValueObservationStorage
+
+  private struct State {
+    /// The registrations with what the value depends on, in the order the
+    /// reads found them.
+    var dependencies: [Registered] = []
+    /// Changes under way, one per thread (few at once: a list).
+    var pending: [PendingChange] = []
+    /// What the value depends on, as a list a verifying read checks its
+    /// reads against (see ``TrackingScope``); `nil` when declared
+    /// dependencies counted, which only a full resolution finds.
+    var verifiable: [Dependency]? = []
+    /// Numbers the reads of the value, so that a slower read on one thread
+    /// cannot replace the dependencies a later read on another installed.
+    var nextRead = 0
+    var appliedRead = -1
+  }
+
+  private struct Registered {
+    let dependency: Dependency
+    let registration: Unmanaged<_KeyValueRegistration>
+  }
+
+  private struct PendingChange {
+    let thread: UInt
+    var depth: Int
+    /// The value before the change, when the observer asked for it.
+    var oldValue: Any?
+  }
+
+  /// What ``keyDescription`` says instead of describing the key path.
+  private let givenKeyDescription: String?
+
+  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage, keyDescription: String?) {
+    self.anyKeyPath = keyPath
+    self.rootStorage = rootStorage
+    self.givenKeyDescription = keyDescription
+  }
+
+  /// Whether the observation ended: invalidated, or the object deinitialised.
+  @usableFromInline
+  final var isEnded: Bool { ended.load(ordering: .acquiring) }
+
+  /// A dependency is about to change. Overridden with the typed reads.
+  func dependencyWillChange() {}
+
+  /// A dependency changed. Overridden with the typed reads.
+  func dependencyDidChange() {}
+
+  // MARK: Changes under way, per thread
+
+  /// Opens this thread's change, or deepens it; `true` for the outermost,
+  /// whose old value `oldValue` (read just before, outside the lock) is
+  /// kept for its did.
+  @usableFromInline
+  final func openChange(on thread: UInt, oldValue: Any?) -> Bool {
+    state.withLock { state in
+      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
+        state.pending[index].depth += 1
+        return false
+      }
+      state.pending.append(PendingChange(thread: thread, depth: 1, oldValue: oldValue))
+      return true
+    }
+  }
+
+  /// Closes one level of this thread's change: `finished` for the
+  /// outermost, with the old value kept at its will. A did with no will (an
+  /// observation that started in between) finishes without an old value.
+  /// A finished change numbers the read of the new value that follows (see
+  /// ``beginRead()``), in the same lock.
+  @usableFromInline
+  final func closeChange(on thread: UInt) -> (finished: Bool, oldValue: Any?, read: NumberedRead?) {
+    state.withLock { state in
+      var oldValue: Any? = nil
+      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
+        state.pending[index].depth -= 1
+        guard state.pending[index].depth == 0 else { return (false, nil, nil) }
+        oldValue = state.pending.remove(at: index).oldValue
+      }
+      return (true, oldValue, Self.numberRead(&state))
+    }
+  }
+
+  // MARK: Dependencies
+
+  /// Numbers a read of the value (pass the number to
+  /// ``install(_:read:verifiable:)``) and gives the dependencies the read
+  /// can be checked against, when there is such a list.
+  final func beginRead() -> NumberedRead {
+    state.withLock { Self.numberRead(&$0) }
+  }
+
+  /// ``beginRead()``, under the lock.
+  private static func numberRead(_ state: inout State) -> NumberedRead {
+    defer { state.nextRead += 1 }
+    return NumberedRead(number: state.nextRead, expected: state.verifiable)
+  }
+
+  /// Reads the value with `read`, tracking what it reads, and registers
+  /// with what it depends on now: the untyped part of a typed read (see
+  /// ``DerivedObservation/refresh(_:read:)``). When the reads are exactly
+  /// the dependencies it had, nothing is resolved or registered (see
+  /// ``TrackingScope``).
+  @usableFromInline
+  final func trackRead(_ numbered: NumberedRead?, _ read: (inout [ReadKey]) -> Void) {
+    let numbered = numbered ?? beginRead()
+    var scope = numbered.expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
+    var keys: [ReadKey] = []
+    withAccessTracking(in: &scope) { read(&keys) }
+    if scope.matchedExpected && keys.isEmpty { return }
+    let reads = scope.reads
+    install(
+      resolveDependencies(tracked: reads, read: keys),
+      read: numbered.number,
+      verifiable: keys.isEmpty && reads.allSatisfy { $0.declaringObject == nil }
+    )
+  }
+
+  /// Registers with `dependencies` and drops registrations with anything
+  /// else, unless a later read installed its own already. `verifiable`:
+  /// whether they were found without declared dependencies, so that the
+  /// next read can check its reads against them.
+  final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
+    state.withLock { state in
+      guard !isEnded, read > state.appliedRead else { return }
+      state.appliedRead = read
+      state.verifiable = verifiable ? dependencies : nil
+      // Usually the value depends on the same keys as before.
+      if dependencies.count == state.dependencies.count
+        && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1.dependency) })
+      {
+        return
+      }
+      var previous = state.dependencies
+      var next: [Registered] = []
+      next.reserveCapacity(dependencies.count)
+      for dependency in dependencies {
+        if let index = previous.firstIndex(where: { $0.dependency.isSame(as: dependency) }) {
+          next.append(previous.remove(at: index))
+          continue
+        }
+        let registration = DependencyRegistration(forwardingTo: self, slot: dependency.slot)
+        if dependency.storage.add(registration) {
+          next.append(Registered(dependency: dependency, registration: .passUnretained(registration)))
+        }
+      }
+      // Storage locks are taken inside this one, never the other way round:
+      // the storages call out only after releasing their own lock.
+      for stale in previous {
+        stale.dependency.storage.remove(stale.registration)
+      }
+      state.dependencies = next
+    }
+  }
+
+  /// The observed key path as the user wrote it: the string key path for
+  /// one observed by string; the property's name for one property
+  /// (`fullName`); Swift's description without its root type where it
+  /// names the properties (`address?.street`); and otherwise — a chain on a
+  /// platform where macro-written accessors have no names at run time — the
+  /// keys read, each one read on another object continuing the path before
+  /// it (`address.street`).
+  final var keyDescription: String {
+    if let givenKeyDescription { return givenKeyDescription }
+    if let name = rootStorage.objectType._$kvoName(for: anyKeyPath) { return name }
+    let described = "\(anyKeyPath)"
+    if !described.contains("<computed") {
+      let withoutRoot = described.drop { $0 != "." }.dropFirst()
+      return withoutRoot.isEmpty ? described : String(withoutRoot)
+    }
+    var paths: [String] = []
+    for dependency in currentDependencies() {
+      let key = dependency.storage.objectType._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
+      if dependency.storage === rootStorage || paths.isEmpty {
+        paths.append(key)
+      } else {
+        paths[paths.count - 1] += "." + key
+      }
+    }
+    return paths.count == 1 ? paths[0] : "derived(\(paths.joined(separator: ", ")))"
+  }
+
+  /// What the value depends on now, one key each, named on its object's
+  /// type where that is not the observed object's: `address`,
+  /// `Address.street`.
+  final var dependencyDescriptions: [String] {
+    let rootType = ObjectIdentifier(rootStorage.objectType)
+    return currentDependencies().map { dependency in
+      let type = dependency.storage.objectType
+      let key = type._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
+      return ObjectIdentifier(type) == rootType && dependency.storage === rootStorage ? key : "\(type).\(key)"
+    }
+  }
+
+  private func currentDependencies() -> [Dependency] {
+    state.withLock { $0.dependencies.map(\.dependency) }
+  }
+
+  /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
+  var handlerDescription: String { "derived observation" }
+
+  /// How many keys the value depends on now.
+  final var dependencyCount: Int {
+    state.withLock { $0.dependencies.count }
+  }
+
+  /// Ends the observation and removes its registrations; idempotent.
+  final func end() {
+    let (first, registered): (Bool, [Registered]) = state.withLock { state in
+      guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
+      state.pending = []
+      defer { state.dependencies = [] }
+      return (true, state.dependencies)
+    }
+    for dependency in registered {
+      dependency.dependency.storage.remove(dependency.registration)
+    }
+    if first {
+      didEnd()
+    }
+  }
+
+  /// Told once, with no lock held, that the observation ended.
+  func didEnd() {}
+}
+
+/// The number of a read of a derived value, and the dependencies the read
+/// can be checked against, when there is such a list (see
+/// ``DerivedKeyObservation/trackRead(_:_:)``).
+@usableFromInline
+struct NumberedRead {
+  let number: Int
+  let expected: [Dependency]?
+}
