@@ -92,7 +92,7 @@ func presentedChangeValue(_ value: Any?, mayBeOptional: Bool) -> Any {
 ///
 /// ```swift
 /// let buffer = reusable.take() ?? SettingDictionary(options: [.old, .new])
-/// buffer.fill(newValue: 1, oldValue: 0)
+/// buffer.fill(newValue: 1, oldValue: 0, mayBeOptional: false)
 /// observer.observeValue(…, change: buffer.dictionary, …)
 /// buffer.empty()
 /// reusable.put(buffer)
@@ -114,10 +114,12 @@ final class SettingDictionary {
     oldIndex = options.contains(.old) ? dictionary.index(forKey: KeyValueChangeKey(rawValue: "old")) : nil
   }
 
-  /// Puts a setting's values in, presented (see ``presentedChangeValue(_:mayBeOptional:)``).
-  func fill(newValue: Any, oldValue: Any) {
-    if let newIndex { dictionary.values[newIndex] = newValue }
-    if let oldIndex { dictionary.values[oldIndex] = oldValue }
+  /// Puts a setting's values in, as a change dictionary presents them
+  /// (see ``presentedChangeValue(_:mayBeOptional:)``); a value the options
+  /// did not ask for is not presented at all.
+  func fill(newValue: Any?, oldValue: Any?, mayBeOptional: Bool) {
+    if let newIndex { dictionary.values[newIndex] = presentedChangeValue(newValue, mayBeOptional: mayBeOptional) }
+    if let oldIndex { dictionary.values[oldIndex] = presentedChangeValue(oldValue, mayBeOptional: mayBeOptional) }
   }
 
   /// Releases the values of the last change.

@@ -168,10 +168,7 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
     }
     // A setting, the common change: its dictionary is kept between changes.
     let buffer = settingDictionary.take() ?? SettingDictionary(options: options)
-    buffer.fill(
-      newValue: presentedChangeValue(newValue, mayBeOptional: valueIsOptional),
-      oldValue: presentedChangeValue(oldValue, mayBeOptional: valueIsOptional)
-    )
+    buffer.fill(newValue: newValue, oldValue: oldValue, mayBeOptional: valueIsOptional)
     target.send(buffer.dictionary, from: object)
     buffer.empty()
     settingDictionary.put(buffer)
