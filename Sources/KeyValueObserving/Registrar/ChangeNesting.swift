@@ -13,11 +13,15 @@ public import Synchronization
 /// observers, or a manual change open somewhere) are recorded.
 ///
 /// The record is a list of frames headed by one thread-local pointer. A
-/// setter's frame lives on its stack (no allocation); a change that spans
-/// two calls — a manual will/did pair, or the will/did of a key derived from
-/// others — keeps a heap frame (``PendingChange``) until its did. The two
-/// kinds interleave (a derived key's will arrives inside a setter's window,
-/// its did after it), so a frame is unlinked wherever it is in the list.
+/// setter's frame lives on its stack (no allocation); a manual will/did
+/// pair, which spans two calls, keeps a heap frame (``PendingChange``) until
+/// its did. The two kinds interleave (a manual will opened inside a
+/// setter's window, its did after it), so a frame is unlinked wherever it
+/// is in the list. A key derived from others keeps its own per-thread
+/// record of the changes of its dependencies (``DerivedKeyObservation``),
+/// which its end can clear: a frame here can only be unlinked by its own
+/// thread, and a derived observation may end between a dependency's will
+/// and its did.
 ///
 /// Not API.
 ///
@@ -26,9 +30,8 @@ public import Synchronization
 /// // _KeyValueChangeNesting.withChange(of: storage, slot: 0) { deliverPrior(); assign() }
 /// ```
 public enum _KeyValueChangeNesting {
-  /// One change under way: whose (a storage, or a derived observation),
-  /// which key, the next frame out, and the pending change a heap frame
-  /// belongs to.
+  /// One change under way: whose (a storage), which key, the next frame
+  /// out, and the pending change a heap frame belongs to.
   @usableFromInline
   struct Frame {
     @usableFromInline let owner: ObjectIdentifier
@@ -144,14 +147,13 @@ public enum _KeyValueChangeNesting {
 }
 
 /// A change that spans two calls on one thread — a manual
-/// `willChangeValue`/`didChangeValue` pair, or the will/did of a key derived
-/// from others — with what its did needs: how deeply it is nested and what
-/// was known at its will.
+/// `willChangeValue`/`didChangeValue` pair — with what its did needs: how
+/// deeply it is nested and what was known at its will.
 ///
 /// Not API.
 ///
 /// ```swift
-/// // Made by willChangeValue(for:) and by derived observations.
+/// // Made by willChangeValue(for:) and its siblings.
 /// ```
 @usableFromInline
 class PendingChange {
