@@ -86,7 +86,7 @@ extension KeyValueObservable {
     // storage is open and the addition succeeds; from then on the list keeps
     // the registration alive until the token removes it.
     guard storage.add(consume registration) else { return KeyValueObservation(storage: nil, registration: nil) }
-    sendInitial(options: options, isLive: handle._withUnsafeGuaranteedRef(\.isLive), value: self[keyPath: keyPath]) {
+    sendInitial(options: options, isLive: handle._withUnsafeGuaranteedRef { $0.isLive }, value: self[keyPath: keyPath]) {
       changeHandler(self, $0)
     }
     return KeyValueObservation(storage: consume storage, registration: handle)

@@ -68,7 +68,7 @@ extension _KeyValueObservationStorage {
   }
 
   /// Tells `removed`, if any, that it was removed, then gives up the list's
-  /// reference to it that ``detach(_:from:busy:replaced:)`` handed over;
+  /// reference to it that ``detach(_:from:_:busy:replaced:)`` handed over;
   /// returns whether there was one.
   @discardableResult
   func ended(_ removed: Unmanaged<_KeyValueRegistration>?) -> Bool {

@@ -6,7 +6,7 @@
 /// Reached only through the storage's `withState`, under its lock.
 ///
 /// ```swift
-/// storage.withState { state, _ in state.rare.classic.count }
+/// storage.withState { state, _ in state.table.rare.classic.count }
 /// ```
 final class RareState {
   /// Registrations filed under a key path that is not a slot: the anchors
