@@ -45,9 +45,12 @@ extension KeyValueObservable {
     // as typed code.
     if let slot = Self._$kvoSlot(forKey: key) {
       guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: "\(Self.self)") }
-      let access = _KeyValueStorageAccess(assigning: value, to: self, slot: slot)
-      if accessStorage(ofSlot: slot, access) {
-        guard let expected = access.mismatchedType else { return }
+      func assign(_ value: UnsafePointer<Any>?) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
+        accessStorage(ofSlot: slot, .assign(object: .passUnretained(self), value: value, slot: slot))
+      }
+      let (handled, outcome) = if let value { withUnsafePointer(to: value, assign) } else { assign(nil) }
+      if handled {
+        guard let expected = outcome.mismatchedType else { return }
         throw .typeMismatch(
           key: key, type: "\(Self.self)", expected: "\(expected)", actual: value.map { "\(type(of: $0))" } ?? "nil"
         )

@@ -51,10 +51,9 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
   /// The storage of the property `keyPath` names on `object`'s class, or
   /// `nil` when there is none.
   init?(_ keyPath: AnyKeyPath, of object: Object) {
-    let access = _KeyValueStorageAccess(.accessors)
-    guard let slot = Object._$kvoSlot(for: keyPath), object.accessStorage(ofSlot: slot, access),
-      let accessors = access.accessors as? StorageAccessors<AnyObject, Value>
-    else { return nil }
+    guard let slot = Object._$kvoSlot(for: keyPath) else { return nil }
+    let (handled, outcome) = object.accessStorage(ofSlot: slot, .accessors)
+    guard handled, let accessors = outcome.accessors as? StorageAccessors<AnyObject, Value> else { return nil }
     self.slot = slot
     self.accessors = accessors
   }

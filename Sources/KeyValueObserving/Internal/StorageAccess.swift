@@ -9,6 +9,9 @@
 /// specialised in the module that declares the class: an assignment by
 /// string runs as typed code there, with no type opened at run time.
 ///
+/// A value, allocating nothing: what the job leaves goes to its caller's
+/// ``Outcome`` through a pointer (see ``perform(_:_:)``).
+///
 /// Not API: the macro-generated tables use it.
 ///
 /// ```swift
@@ -21,57 +24,55 @@
 /// // default: return false
 /// // }
 /// ```
-public final class _KeyValueStorageAccess {
+public struct _KeyValueStorageAccess {
+  /// What to do with the storage.
   @usableFromInline
   enum Job {
-    /// Keep the storage's key path.
-    case keyPath
-    /// Keep typed functions that read the storage and change it in place.
+    /// Keep typed functions that read the storage and change it in place,
+    /// in ``Outcome/accessors``.
     case accessors
-    /// Assign ``value`` to ``object``'s property at ``slot``, notifying as
-    /// the property's setter does.
-    case assign
+    /// Assign the value `value` points to (`nil` when `nil` is assigned) to
+    /// `object`'s property at `slot`, notifying as the property's setter
+    /// does.
+    case assign(object: Unmanaged<AnyObject>, value: UnsafePointer<Any>?, slot: Int)
+  }
+
+  /// What the job leaves for its caller.
+  @usableFromInline
+  struct Outcome {
+    /// For ``Job/accessors``: a ``StorageAccessors`` of the property's
+    /// value type, rooted at `AnyObject`.
+    @usableFromInline var accessors: Any?
+    /// For ``Job/assign(object:value:slot:)``, the property's type when the
+    /// value was not of it (nothing was assigned).
+    @usableFromInline var mismatchedType: Any.Type?
+
+    @usableFromInline
+    init() {}
   }
 
   @usableFromInline let job: Job
+  /// Where the job leaves its outcome: the caller's, on its stack (see
+  /// ``perform(_:_:)``), so that an access allocates nothing.
+  @usableFromInline let outcome: UnsafeMutablePointer<Outcome>
 
-  /// For ``Job/assign``: the object, the value and the property's slot.
-  @usableFromInline let object: AnyObject?
-  @usableFromInline let value: Any?
-  @usableFromInline let slot: Int
-
-  /// The storage's key path, for ``Job/keyPath``.
-  @usableFromInline var keyPath: AnyKeyPath?
-
-  /// For ``Job/accessors``: a ``StorageAccessors`` of the property's
-  /// value type, rooted at `AnyObject`.
-  @usableFromInline var accessors: Any?
-
-  /// For ``Job/assign``, the property's type when the value was not of it
-  /// (nothing was assigned).
-  @usableFromInline var mismatchedType: Any.Type?
-
-  /// An access that keeps what the table hands over (``Job/keyPath`` or
-  /// ``Job/accessors``).
   @usableFromInline
-  init(_ job: Job) {
+  init(_ job: Job, outcome: UnsafeMutablePointer<Outcome>) {
     self.job = job
-    self.object = nil
-    self.value = nil
-    self.slot = 0
+    self.outcome = outcome
   }
 
-  /// An access that assigns `value` to the property at `slot` of `object`.
-  @usableFromInline
-  init(assigning value: Any?, to object: AnyObject, slot: Int) {
-    self.job = .assign
-    self.object = object
-    self.value = value
-    self.slot = slot
+  /// Runs `run` with an access doing `job`; returns what `run` returned and
+  /// the job's outcome. The access, and the pointers in `job`, are valid
+  /// only inside `run`.
+  static func perform(_ job: Job, _ run: (_KeyValueStorageAccess) -> Bool) -> (handled: Bool, outcome: Outcome) {
+    var outcome = Outcome()
+    let handled = withUnsafeMutablePointer(to: &outcome) { run(_KeyValueStorageAccess(job, outcome: $0)) }
+    return (handled, outcome)
   }
 
-  /// Does the access's job with the storage's key path and typed
-  /// accessors; returns `true`.
+  /// Does the access's job with the storage's typed accessors; returns
+  /// `true`. The storage's key path gives the types.
   ///
   /// ```swift
   /// // return access.visit(\Person._name, get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) })
@@ -83,32 +84,30 @@ public final class _KeyValueStorageAccess {
     set: @escaping (Root, Value) -> Void,
     modify: @escaping ((inout Value) -> Void, Root) -> Void
   ) -> Bool {
-    perform(keyPath, hasPropertyObservers: false, get: get, set: set, modify: modify)
+    perform(hasPropertyObservers: false, get: get, set: set, modify: modify)
   }
 
   /// The job, on storage that has `willSet`/`didSet` of its own or not.
   @inlinable
   func perform<Root: KeyValueObservable, Value>(
-    _ keyPath: ReferenceWritableKeyPath<Root, Value>,
     hasPropertyObservers: Bool,
     get: @escaping (Root) -> Value,
     set: @escaping (Root, Value) -> Void,
     modify: @escaping ((inout Value) -> Void, Root) -> Void
   ) -> Bool {
     switch job {
-    case .keyPath:
-      self.keyPath = keyPath
     case .accessors:
       // The table belongs to the object's class or to a superclass of it.
-      accessors = StorageAccessors<AnyObject, Value>(
+      outcome.pointee.accessors = StorageAccessors<AnyObject, Value>(
         get: { get(unsafeDowncast($0, to: Root.self)) },
         modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) },
         hasPropertyObservers: hasPropertyObservers
       )
-    case .assign:
-      // Set with the job.
-      let root = unsafeDowncast(object.unsafelyUnwrapped, to: Root.self)
-      assign(value, to: root, slot: slot, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    case .assign(let object, let value, let slot):
+      object._withUnsafeGuaranteedRef { object in
+        let root = unsafeDowncast(object, to: Root.self)
+        assign(value, to: root, slot: slot, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+      }
     }
     return true
   }
@@ -126,20 +125,19 @@ public final class _KeyValueStorageAccess {
     access: _KeyValueStorageAccess
   ) -> Bool {
     access.perform(
-      pattern,
       hasPropertyObservers: true,
-      get: { $0[keyPath: pattern] },
-      set: { $0[keyPath: pattern] = $1 },
-      modify: { $0(&$1[keyPath: pattern]) }
+      get: { (root: Root) in root[keyPath: pattern] },
+      set: { (root: Root, value: Value) in root[keyPath: pattern] = value },
+      modify: { (body: (inout Value) -> Void, root: Root) in body(&root[keyPath: pattern]) }
     )
   }
 
-  /// Assigns `value` to `root`'s storage through `set`, notifying the
-  /// registrations of `slot` as the setter does, or records that `value`
-  /// is not a `Value`.
+  /// Assigns the value `value` points to (`nil`: an optional's `nil`) to
+  /// `root`'s storage through `set`, notifying the registrations of `slot`
+  /// as the setter does, or records that it is not a `Value`.
   @inlinable
   func assign<Root: KeyValueObservable, Value>(
-    _ value: Any?,
+    _ value: UnsafePointer<Any>?,
     to root: Root,
     slot: Int,
     hasPropertyObservers: Bool,
@@ -147,7 +145,7 @@ public final class _KeyValueStorageAccess {
     set: (Root, Value) -> Void
   ) {
     guard let newValue = assignable(value, as: Value.self) else {
-      mismatchedType = Value.self
+      outcome.pointee.mismatchedType = Value.self
       return
     }
     guard let storage = root._$kvoObservedStorage else {
@@ -160,22 +158,30 @@ public final class _KeyValueStorageAccess {
   }
 }
 
-/// `value` as a `Value`: `nil` becomes an optional type's `nil`; `nil`
-/// when it is not one.
+/// The value `value` points to as a `Value`, cast where it lies; no value
+/// becomes an optional type's `nil`; `nil` when it is not one.
 @inlinable
-func assignable<Value>(_ value: Any?, as _: Value.Type) -> Value? {
-  if let value { return value as? Value }
+func assignable<Value>(_ value: UnsafePointer<Any>?, as _: Value.Type) -> Value? {
+  if let value { return value.pointee as? Value }
   return (Value.self as? any OptionalValue.Type)?.nilValue as? Value
 }
 
 extension KeyValueObservable {
-  /// Hands `access` the storage of the property at `slot`, through the
-  /// table of this object's class; `false` when there is none to hand: a
-  /// property a marked subclass overrides, or an object of a subclass the
-  /// macro did not mark, whose overrides no table lists.
-  func accessStorage(ofSlot slot: Int, _ access: _KeyValueStorageAccess) -> Bool {
+  /// Does `job` on the storage of the property at `slot`, through the
+  /// table of this object's class, and gives what it left. `handled` is
+  /// `false` when there is no storage to hand: a property a marked subclass
+  /// overrides, or an object of a subclass the macro did not mark, whose
+  /// overrides no table lists.
+  ///
+  /// ```swift
+  /// let (handled, outcome) = person.accessStorage(ofSlot: 0, .accessors)
+  /// ```
+  func accessStorage(
+    ofSlot slot: Int,
+    _ job: _KeyValueStorageAccess.Job
+  ) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
     let dynamicType = type(of: self)
-    guard ObjectIdentifier(dynamicType._$kvoMarkedType) == ObjectIdentifier(dynamicType) else { return false }
-    return dynamicType._$kvoAccessStorage(ofSlot: slot, access)
+    guard ObjectIdentifier(dynamicType._$kvoMarkedType) == ObjectIdentifier(dynamicType) else { return (false, .init()) }
+    return _KeyValueStorageAccess.perform(job) { dynamicType._$kvoAccessStorage(ofSlot: slot, $0) }
   }
 }
