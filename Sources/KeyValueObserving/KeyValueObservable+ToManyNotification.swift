@@ -28,7 +28,7 @@ extension KeyValueObservable {
     valuesAt indexes: RangeSet<Int>,
     for keyPath: KeyPath<Self, [Element]>
   ) {
-    willChange(kind, valuesIn: Array(indexes.ranges), for: keyPath)
+    willChange(kind, valuesIn: IndexRanges(indexes), for: keyPath)
   }
 
   /// Announces that the elements at `indexes` of the array at `keyPath`
@@ -51,13 +51,13 @@ extension KeyValueObservable {
     valuesAt indexes: RangeSet<Int>,
     for keyPath: KeyPath<Self, [Element]>
   ) {
-    didChange(kind, valuesIn: Array(indexes.ranges), for: keyPath)
+    didChange(kind, valuesIn: IndexRanges(indexes), for: keyPath)
   }
 
   /// ``willChange(_:valuesAt:for:)`` with the indexes as the sorted,
   /// disjoint ranges of a `RangeSet`.
   @usableFromInline
-  func willChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
+  func willChange<Element>(_ kind: KeyValueChange, valuesIn ranges: IndexRanges, for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
       openChange(for: keyPath)
@@ -71,7 +71,7 @@ extension KeyValueObservable {
   /// ``didChange(_:valuesAt:for:)`` with the indexes as the sorted,
   /// disjoint ranges of a `RangeSet`.
   @usableFromInline
-  func didChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
+  func didChange<Element>(_ kind: KeyValueChange, valuesIn ranges: IndexRanges, for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
       closeChange(for: keyPath)
@@ -89,13 +89,13 @@ extension KeyValueObservable {
     }
   }
 
-  private func elements<Element>(of keyPath: KeyPath<Self, [Element]>, in ranges: [Range<Int>]) -> [Element] {
+  private func elements<Element>(of keyPath: KeyPath<Self, [Element]>, in ranges: IndexRanges) -> [Element] {
     let array = self[keyPath: keyPath]
     let elements = array.elements(in: ranges)
-    if ranges.contains(where: { $0.lowerBound < 0 || $0.upperBound > array.count }) {
+    if !ranges.lie(within: array.count) {
       reportProblem(
         .indexesOutOfRange,
-        "a change of \(Self.describe(keyPath)) names indexes \(ranges) but the array has \(array.count) elements; "
+        "a change of \(Self.describe(keyPath)) names indexes \(ranges.ranges) but the array has \(array.count) elements; "
           + "the change reports only the elements in range"
       )
     }
@@ -107,17 +107,22 @@ extension Array {
   /// The elements at `ranges` (sorted and disjoint), leaving out positions
   /// outside the array: what a to-many change's notification carries.
   @inlinable
-  func elements(in ranges: [Range<Int>]) -> [Element] {
-    if ranges.count == 1, ranges[0].lowerBound >= 0, ranges[0].upperBound <= count {
+  func elements(in ranges: IndexRanges) -> [Element] {
+    switch ranges {
+    case .single(let range) where range.lowerBound >= 0 && range.upperBound <= count:
       // One element (an append, an insertion): a literal, which allocates
       // without the generic copy of a slice.
-      if ranges[0].count == 1 { return [self[ranges[0].lowerBound]] }
-      return Array(self[ranges[0]])
+      if range.count == 1 { return [self[range.lowerBound]] }
+      return Array(self[range])
+    case .single(let range):
+      return Array(self[range.clamped(to: indices)])
+    case .multiple(let ranges):
+      var elements: [Element] = []
+      for range in ranges {
+        elements.append(contentsOf: self[range.clamped(to: indices)])
+      }
+      return elements
     }
-    var elements: [Element] = []
-    for range in ranges {
-      elements.append(contentsOf: self[range.clamped(to: indices)])
-    }
-    return elements
   }
+
 }

@@ -59,7 +59,7 @@ extension KeyValueObservable {
     for keyPath: KeyPath<Self, [Element]>,
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let ranges = Array(indexes.ranges)
+    let ranges = IndexRanges(indexes)
     willChange(kind, valuesIn: ranges, for: keyPath)
     defer { didChange(kind, valuesIn: ranges, for: keyPath) }
     return try body()

@@ -46,14 +46,12 @@ public struct KeyValueObservedChange<Value> {
   /// if let indexes = change.indexes { print(indexes.ranges) }
   /// ```
   public var indexes: RangeSet<Int>? {
-    indexRanges.map { RangeSet($0) }
+    indexRanges?.rangeSet
   }
 
-  /// The ranges behind ``indexes``. `RangeSet` comes from the resilient
-  /// standard library, so storing one would give every change record a
-  /// layout known only at run time and make each notification go through
-  /// value witnesses; an array of ranges has a fixed layout.
-  @usableFromInline let indexRanges: [Range<Int>]?
+  /// The ranges behind ``indexes`` (see ``IndexRanges`` for why not a
+  /// `RangeSet`).
+  @usableFromInline let indexRanges: IndexRanges?
 
   /// `true` for the notification sent before a change to a registration
   /// that asked for ``KeyValueObservingOptions/prior``.
@@ -81,13 +79,13 @@ public struct KeyValueObservedChange<Value> {
     self.kind = kind
     self.newValue = newValue
     self.oldValue = oldValue
-    self.indexRanges = indexes.map { Array($0.ranges) }
+    self.indexRanges = indexes.map(IndexRanges.init)
     self.isPrior = isPrior
   }
 
   /// A change whose indexes are already ranges.
   @inlinable
-  init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, indexRanges: [Range<Int>]?, isPrior: Bool) {
+  init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, indexRanges: IndexRanges?, isPrior: Bool) {
     self.kind = kind
     self.newValue = newValue
     self.oldValue = oldValue

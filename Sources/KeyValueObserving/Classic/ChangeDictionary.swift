@@ -43,7 +43,7 @@ func changeDictionary(
   kind: KeyValueChange,
   newValue: Any?,
   oldValue: Any?,
-  indexRanges: [Range<Int>]?,
+  indexRanges: IndexRanges?,
   isPrior: Bool,
   isInitial: Bool,
   options: KeyValueObservingOptions,
@@ -64,7 +64,7 @@ func changeDictionary(
     dictionary[KeyValueChangeKey(rawValue: "old")] = presentedChangeValue(oldValue, mayBeOptional: mayBeOptional)
   }
   if let indexRanges {
-    dictionary[.indexes] = RangeSet(indexRanges)
+    dictionary[.indexes] = indexRanges.rangeSet
   }
   if isPrior {
     dictionary[.notificationIsPrior] = true
@@ -74,9 +74,13 @@ func changeDictionary(
 
 /// A value as a change dictionary holds it: unwrapped from every level of
 /// optionality (when `mayBeOptional`), `nil` as ``changeDictionaryNil``.
-func presentedChangeValue(_ value: Any?, mayBeOptional: Bool) -> Any {
-  guard mayBeOptional else { return value ?? changeDictionaryNil }
-  return flattened(value) ?? changeDictionaryNil
+func presentedChangeValue(_ value: consuming Any?, mayBeOptional: Bool) -> Any {
+  // Consumed, not copied: a copy of an `Any?` goes through the run time's
+  // generic code.
+  switch consume value {
+  case .none: return changeDictionaryNil
+  case .some(let value): return mayBeOptional ? flattened(value) ?? changeDictionaryNil : value
+  }
 }
 
 /// The change dictionary of a classic registration's settings, kept between
@@ -117,7 +121,7 @@ final class SettingDictionary {
   /// Puts a setting's values in, as a change dictionary presents them
   /// (see ``presentedChangeValue(_:mayBeOptional:)``); a value the options
   /// did not ask for is not presented at all.
-  func fill(newValue: Any?, oldValue: Any?, mayBeOptional: Bool) {
+  func fill(newValue: consuming Any?, oldValue: consuming Any?, mayBeOptional: Bool) {
     if let newIndex { dictionary.values[newIndex] = presentedChangeValue(newValue, mayBeOptional: mayBeOptional) }
     if let oldIndex { dictionary.values[oldIndex] = presentedChangeValue(oldValue, mayBeOptional: mayBeOptional) }
   }

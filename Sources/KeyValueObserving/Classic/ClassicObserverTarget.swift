@@ -152,9 +152,9 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
   @usableFromInline
   func receive(
     kind: KeyValueChange,
-    oldValue: Any?,
-    newValue: Any?,
-    indexRanges: [Range<Int>]?,
+    oldValue: consuming Any?,
+    newValue: consuming Any?,
+    indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject
   ) {
@@ -168,7 +168,7 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
     }
     // A setting, the common change: its dictionary is kept between changes.
     let buffer = settingDictionary.take() ?? SettingDictionary(options: options)
-    buffer.fill(newValue: newValue, oldValue: oldValue, mayBeOptional: valueIsOptional)
+    buffer.fill(newValue: consume newValue, oldValue: consume oldValue, mayBeOptional: valueIsOptional)
     target.send(buffer.dictionary, from: object)
     buffer.empty()
     settingDictionary.put(buffer)

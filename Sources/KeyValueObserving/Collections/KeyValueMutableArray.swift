@@ -133,7 +133,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     get { array[position] }
     set {
       guard checkPosition(position, in: 0..<endIndex) else { return }
-      mutate(.replacement, at: [position..<position + 1]) { $0[position] = newValue }
+      mutate(.replacement, at: IndexRanges(position..<position + 1)) { $0[position] = newValue }
     }
   }
 
@@ -158,7 +158,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     let valid = 0..<endIndex
     guard checkPosition(i, in: valid), checkPosition(j, in: valid), i != j else { return }
     let (low, high) = i < j ? (i, j) : (j, i)
-    mutate(.replacement, at: [low..<low + 1, high..<high + 1]) { $0.swapAt(i, j) }
+    mutate(.replacement, at: IndexRanges([low..<low + 1, high..<high + 1])) { $0.swapAt(i, j) }
   }
 
   // MARK: Insertion
@@ -171,7 +171,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   @inlinable
   public func append(_ element: Element) {
     let count = endIndex
-    mutate(.insertion, at: [count..<count + 1]) { $0.append(element) }
+    mutate(.insertion, at: IndexRanges(count..<count + 1)) { $0.append(element) }
   }
 
   /// Appends `elements`: one insertion over all the new positions.
@@ -204,7 +204,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   public func insert<C: Collection>(contentsOf elements: C, at position: Int) where C.Element == Element {
     guard checkPosition(position, in: 0..<endIndex + 1) else { return }
     let inserted = Array(elements)
-    mutate(.insertion, at: [position..<position + inserted.count]) {
+    mutate(.insertion, at: IndexRanges(position..<position + inserted.count)) {
       $0.insert(contentsOf: inserted, at: position)
     }
   }
@@ -220,7 +220,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   public func remove(at position: Int) -> Element {
     precondition(indices.contains(position), "KeyValueMutableArray: index \(position) out of range")
     var removed: Element?
-    mutate(.removal, at: [position..<position + 1]) { removed = $0.remove(at: position) }
+    mutate(.removal, at: IndexRanges(position..<position + 1)) { removed = $0.remove(at: position) }
     return removed!
   }
 
@@ -241,7 +241,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   @inlinable
   public func removeAll(keepingCapacity keepCapacity: Bool = false) {
     let count = endIndex
-    mutate(.removal, at: [0..<count]) { $0.removeAll(keepingCapacity: keepCapacity) }
+    mutate(.removal, at: IndexRanges(0..<count)) { $0.removeAll(keepingCapacity: keepCapacity) }
   }
 
   /// Removes the elements that satisfy `shouldBeRemoved`: one removal at
@@ -254,7 +254,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     let current = array
     let positions = try RangeSet(current.indices.filter { try shouldBeRemoved(current[$0]) }, within: current)
     guard !positions.isEmpty else { return }
-    mutate(.removal, at: Array(positions.ranges)) { $0.removeSubranges(positions) }
+    mutate(.removal, at: IndexRanges(positions)) { $0.removeSubranges(positions) }
   }
 
   /// Removes and returns the first element: one removal at 0.
@@ -303,11 +303,11 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     case (true, false):
       insert(contentsOf: replacement, at: bounds.lowerBound)
     case (false, true):
-      mutate(.removal, at: [bounds]) { $0.removeSubrange(bounds) }
+      mutate(.removal, at: IndexRanges(bounds)) { $0.removeSubrange(bounds) }
     case (false, false) where bounds.count == replacement.count:
-      mutate(.replacement, at: [bounds]) { $0.replaceSubrange(bounds, with: replacement) }
+      mutate(.replacement, at: IndexRanges(bounds)) { $0.replaceSubrange(bounds, with: replacement) }
     case (false, false):
-      mutate(.removal, at: [bounds]) { $0.removeSubrange(bounds) }
+      mutate(.removal, at: IndexRanges(bounds)) { $0.removeSubrange(bounds) }
       insert(contentsOf: replacement, at: bounds.lowerBound)
     }
   }
@@ -325,7 +325,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// Runs one mutation of the array as one notification of `kind` at
   /// `positions`: sorted, disjoint ranges.
   @inlinable
-  func mutate(_ kind: KeyValueChange, at positions: [Range<Int>], _ body: (inout [Element]) -> Void) {
+  func mutate(_ kind: KeyValueChange, at positions: IndexRanges, _ body: (inout [Element]) -> Void) {
     switch backing {
     case .property(let object, _, let storage?):
       storage.change(object, ChangeShape(kind: kind, indexRanges: positions), values: { $0.elements(in: positions) }, body)

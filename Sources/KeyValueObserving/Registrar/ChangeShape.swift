@@ -4,17 +4,16 @@
 /// Not API.
 ///
 /// ```swift
-/// // ChangeShape(kind: .insertion, indexRanges: [3..<4])  // a proxy's append
+/// // ChangeShape(kind: .insertion, indexRanges: IndexRanges(3..<4))  // a proxy's append
 /// ```
 @usableFromInline
 struct ChangeShape: Sendable {
   @usableFromInline let kind: KeyValueChange
-  /// The positions, as the sorted, disjoint ranges of a `RangeSet`, kept as
-  /// an array so that each notification can take them without converting.
-  @usableFromInline let indexRanges: [Range<Int>]?
+  /// The positions, in the form each notification takes them.
+  @usableFromInline let indexRanges: IndexRanges?
 
   @inlinable
-  init(kind: KeyValueChange, indexRanges: [Range<Int>]?) {
+  init(kind: KeyValueChange, indexRanges: IndexRanges?) {
     self.kind = kind
     self.indexRanges = indexRanges
   }
