@@ -10,7 +10,8 @@ import Synchronization
 /// the matching did it reads the key path again, tracking the reads,
 /// re-registers with what the value depends on now (a branch taken, a link
 /// replaced), and notifies once. Nested wills on one thread — a dependency
-/// changed while another changes — only deepen the change.
+/// changed while another changes — only deepen the change (see
+/// ``PendingChanges``, which ``DerivedObservation`` keeps typed).
 ///
 /// This class keeps the state and does the bookkeeping, without generics, so
 /// that none of it pays for run-time type lookups; ``DerivedObservation``
@@ -37,8 +38,6 @@ class DerivedKeyObservation: @unchecked Sendable {
     /// The registrations with what the value depends on, in the order the
     /// reads found them.
     var dependencies: [Registered] = []
-    /// Changes under way, one per thread (few at once: a list).
-    var pending: [PendingChange] = []
     /// What the value depends on, as a list a verifying read checks its
     /// reads against (see ``TrackingScope``); `nil` when declared
     /// dependencies counted, which only a full resolution finds.
@@ -52,13 +51,6 @@ class DerivedKeyObservation: @unchecked Sendable {
   private struct Registered {
     let dependency: Dependency
     let registration: Unmanaged<_KeyValueRegistration>
-  }
-
-  private struct PendingChange {
-    let thread: UInt
-    var depth: Int
-    /// The value before the change, when the observer asked for it.
-    var oldValue: Any?
   }
 
   /// What ``keyDescription`` says instead of describing the key path.
@@ -80,64 +72,26 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// A dependency changed. Overridden with the typed reads.
   func dependencyDidChange() {}
 
-  // MARK: Changes under way, per thread
-
-  /// Opens this thread's change, or deepens it; `true` for the outermost,
-  /// whose old value `oldValue` (read just before, outside the lock) is
-  /// kept for its did.
-  @usableFromInline
-  final func openChange(on thread: UInt, oldValue: Any?) -> Bool {
-    state.withLock { state in
-      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
-        state.pending[index].depth += 1
-        return false
-      }
-      state.pending.append(PendingChange(thread: thread, depth: 1, oldValue: oldValue))
-      return true
-    }
-  }
-
-  /// Closes one level of this thread's change: `finished` for the
-  /// outermost, with the old value kept at its will. A did with no will (an
-  /// observation that started in between) finishes without an old value.
-  /// A finished change numbers the read of the new value that follows (see
-  /// ``beginRead()``), in the same lock.
-  @usableFromInline
-  final func closeChange(on thread: UInt) -> (finished: Bool, oldValue: Any?, read: NumberedRead?) {
-    state.withLock { state in
-      var oldValue: Any? = nil
-      if let index = state.pending.firstIndex(where: { $0.thread == thread }) {
-        state.pending[index].depth -= 1
-        guard state.pending[index].depth == 0 else { return (false, nil, nil) }
-        oldValue = state.pending.remove(at: index).oldValue
-      }
-      return (true, oldValue, Self.numberRead(&state))
-    }
-  }
-
   // MARK: Dependencies
 
   /// Numbers a read of the value (pass the number to
   /// ``install(_:read:verifiable:)``) and gives the dependencies the read
   /// can be checked against, when there is such a list.
   final func beginRead() -> NumberedRead {
-    state.withLock { Self.numberRead(&$0) }
-  }
-
-  /// ``beginRead()``, under the lock.
-  private static func numberRead(_ state: inout State) -> NumberedRead {
-    defer { state.nextRead += 1 }
-    return NumberedRead(number: state.nextRead, expected: state.verifiable)
+    state.withLock { state in
+      defer { state.nextRead += 1 }
+      return NumberedRead(number: state.nextRead, expected: state.verifiable)
+    }
   }
 
   /// Reads the value with `read`, tracking what it reads, and registers
   /// with what it depends on now: the untyped part of a typed read (see
-  /// ``DerivedObservation/refresh(_:read:)``). When the reads are exactly
+  /// ``DerivedObservation/refresh(_:)``). When the reads are exactly
   /// the dependencies it had, nothing is resolved or registered (see
   /// ``TrackingScope``).
   @usableFromInline
-  final func trackRead(_ numbered: NumberedRead?, _ read: (inout [ReadKey]) -> Void) {
-    let numbered = numbered ?? beginRead()
+  final func trackRead(_ read: (inout [ReadKey]) -> Void) {
+    let numbered = beginRead()
     var scope = numbered.expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
     var keys: [ReadKey] = []
     withAccessTracking(in: &scope) { read(&keys) }
@@ -242,7 +196,6 @@ class DerivedKeyObservation: @unchecked Sendable {
   final func end() {
     let (first, registered): (Bool, [Registered]) = state.withLock { state in
       guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
-      state.pending = []
       defer { state.dependencies = [] }
       return (true, state.dependencies)
     }
@@ -260,8 +213,7 @@ class DerivedKeyObservation: @unchecked Sendable {
 
 /// The number of a read of a derived value, and the dependencies the read
 /// can be checked against, when there is such a list (see
-/// ``DerivedKeyObservation/trackRead(_:_:)``).
-@usableFromInline
+/// ``DerivedKeyObservation/trackRead(_:)``).
 struct NumberedRead {
   let number: Int
   let expected: [Dependency]?

@@ -44,6 +44,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   @usableFromInline let options: KeyValueObservingOptions
   @usableFromInline let handler: (Root, KeyValueObservedChange<Value>) -> Void
   private let changes: Changes
+  /// The changes under way, per thread, with their old values.
+  @usableFromInline let pending = LockedState(PendingChanges<Value>())
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
 
@@ -103,7 +105,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options)
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(anchor)
-    let value = refresh(root, read: nil)
+    let value = refresh(root)
     if dependencyCount == 0 {
       reportProblem(
         .unobservableKeyPath,
@@ -115,11 +117,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   }
 
   /// Reads the value with tracking and registers with what it depends on
-  /// now (see ``DerivedKeyObservation/trackRead(_:_:)``).
+  /// now (see ``DerivedKeyObservation/trackRead(_:)``).
   @inlinable
-  final func refresh(_ root: Root, read numbered: NumberedRead?) -> Value {
+  final func refresh(_ root: Root) -> Value {
     var value: Value? = nil
-    trackRead(numbered) { keys in value = read(root, &keys) }
+    trackRead { keys in value = read(root, &keys) }
     return value.unsafelyUnwrapped
   }
 
@@ -131,6 +133,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   }
 
   override func didEnd() {
+    pending.withLock { $0 = PendingChanges() }
     hooks.ended?()
   }
 
@@ -155,17 +158,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     let wantsPrior = options.contains(.prior)
     // Read before the lock, and also for a nested will (rare), where it is
     // not kept: so that the will takes the lock once.
-    // (Written without `Optional.map`, which would run as generic code.)
-    var kept: Any? = nil
     var oldValue: Value? = nil
     if wantsOld || wantsPrior, let root {
       let value = currentValue(root)
-      if wantsOld {
-        kept = value
-        oldValue = value
-      }
+      if wantsOld { oldValue = value }
     }
-    guard openChange(on: thread, oldValue: kept), wantsPrior, !isEnded, let root else { return }
+    guard pending.withLock({ $0.open(on: thread, oldValue: oldValue) }), wantsPrior, !isEnded, let root else { return }
     handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))
   }
 
@@ -173,14 +171,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   /// value again, re-registers with what it depends on now, and notifies.
   @inlinable
   final func didChange() {
-    let (finished, oldValue, read) = closeChange(on: currentThreadIdentity())
+    let thread = currentThreadIdentity()
+    let (finished, oldValue) = pending.withLock { $0.close(on: thread) }
     guard finished, !isEnded, let root else { return }
-    let newValue = refresh(root, read: read)
+    let newValue = refresh(root)
     guard !isEnded else { return }
-    var old: Value? = nil
-    if options.contains(.old), let oldValue {
-      old = (oldValue as! Value)
-    }
+    let old = options.contains(.old) ? oldValue : nil
     handler(
       root,
       KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? newValue : nil, oldValue: old, isPrior: false)
