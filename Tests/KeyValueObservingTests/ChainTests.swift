@@ -181,4 +181,83 @@ struct ChainTests {
     #expect(allRegistrations(on: address.city!).isEmpty)
     address.city?.name = "Bergen"  // nothing to notify, nothing breaks
   }
+
+  // A chain of non-optional stored properties is read link by link through
+  // each property's storage; these pin what that read must still respect.
+
+  @Test("a chain of stored properties follows a link replaced by a subclass that overrides the leaf")
+  func storedChainThroughAnOverride() {
+    let console = Console()
+    let changes = Recorder<Change<Int>>()
+    let token = console.observe(\.holder.dial.level, options: [.old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    console.holder.dial.level = 5
+    // OffsetDial's getter adds 100 to the stored level: reading the stored
+    // level directly would report 0 and 50.
+    let offset = OffsetDial()
+    console.holder.dial = offset
+    offset.level = 150
+    #expect(
+      changes.elements == [
+        Change(old: 0, new: 5),
+        Change(old: 5, new: 100),
+        Change(old: 100, new: 150),
+      ]
+    )
+    _ = token
+  }
+
+  @Test("a chain of stored properties re-wires when a middle link is replaced, and leaves the old links")
+  func storedChainReplacedMiddle() {
+    let console = Console()
+    let oldHolder = console.holder
+    let oldDial = oldHolder.dial
+    let changes = Recorder<Change<Int>>()
+    let token = console.observe(\.holder.dial.level, options: [.old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    let newHolder = DialHolder()
+    newHolder.dial.level = 7
+    console.holder = newHolder
+    oldDial.level = 99
+    oldHolder.dial = Dial()
+    newHolder.dial.level = 8
+    #expect(changes.elements == [Change(old: 0, new: 7), Change(old: 7, new: 8)])
+    #expect(allRegistrations(on: oldHolder).isEmpty)
+    #expect(allRegistrations(on: oldDial).isEmpty)
+    _ = token
+  }
+
+  @Test("a chain of stored properties ending in a property with its own observers reads what they leave")
+  func storedChainToAPropertyWithObservers() {
+    let console = Console()
+    let values = Recorder<Int>()
+    let token = console.observe(\.holder.gauge.reading, options: .new) { _, change in values.append(change.newValue!) }
+    console.holder.gauge.reading = 12
+    console.holder.gauge.reading = -3
+    #expect(values.elements == [12, 0])
+    _ = token
+  }
+}
+
+/// A three-link chain of non-optional stored properties:
+/// `\.holder.dial.level`, `\.holder.gauge.reading`.
+@KeyValueObservable
+final class Console {
+  var holder = DialHolder()
+}
+
+@KeyValueObservable
+final class DialHolder {
+  var dial = Dial()
+  var gauge = ClampedGauge()
+}
+
+/// A property whose own `didSet` adjusts the value it was given.
+@KeyValueObservable
+final class ClampedGauge {
+  var reading = 0 {
+    didSet { if reading < 0 { reading = 0 } }
+  }
 }

@@ -77,6 +77,7 @@ class DerivedKeyObservation: @unchecked Sendable {
   /// Numbers a read of the value (pass the number to
   /// ``install(_:read:verifiable:)``) and gives the dependencies the read
   /// can be checked against, when there is such a list.
+  @usableFromInline
   final func beginRead() -> NumberedRead {
     state.withLock { state in
       defer { state.nextRead += 1 }
@@ -85,13 +86,12 @@ class DerivedKeyObservation: @unchecked Sendable {
   }
 
   /// Reads the value with `read`, tracking what it reads, and registers
-  /// with what it depends on now: the untyped part of a typed read (see
-  /// ``DerivedObservation/refresh(_:)``). When the reads are exactly
-  /// the dependencies it had, nothing is resolved or registered (see
-  /// ``TrackingScope``).
+  /// with what it depends on now, as read `numbered`: the untyped part of a
+  /// typed read (see ``DerivedObservation/refresh(_:)``). When the reads
+  /// are exactly the dependencies it had, nothing is resolved or registered
+  /// (see ``TrackingScope``).
   @usableFromInline
-  final func trackRead(_ read: (inout [ReadKey]) -> Void) {
-    let numbered = beginRead()
+  final func trackRead(_ numbered: NumberedRead, _ read: (inout [ReadKey]) -> Void) {
     var scope = numbered.expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
     var keys: [ReadKey] = []
     withAccessTracking(in: &scope) { read(&keys) }
@@ -213,8 +213,9 @@ class DerivedKeyObservation: @unchecked Sendable {
 
 /// The number of a read of a derived value, and the dependencies the read
 /// can be checked against, when there is such a list (see
-/// ``DerivedKeyObservation/trackRead(_:)``).
+/// ``DerivedKeyObservation/trackRead(_:_:)``).
+@usableFromInline
 struct NumberedRead {
-  let number: Int
-  let expected: [Dependency]?
+  @usableFromInline let number: Int
+  @usableFromInline let expected: [Dependency]?
 }

@@ -43,6 +43,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   @usableFromInline let read: Reader
   @usableFromInline let options: KeyValueObservingOptions
   @usableFromInline let handler: (Root, KeyValueObservedChange<Value>) -> Void
+  /// The observed key path read link by link, when it is a chain of stored
+  /// properties.
+  @usableFromInline let chain: StoredChain<Value>?
   private let changes: Changes
   /// The changes under way, per thread, with their old values.
   @usableFromInline let pending = LockedState(PendingChanges<Value>())
@@ -69,6 +72,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
         if declares { keys.append(ReadKey(object: root, keyPath: keyPath)) }
         return root[keyPath: keyPath]
       },
+      chain: StoredChain(keyPath, of: root),
       options: options,
       hooks: hooks,
       changes: changes,
@@ -85,6 +89,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     filedUnder keyPath: AnyKeyPath,
     keyDescription: String?,
     read: @escaping Reader,
+    chain: StoredChain<Value>? = nil,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
     changes: Changes,
@@ -92,6 +97,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   ) {
     self.root = root
     self.read = read
+    self.chain = chain
     self.options = options
     self.handler = handler
     self.hooks = hooks
@@ -117,17 +123,26 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   }
 
   /// Reads the value with tracking and registers with what it depends on
-  /// now (see ``DerivedKeyObservation/trackRead(_:)``).
+  /// now (see ``DerivedKeyObservation/trackRead(_:_:)``). A chain whose
+  /// links hold the objects they held is read link by link, untracked: its
+  /// dependencies are as they were.
   @inlinable
   final func refresh(_ root: Root) -> Value {
+    let numbered = beginRead()
+    if let chain, let expected = numbered.expected, let value = chain.read(from: root, matching: expected) {
+      return value
+    }
     var value: Value? = nil
-    trackRead { keys in value = read(root, &keys) }
+    trackRead(numbered) { keys in value = read(root, &keys) }
     return value.unsafelyUnwrapped
   }
 
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
+    if let chain, let value = chain.read(from: root, matching: nil) {
+      return value
+    }
     var keys: [ReadKey] = []
     return read(root, &keys)
   }

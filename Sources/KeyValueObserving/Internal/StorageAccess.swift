@@ -31,6 +31,10 @@ public struct _KeyValueStorageAccess {
     /// Keep typed functions that read the storage and change it in place,
     /// in ``Outcome/accessors``.
     case accessors
+    /// What ``accessors`` keeps, and functions that read the property as a
+    /// link of a chain of them (``Outcome/linkStorage``,
+    /// ``Outcome/linkObject``): see ``StoredChain``.
+    case chainLink
     /// Assign the value `value` points to (`nil` when `nil` is assigned) to
     /// `object`'s property at `slot`, notifying as the property's setter
     /// does.
@@ -46,6 +50,11 @@ public struct _KeyValueStorageAccess {
     /// For ``Job/assign(object:value:slot:)``, the property's type when the
     /// value was not of it (nothing was assigned).
     @usableFromInline var mismatchedType: Any.Type?
+    /// For ``Job/chainLink``: the observation storage of an object of the
+    /// class (or a subclass of it).
+    @usableFromInline var linkStorage: ((AnyObject) -> Unmanaged<_KeyValueObservationStorage>?)?
+    /// For ``Job/chainLink``, when the property holds an object: reads it.
+    @usableFromInline var linkObject: ((AnyObject) -> AnyObject)?
 
     @usableFromInline
     init() {}
@@ -96,13 +105,20 @@ public struct _KeyValueStorageAccess {
     modify: @escaping ((inout Value) -> Void, Root) -> Void
   ) -> Bool {
     switch job {
-    case .accessors:
+    case .accessors, .chainLink:
       // The table belongs to the object's class or to a superclass of it.
       outcome.pointee.accessors = StorageAccessors<AnyObject, Value>(
         get: { get(unsafeDowncast($0, to: Root.self)) },
         modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) },
         hasPropertyObservers: hasPropertyObservers
       )
+      guard case .chainLink = job else { break }
+      outcome.pointee.linkStorage = { unsafeDowncast($0, to: Root.self)._$kvoObservedStorage }
+      // A class: one reference, handed on as it is (`as AnyObject` would
+      // go through the run time's bridging).
+      if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
+        outcome.pointee.linkObject = { unsafeBitCast(get(unsafeDowncast($0, to: Root.self)), to: AnyObject.self) }
+      }
     case .assign(let object, let value, let slot):
       object._withUnsafeGuaranteedRef { object in
         let root = unsafeDowncast(object, to: Root.self)

@@ -1,9 +1,10 @@
 /// One observable key of one object that a derived key depends on.
+@usableFromInline
 struct Dependency {
   /// The object's storage, which the derived observation registers with.
   /// Holding it keeps its identity from being reused.
-  let storage: _KeyValueObservationStorage
-  let slot: Int
+  @usableFromInline let storage: _KeyValueObservationStorage
+  @usableFromInline let slot: Int
 
   func isSame(as other: Dependency) -> Bool {
     storage === other.storage && slot == other.slot
