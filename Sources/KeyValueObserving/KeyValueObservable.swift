@@ -68,6 +68,13 @@ public protocol KeyValueObservable: AnyObject {
   /// rooted at the class that declares it. Written by the macro.
   static func _$kvoOtherKeyPath(forKey key: String) -> AnyKeyPath?
 
+  /// The getter of the computed property `keyPath` names, as a function
+  /// from the class that declares it to the property's type, when the
+  /// class declares it with a getter the table can call: observing it then
+  /// reads it with a direct call, not a key path projection. Written by the
+  /// macro.
+  static func _$kvoGetter(for keyPath: AnyKeyPath) -> Any?
+
   /// Whether the property called `key` has a `private(set)` or
   /// `fileprivate(set)` setter, which key-value coding must not call by
   /// string (the key path the class builds for itself is writable).

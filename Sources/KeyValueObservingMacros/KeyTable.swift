@@ -28,7 +28,7 @@ struct KeyTable {
     registrarMembers + [
       firstSlotMember, keyCountMember, slotForKeyPathMember, slotForKeyMember, keyForSlotMember,
       keyPathForSlotMember, accessStorageMember, markedTypeMember, nameForKeyPathMember, isReadOnlyMember,
-      otherKeyPathMember,
+      otherKeyPathMember, getterMember,
     ]
   }
 
@@ -247,6 +247,18 @@ struct KeyTable {
       Names.otherKeyPath, "forKey key: Swift.String", returning: "Swift.AnyKeyPath?",
       preamble: "let capture = \(Names.keyPathCapture)()", over: "(key, capture)",
       cases: cases, fallback: isRoot ? "nil" : "super.\(Names.otherKeyPath)(forKey: key)"
+    )
+  }
+
+  /// Getters of the computed properties (see `computedProperties`), by
+  /// key path: observing one reads it through the getter, not the key path.
+  var getterMember: DeclSyntax {
+    let cases = classDecl.computedProperties.map { property in
+      "case \\\(className).\(property.name): return { (object: \(className)) -> \(property.type) in object.\(property.name) }"
+    }
+    return switchMember(
+      Names.getter, "for keyPath: Swift.AnyKeyPath", returning: "Any?", over: "keyPath",
+      cases: cases, fallback: isRoot ? "nil" : "super.\(Names.getter)(for: keyPath)"
     )
   }
 

@@ -24,6 +24,7 @@ enum Names {
   static let nameForKeyPath = "_$kvoName"
   static let accessStorage = "_$kvoAccessStorage"
   static let markedType = "_$kvoMarkedType"
+  static let getter = "_$kvoGetter"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

@@ -134,6 +134,13 @@ struct KeyValueObservableDiagnosticsTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return nil
+          }
+        }
       }
 
       extension Point: nonisolated KeyValueObserving.KeyValueObservable {
@@ -290,6 +297,13 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }
@@ -458,6 +472,13 @@ struct KeyValueObservableDiagnosticsTests {
           switch (key, capture) {
           case ("level", \Node.level):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }
@@ -759,6 +780,13 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }
@@ -1072,6 +1100,17 @@ struct KeyValueObservableDiagnosticsTests {
           }
         }
 
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          case \Doc.summary:
+            return { (object: Doc) -> String in
+              object.summary
+            }
+          default:
+            return nil
+          }
+        }
+
         private enum CodingKeys: Swift.String, Swift.CodingKey {
           case _title = "title"
           case _default = "default"
@@ -1252,6 +1291,13 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }
@@ -1462,6 +1508,13 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }

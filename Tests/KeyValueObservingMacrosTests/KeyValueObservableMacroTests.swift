@@ -255,9 +255,254 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          case \Person.summary:
+            return { (object: Person) -> String in
+              object.summary
+            }
+          default:
+            return nil
+          }
+        }
       }
 
       extension Person: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("computed properties: the table hands out the getters it can call, and no others")
+  func computedGetters() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Sheet {
+        var rows = 0
+        var area: Int { rows * 2 }
+        var label: String {
+          get { "\\(rows)" }
+          set { rows = Int(newValue) ?? 0 }
+        }
+        var checked: Int { get throws { rows } }
+        var loaded: Int { get async { rows } }
+        var anyRows: some Collection { [rows] }
+        var me: Self { self }
+        private var secret: Int { rows }
+        @MainActor var onMain: Int { rows }
+        static var shared: Int { 0 }
+      }
+      """
+    } expansion: {
+      #"""
+      final class Sheet {
+        var rows {
+          @storageRestrictions(initializes: _rows)
+          init(initialValue) {
+            _rows = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Sheet + 0)
+            return _rows
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _rows = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: {
+                $0._rows
+              }, set: {
+                $0._rows = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0)
+            else {
+              yield &_rows
+              return
+            }
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: { $0._rows
+              }) else {
+              var _$kvoValue = _rows
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: _$kvoValue, get: {
+                  $0._rows
+                }, set: {
+                  $0._rows = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: {
+                  $0._rows
+                })
+            }
+            yield &_rows
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _rows = 0
+        var area: Int { rows * 2 }
+        var label: String {
+          get { "\(rows)" }
+          set { rows = Int(newValue) ?? 0 }
+        }
+        var checked: Int { get throws { rows } }
+        var loaded: Int { get async { rows } }
+        var anyRows: some Collection { [rows] }
+        var me: Self { self }
+        private var secret: Int { rows }
+        @MainActor var onMain: Int { rows }
+        static var shared: Int { 0 }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Sheet + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Sheet.rows:
+            return _$kvoFirstSlot_Sheet + 0
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "rows":
+            return _$kvoFirstSlot_Sheet + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Sheet {
+          case 0:
+            return "rows"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Sheet, capture) {
+          case (0, \Sheet.rows):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Sheet, access) {
+          case (0, _):
+            return access.visit(\Sheet._rows, get: {
+                $0._rows
+              }, set: {
+                $0._rows = $1
+              }, modify: {
+                $0(&$1._rows)
+              })
+          default:
+            return false
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Sheet.self
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Sheet.rows:
+            return "rows"
+          case \Sheet.area:
+            return "area"
+          case \Sheet.label:
+            return "label"
+          case \Sheet.checked:
+            return "checked"
+          case \Sheet.loaded:
+            return "loaded"
+          case \Sheet.anyRows:
+            return "anyRows"
+          case \Sheet.me:
+            return "me"
+          case \Sheet.onMain:
+            return "onMain"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("area", \Sheet.area):
+            return capture.keyPath
+          case ("label", \Sheet.label):
+            return capture.keyPath
+          case ("checked", \Sheet.checked):
+            return capture.keyPath
+          case ("loaded", \Sheet.loaded):
+            return capture.keyPath
+          case ("anyRows", \Sheet.anyRows):
+            return capture.keyPath
+          case ("me", \Sheet.me):
+            return capture.keyPath
+          case ("onMain", \Sheet.onMain):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          case \Sheet.area:
+            return { (object: Sheet) -> Int in
+              object.area
+            }
+          case \Sheet.label:
+            return { (object: Sheet) -> String in
+              object.label
+            }
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
       }
       """#
     }
@@ -427,6 +672,13 @@ struct KeyValueObservableMacroTests {
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }
@@ -613,6 +865,13 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        open nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return nil
+          }
+        }
       }
 
       extension Vehicle: nonisolated KeyValueObserving.KeyValueObservable {
@@ -782,6 +1041,13 @@ struct KeyValueObservableMacroTests {
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }
@@ -956,6 +1222,13 @@ struct KeyValueObservableMacroTests {
           }
         }
 
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return nil
+          }
+        }
+
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
           try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)
         }
@@ -1109,6 +1382,17 @@ struct KeyValueObservableMacroTests {
             return nil
           }
         }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          case \Vault.total:
+            return { (object: Vault) -> Int in
+              object.total
+            }
+          default:
+            return nil
+          }
+        }
       }
 
       extension Vault: nonisolated KeyValueObserving.KeyValueObservable {
@@ -1211,6 +1495,13 @@ struct KeyValueObservableMacroTests {
           switch (key, capture) {
           case ("id", \Empty.id):
             return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
           default:
             return nil
           }
@@ -1388,6 +1679,13 @@ struct KeyValueObservableSubclassMacroTests {
             return super._$kvoOtherKeyPath(forKey: key)
           }
         }
+
+        nonisolated override class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return super._$kvoGetter(for: keyPath)
+          }
+        }
       }
       """#
     }
@@ -1495,6 +1793,13 @@ struct KeyValueObservableSubclassMacroTests {
             return capture.keyPath
           default:
             return super._$kvoOtherKeyPath(forKey: key)
+          }
+        }
+
+        nonisolated override class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return super._$kvoGetter(for: keyPath)
           }
         }
       }

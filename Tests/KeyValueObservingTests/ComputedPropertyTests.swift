@@ -167,6 +167,50 @@ struct ComputedPropertyTests {
     #expect(count.count == 1, "the prior notification only")
     #expect(person.observationInfo.isEmpty)
   }
+
+  // A computed property declared in the class is read through the getter
+  // the macro's table hands out, not through its key path.
+
+  @Test("a computed property overridden in a subclass is read through the override, observed through the base")
+  func overriddenComputedProperty() {
+    let meter: Length = LengthInFeet()
+    let changes = Recorder<Change<Int>>()
+    let token = meter.observe(\.reading, options: [.initial, .old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    meter.meters = 2
+    #expect(changes.elements == [Change(old: nil, new: 0), Change(old: 0, new: 6)])
+    _ = token
+  }
+
+  @Test("a computed property with a setter is observed through its getter, and its setter notifies once")
+  func settableComputedProperty() {
+    let meter = Length()
+    let changes = Recorder<Change<Int>>()
+    let token = meter.observe(\.centimeters, options: [.old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    meter.centimeters = 300
+    #expect(meter.meters == 3)
+    #expect(changes.elements == [Change(old: 0, new: 300)])
+    _ = token
+  }
+}
+
+/// A computed property with a setter, and one a subclass overrides.
+@KeyValueObservable
+class Length {
+  var meters = 0
+  var reading: Int { meters }
+  var centimeters: Int {
+    get { meters * 100 }
+    set { meters = newValue / 100 }
+  }
+}
+
+@KeyValueObservable
+final class LengthInFeet: Length {
+  override var reading: Int { meters * 3 }
 }
 
 /// A computed property that reads one key twice.

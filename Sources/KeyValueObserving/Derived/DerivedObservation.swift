@@ -63,6 +63,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     let declares = storage.declaresDependencies
+    // A computed property's own getter, where the class's table has it: a
+    // direct call, where a key path read runs a generic projection.
+    let getter = Root._$kvoGetter(for: keyPath) as? (Root) -> Value
     self.init(
       root: root,
       storage: storage,
@@ -70,6 +73,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
       keyDescription: nil,
       read: { root, keys in
         if declares { keys.append(ReadKey(object: root, keyPath: keyPath)) }
+        if let getter { return getter(root) }
         return root[keyPath: keyPath]
       },
       chain: StoredChain(keyPath, of: root),
