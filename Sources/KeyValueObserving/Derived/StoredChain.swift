@@ -41,7 +41,7 @@ struct StoredChain<Value> {
   init?<Root: KeyValueObservable>(_ keyPath: KeyPath<Root, Value>, of root: Root) {
     let (_, reads) = withAccessTracking { root[keyPath: keyPath] }
     guard reads.count >= 2, reads.allSatisfy({ $0.declaringObject == nil }) else { return nil }
-    var appended: AnyKeyPath? = nil
+    var linkKeyPaths: [AnyKeyPath] = []
     var links: [Link] = []
     var objects: [(AnyObject) -> AnyObject] = []
     var value: ((AnyObject) -> Value)? = nil
@@ -50,12 +50,7 @@ struct StoredChain<Value> {
       guard ObjectIdentifier(linkType._$kvoMarkedType) == ObjectIdentifier(linkType),
         let link = linkType._$kvoKeyPath(forSlot: read.slot)
       else { return nil }
-      if let previous = appended {
-        guard let path = previous.appending(path: link) else { return nil }
-        appended = path
-      } else {
-        appended = link
-      }
+      linkKeyPaths.append(link)
       let (handled, outcome) = _KeyValueStorageAccess.perform(.chainLink) {
         linkType._$kvoAccessStorage(ofSlot: read.slot, $0)
       }
@@ -65,7 +60,7 @@ struct StoredChain<Value> {
         guard let object = outcome.linkObject else { return nil }
         objects.append(object)
       } else {
-        guard let appended, Self.names(appended, sameAs: keyPath),
+        guard Self.appended(linkKeyPaths) == keyPath,
           let accessors = outcome.accessors as? StorageAccessors<AnyObject, Value>
         else { return nil }
         value = accessors.get
@@ -77,16 +72,18 @@ struct StoredChain<Value> {
     self.value = value
   }
 
-  /// Whether `appended`, made by appending key paths, names the same
-  /// properties as `keyPath`, a literal. Not `==`: a path made by appending
-  /// marks where its prefix of class references ends differently from the
-  /// literal, which `==` compares, although both read the same. The type,
-  /// the hash (every component's identity and arguments) and the
-  /// description (every component, in order) together do not confuse two
-  /// different paths.
-  private static func names(_ appended: AnyKeyPath, sameAs keyPath: AnyKeyPath) -> Bool {
-    type(of: appended) == type(of: keyPath) && appended.hashValue == keyPath.hashValue
-      && "\(appended)" == "\(keyPath)"
+  /// The key paths appended into one, from the right (`a.appending(path:
+  /// b.appending(path: c))`): a path made so marks where its prefix of
+  /// class references ends as the literal `\A.b.c.d` does, which `==`
+  /// compares; appended from the left, it would not equal the literal.
+  private static func appended(_ keyPaths: [AnyKeyPath]) -> AnyKeyPath? {
+    var keyPaths = keyPaths
+    guard var result = keyPaths.popLast() else { return nil }
+    while let previous = keyPaths.popLast() {
+      guard let path = previous.appending(path: result) else { return nil }
+      result = path
+    }
+    return result
   }
 
   /// The value read from `root`, link by link; `nil` when an object on
