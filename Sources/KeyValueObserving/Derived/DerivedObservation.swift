@@ -7,12 +7,13 @@
 /// a caller's specialised code (`observe` on a concrete class), they run
 /// specialised, with no run-time type lookups.
 ///
-/// It holds the observed object weakly: a delivery may reach it from
+/// It holds the observed object without keeping it alive, and uses it only
+/// while it lives (``UnownedReference``): a delivery may reach it from
 /// another object's change while the observed object is being freed.
 @usableFromInline
 final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObservation, @unchecked Sendable {
-  // @unchecked Sendable: `root` is a weak reference the runtime reads and
-  // clears atomically; the rest is immutable. The handler runs on the thread
+  // @unchecked Sendable: `root` is read through the runtime's atomic
+  // reference counts; the rest is immutable or behind a lock. The handler runs on the thread
   // that made the change, as for stored keys.
 
   /// Reads the value, adding the keys whose declared dependencies count.
@@ -39,7 +40,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     Changes(will: { $0.willChange() }, did: { $0.didChange() })
   }
 
-  @usableFromInline weak var root: Root?
+  /// The observed object, without keeping it alive (see
+  /// ``UnownedReference``).
+  @usableFromInline let root: UnownedReference<Root>
   @usableFromInline let read: Reader
   @usableFromInline let options: KeyValueObservingOptions
   @usableFromInline let handler: (Root, KeyValueObservedChange<Value>) -> Void
@@ -99,7 +102,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
-    self.root = root
+    self.root = UnownedReference(root)
     self.read = read
     self.chain = chain
     self.options = options
@@ -178,7 +181,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     // Read before the lock, and also for a nested will (rare), where it is
     // not kept: so that the will takes the lock once.
     var oldValue: Value? = nil
-    if wantsOld || wantsPrior, let root {
+    let root = wantsOld || wantsPrior ? self.root.object : nil
+    if let root {
       let value = currentValue(root)
       if wantsOld { oldValue = value }
     }
@@ -192,7 +196,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   final func didChange() {
     let thread = currentThreadIdentity()
     let (finished, oldValue) = pending.withLock { $0.close(on: thread) }
-    guard finished, !isEnded, let root else { return }
+    guard finished, !isEnded, let root = root.object else { return }
     let newValue = refresh(root)
     guard !isEnded else { return }
     let old = options.contains(.old) ? oldValue : nil

@@ -11,4 +11,15 @@
 /// one load.
 bool swift_isDeallocating(void *object);
 
+/// The Swift runtime's unowned reference count (what `unowned` holds),
+/// and a strong retain that fails on an object being deinitialised,
+/// declared as in the runtime's HeapObject.h and exported by it on every
+/// platform. Together they give what `weak` gives — the object while it
+/// lives, nothing after — without the side table a weak reference gives
+/// its object for good, which sends every later retain and release of that
+/// object through the runtime's slow path. Only for native Swift objects.
+void swift_unownedRetain(void *object);
+void swift_unownedRelease(void *object);
+void *swift_tryRetain(void *object);
+
 #endif
