@@ -17,23 +17,34 @@
 /// // chain?.read(from: person, matching: nil)  // the city, or nil
 /// ```
 @usableFromInline
-struct StoredChain<Value> {
+final class StoredChain<Value> {
   /// One link: a property of objects of one class.
-  @usableFromInline
   struct Link {
     /// The class of the objects the link holds for.
-    @usableFromInline let type: ObjectIdentifier
-    @usableFromInline let slot: Int
+    let type: ObjectIdentifier
+    let slot: Int
     /// An object's observation storage, if it has one.
-    @usableFromInline let storage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
+    let storage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
+
+    /// Whether the link holds for `object`, and, with `expected`, whether
+    /// `object` and the link's key are its entry at `index`.
+    @inline(__always)
+    func holds(for object: AnyObject, _ expected: [Dependency]?, at index: Int) -> Bool {
+      guard ObjectIdentifier(Swift.type(of: object)) == type else { return false }
+      guard let expected else { return true }
+      return expected[index].slot == slot
+        && storage(object)?.toOpaque() == Unmanaged.passUnretained(expected[index].storage).toOpaque()
+    }
   }
 
-  /// Every link, the root's first.
-  @usableFromInline let links: [Link]
-  /// Reads each link but the last: the object the next link holds for.
-  @usableFromInline let objects: [(AnyObject) -> AnyObject]
-  /// Reads the last link: the value.
-  @usableFromInline let value: (AnyObject) -> Value
+  /// Reads from the link at `index` on, from `object`.
+  typealias Reader = (_ object: AnyObject, _ expected: [Dependency]?, _ index: Int) -> Value?
+
+  /// Reads from the first link: one closure calling the next link's, made
+  /// once, so that a read indexes no array and copies no link.
+  private let reader: Reader
+  /// How many links.
+  private let count: Int
 
   /// The chain `keyPath` is on `root`'s class, or `nil` when it is not
   /// one: a computed property on the way, a key with declared
@@ -66,10 +77,18 @@ struct StoredChain<Value> {
         value = accessors.get
       }
     }
-    guard let value else { return nil }
-    self.links = links
-    self.objects = objects
-    self.value = value
+    guard let value, let last = links.last else { return nil }
+    var reader: Reader = { object, expected, index in
+      last.holds(for: object, expected, at: index) ? value(object) : nil
+    }
+    for (link, linkObject) in zip(links, objects).reversed() {
+      let next = reader
+      reader = { object, expected, index in
+        link.holds(for: object, expected, at: index) ? next(linkObject(object), expected, index + 1) : nil
+      }
+    }
+    self.reader = reader
+    self.count = links.count
   }
 
   /// The key paths appended into one, from the right (`a.appending(path:
@@ -91,22 +110,10 @@ struct StoredChain<Value> {
   /// dependencies of the last read), when an object or key on the way is
   /// not the one it lists: then the dependencies may have changed, and the
   /// caller reads the key path with tracking.
-  @inlinable
+  @usableFromInline
   func read(from root: AnyObject, matching expected: [Dependency]?) -> Value? {
-    if let expected, expected.count != links.count { return nil }
-    var object = root
-    for index in links.indices {
-      let link = links[index]
-      guard ObjectIdentifier(type(of: object)) == link.type else { return nil }
-      if let expected {
-        guard expected[index].slot == link.slot, let storage = link.storage(object),
-          storage.toOpaque() == Unmanaged.passUnretained(expected[index].storage).toOpaque()
-        else { return nil }
-      }
-      if index < objects.count {
-        object = objects[index](object)
-      }
-    }
-    return value(object)
+    if let expected, expected.count != count { return nil }
+    return reader(root, expected, 0)
   }
+
 }
