@@ -25,7 +25,7 @@ final class CallbackGate: Sendable {
   private static let countMask = waiterBit - 1
 
   /// The callbacks running on this thread, innermost first.
-  private static let running = ThreadLocal()
+  private static let running = ThreadLocal(.runningCallback)
 
   private struct Frame {
     let gate: ObjectIdentifier

@@ -1,3 +1,5 @@
+internal import KeyValueObservingShims
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -10,21 +12,35 @@
   import WinSDK
 #endif
 
+/// The per-thread pointers the runtime keeps, one slot each.
+enum ThreadSlot: Int32 {
+  /// The innermost tracking scope (`Tracking/AccessTracking.swift`).
+  case trackingScope
+  /// The innermost change open on the thread (`Registrar/ChangeNesting.swift`).
+  case innermostChange
+  /// The innermost callback a gate is running (`Controller/CallbackGate.swift`).
+  case runningCallback
+}
+
 /// One pointer-sized slot per thread (and, below, the current thread's
 /// identity: the two per-thread primitives the runtime needs from the
 /// platform).
 ///
-/// Built on the platform's thread-local storage (`pthread_getspecific` on
-/// Darwin, Glibc, Musl and Bionic; fiber-local storage on Windows) because
-/// the runtime imports no Foundation and the standard library exposes no
-/// thread-local API. A slot's value may be released by a destructor when its
-/// thread ends.
+/// C11 thread-local storage from the `KeyValueObservingShims` target, a few
+/// instructions per access, because the runtime imports no Foundation and
+/// the standard library exposes no thread-local API; on Windows, fiber-local
+/// storage. No slot holds a reference that a thread's end must release.
+///
+/// ```swift
+/// private let currentScope = ThreadLocal(.trackingScope)
+/// currentScope.value = UnsafeMutableRawPointer(scope)
+/// ```
 struct ThreadLocal: Sendable {
   #if os(Windows)
     private let key: DWORD
 
-    init(destructor: (@convention(c) (UnsafeMutableRawPointer?) -> Void)? = nil) {
-      key = FlsAlloc(destructor.map { function in unsafeBitCast(function, to: PFLS_CALLBACK_FUNCTION.self) })
+    init(_ slot: ThreadSlot) {
+      key = FlsAlloc(nil)
     }
 
     var value: UnsafeMutableRawPointer? {
@@ -32,24 +48,15 @@ struct ThreadLocal: Sendable {
       nonmutating set { FlsSetValue(key, newValue) }
     }
   #else
-    private let key: pthread_key_t
+    private let slot: Int32
 
-    init(destructor: (@convention(c) (UnsafeMutableRawPointer?) -> Void)? = nil) {
-      var key = pthread_key_t()
-      #if canImport(Darwin)
-        // Darwin declares the argument non-optional; the ABI is the same.
-        typealias Destructor = @convention(c) (UnsafeMutableRawPointer) -> Void
-        let status = pthread_key_create(&key, destructor.map { unsafeBitCast($0, to: Destructor.self) })
-      #else
-        let status = pthread_key_create(&key, destructor)
-      #endif
-      precondition(status == 0, "pthread_key_create failed: \(status)")
-      self.key = key
+    init(_ slot: ThreadSlot) {
+      self.slot = slot.rawValue
     }
 
     var value: UnsafeMutableRawPointer? {
-      get { pthread_getspecific(key) }
-      nonmutating set { pthread_setspecific(key, newValue) }
+      @inline(__always) get { kvo_thread_slot(slot) }
+      @inline(__always) nonmutating set { kvo_set_thread_slot(slot, newValue) }
     }
   #endif
 }

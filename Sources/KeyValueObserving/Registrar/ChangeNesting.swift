@@ -48,7 +48,7 @@ public enum _KeyValueChangeNesting {
     }
   }
 
-  private static let innermost = ThreadLocal()
+  private static let innermost = ThreadLocal(.innermostChange)
 
   /// How many heap frames are open on all threads together. A setter whose
   /// change runs no user code skips the record while it is zero.

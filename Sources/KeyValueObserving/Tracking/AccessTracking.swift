@@ -8,7 +8,7 @@ let activeTrackingScopes = Atomic<Int>(0)
 /// The current thread's innermost tracking scope: a pointer to the
 /// ``TrackingScope`` it records into, which lives on the stack of
 /// `withAccessTracking(in:_:)`.
-private let currentScope = ThreadLocal()
+private let currentScope = ThreadLocal(.trackingScope)
 
 /// One read of an observable property: which object's storage, which key.
 ///

@@ -22,4 +22,21 @@ void swift_unownedRetain(void *object);
 void swift_unownedRelease(void *object);
 void *swift_tryRetain(void *object);
 
+#if !defined(_WIN32)
+/// The runtime's per-thread pointers, one per `ThreadSlot` (in
+/// ThreadLocal.swift): C11 thread-local storage, a few instructions per
+/// access where the platform's keyed storage (`pthread_getspecific`) costs
+/// a call. None holds a reference that a thread's end must release.
+#define KVO_THREAD_SLOT_COUNT 3
+extern _Thread_local void *kvo_thread_slots[KVO_THREAD_SLOT_COUNT];
+
+static inline void *kvo_thread_slot(int slot) {
+  return kvo_thread_slots[slot];
+}
+
+static inline void kvo_set_thread_slot(int slot, void *value) {
+  kvo_thread_slots[slot] = value;
+}
+#endif
+
 #endif
