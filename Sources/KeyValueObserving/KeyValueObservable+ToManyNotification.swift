@@ -109,13 +109,13 @@ extension Array {
   @inlinable
   func elements(in ranges: IndexRanges) -> [Element] {
     switch ranges {
-    case .single(let range) where range.lowerBound >= 0 && range.upperBound <= count:
+    case .single(let lower, let upper) where lower >= 0 && upper <= count:
       // One element (an append, an insertion): a literal, which allocates
       // without the generic copy of a slice.
-      if range.count == 1 { return [self[range.lowerBound]] }
-      return Array(self[range])
-    case .single(let range):
-      return Array(self[range.clamped(to: indices)])
+      if upper - lower == 1 { return [self[Int(lower)]] }
+      return Array(self[Int(lower)..<Int(upper)])
+    case .single(let lower, let upper):
+      return Array(self[(Int(lower)..<Int(upper)).clamped(to: indices)])
     case .multiple(let ranges):
       var elements: [Element] = []
       for range in ranges {

@@ -166,6 +166,19 @@ struct ToManyTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("indexes beyond 32 bits reach the observer as they were given")
+  func indexesBeyondThirtyTwoBits() {
+    let person = Person()
+    let (changes, token) = record(person, \.tags)
+    let far = 3_000_000_000..<3_000_000_002
+    let diagnostics = capturingDiagnostics {
+      person.withChange(.replacement, valuesAt: RangeSet(far), for: \.tags) {}
+    }
+    #expect(diagnostics.map(\.kind) == [.indexesOutOfRange, .indexesOutOfRange])
+    #expect(changes.elements == [CollectionChange(.replacement, [far], old: [], new: [])])
+    withExtendedLifetime(token) {}
+  }
+
   @Test("a key computed from the collection is notified once per proxy call, as a setting")
   func dependentKey() {
     let team = Team()
