@@ -18,10 +18,10 @@ public import Synchronization
 /// its did. The two kinds interleave (a manual will opened inside a
 /// setter's window, its did after it), so a frame is unlinked wherever it
 /// is in the list. A key derived from others keeps its own per-thread
-/// record of the changes of its dependencies (``DerivedKeyObservation``),
-/// which its end can clear: a frame here can only be unlinked by its own
-/// thread, and a derived observation may end between a dependency's will
-/// and its did.
+/// record of the changes of its dependencies (``PendingChanges``, kept by
+/// ``DerivedObservation``), which its end drops: a frame here can only be
+/// unlinked by its own thread, and a derived observation may end between a
+/// dependency's will and its did, which then never comes.
 ///
 /// Not API.
 ///
