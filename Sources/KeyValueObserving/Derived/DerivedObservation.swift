@@ -13,8 +13,8 @@
 @usableFromInline
 final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObservation, @unchecked Sendable {
   // @unchecked Sendable: `root` is read through the runtime's atomic
-  // reference counts; the rest is immutable or behind a lock. The handler runs on the thread
-  // that made the change, as for stored keys.
+  // reference counts; the rest is immutable or behind a lock. The handler
+  // runs on the thread that made the change, as for stored keys.
 
   /// Reads the value, adding the keys whose declared dependencies count.
   @usableFromInline typealias Reader = (Root, inout [ReadKey]) -> Value
@@ -79,7 +79,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
         if let getter { return getter(root) }
         return root[keyPath: keyPath]
       },
-      chain: StoredChain(keyPath, of: root),
+      // A computed property the class declares is not a chain: not read
+      // again to find out.
+      chain: getter == nil ? StoredChain(keyPath, of: root) : nil,
       options: options,
       hooks: hooks,
       changes: changes,

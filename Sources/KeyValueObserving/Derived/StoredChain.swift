@@ -6,8 +6,9 @@
 /// over, and an observed chain reads its value twice per change.
 ///
 /// Found once, when the observation starts (``init(_:of:)``), from the
-/// reads that reading the key path makes: one observable stored property
-/// per link, whose key paths, appended, equal the observed one. Each link
+/// reads that reading the key path makes (one read more than the
+/// observation itself makes): one observable stored property per link,
+/// whose key paths, appended, equal the observed one. Each link
 /// holds for objects of the class it was found on; an object of another
 /// class on the way (a subclass, which may override the property) makes
 /// ``read(from:matching:)`` give `nil`, and the caller reads the key path.
