@@ -51,6 +51,8 @@ struct ThreadLocal: Sendable {
     private let slot: Int32
 
     init(_ slot: ThreadSlot) {
+      // The shim's array has one entry per case.
+      precondition(slot.rawValue < KVO_THREAD_SLOT_COUNT, "ThreadSlot has more cases than the shim has slots")
       self.slot = slot.rawValue
     }
 
