@@ -238,6 +238,44 @@ struct DerivedThreadingTests {
       #expect(address.city!.observationInfo.isEmpty)
     }
   }
+
+  @Test("a derived key's object freed on one thread while another writes what it depends on")
+  func freeingRootWhileADependencyChanges() {
+    for _ in 0..<50 {
+      // A chain of stored properties (read link by link) and a computed
+      // key, both over one dial that the writer keeps changing.
+      let dial = Dial()
+      let holder = UncheckedBox(ConsoleHolder(Console()))
+      holder.value.console!.holder.dial = dial
+      let heard = Counter()
+      let tokens = UncheckedBox(TokenBox())
+      tokens.value.tokens = [
+        holder.value.console!.observe(\.holder.dial.level, options: [.old, .new]) { _, _ in heard.increment() },
+        dial.observe(\.label, options: [.old, .new]) { _, _ in },
+      ]
+      let writer = UncheckedBox(dial)
+      DispatchQueue.concurrentPerform(iterations: 2) { thread in
+        if thread == 0 {
+          holder.value.console = nil
+        } else {
+          for value in 0..<200 { writer.value.level = value }
+        }
+      }
+      // The freed console's observation ended with it: its registration on
+      // the dial is gone, and nothing more is heard.
+      #expect(allRegistrations(on: dial).count == 1)
+      let before = heard.count
+      dial.level = -1
+      #expect(heard.count == before)
+      withExtendedLifetime(tokens) {}
+    }
+  }
+}
+
+/// Owns a console that one thread frees.
+final class ConsoleHolder {
+  var console: Console?
+  init(_ console: Console) { self.console = console }
 }
 
 /// Owns a resident that one thread frees.
