@@ -13,8 +13,9 @@ struct ComputedProperty {
 extension ClassDeclSyntax {
   /// The computed properties the key table hands out a getter for:
   /// instance properties declared here, with a getter that neither throws
-  /// nor suspends, a written type that is not opaque and does not name
-  /// `Self`, no attributes, neither `private` nor `override`. None in a
+  /// nor suspends, a written type that is not opaque or implicitly
+  /// unwrapped and does not name `Self`, no attributes, neither `private`
+  /// nor `override`. None in a
   /// generic class, whose key paths the table's literals cannot name, or in
   /// a class isolated to a global actor, whose getters the table — which is
   /// `nonisolated` — cannot call.
@@ -55,5 +56,4 @@ extension TypeSyntax {
       $0.tokenKind == .keyword(.Self) || $0.tokenKind == .keyword(.some)
     }
   }
-
 }

@@ -75,8 +75,8 @@ func changeDictionary(
 /// A value as a change dictionary holds it: unwrapped from every level of
 /// optionality (when `mayBeOptional`), `nil` as ``changeDictionaryNil``.
 func presentedChangeValue(_ value: consuming Any?, mayBeOptional: Bool) -> Any {
-  // Consumed, not copied: a copy of an `Any?` goes through the run time's
-  // generic code.
+  // Consumed, not copied: a copy of an `Any?` goes through the runtime's
+  // generic value witnesses.
   switch consume value {
   case .none: return changeDictionaryNil
   case .some(let value): return mayBeOptional ? flattened(value) ?? changeDictionaryNil : value
