@@ -1,4 +1,4 @@
-public import Synchronization
+import Synchronization
 
 // Adding, removing and closing registrations: each runs one change of the
 // ``RegistrationTable`` under the lock, keeps the observed-slot mask in step,
