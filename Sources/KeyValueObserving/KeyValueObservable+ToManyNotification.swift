@@ -108,21 +108,18 @@ extension Array {
   /// outside the array: what a to-many change's notification carries.
   @inlinable
   func elements(in ranges: IndexRanges) -> [Element] {
-    switch ranges {
-    case .single(let lower, let upper) where lower >= 0 && upper <= count:
+    if case .single(let lower, let upper) = ranges, lower >= 0, upper <= count {
       // One element (an append, an insertion): a literal, which allocates
       // without the generic copy of a slice.
       if upper - lower == 1 { return [self[Int(lower)]] }
       return Array(self[Int(lower)..<Int(upper)])
-    case .single(let lower, let upper):
-      return Array(self[(Int(lower)..<Int(upper)).clamped(to: indices)])
-    case .multiple(let ranges):
-      var elements: [Element] = []
-      for range in ranges {
-        elements.append(contentsOf: self[range.clamped(to: indices)])
-      }
-      return elements
     }
+    var elements: [Element] = []
+    for range in ranges.ranges {
+      elements.append(contentsOf: self[range.clamped(to: indices)])
+    }
+    return elements
   }
+
 
 }

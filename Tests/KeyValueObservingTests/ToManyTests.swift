@@ -166,6 +166,22 @@ struct ToManyTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("a change record equals one built from the same RangeSet, however its positions were written")
+  func changeRecordsCompareByIndexes() {
+    let person = Person()
+    person.tags = ["a", "b", "c"]
+    let received = Recorder<KeyValueObservedChange<[String]>>()
+    let token = person.observe(\.tags, options: [.old, .new]) { _, change in received.append(change) }
+    let tags = person.mutableArrayValue(for: \.tags)
+    // Two adjacent positions, which a RangeSet holds as one range.
+    tags.swapAt(0, 1)
+    #expect(
+      received.elements == [
+        KeyValueObservedChange(kind: .replacement, newValue: ["b", "a"], oldValue: ["a", "b"], indexes: RangeSet(0..<2))
+      ])
+    withExtendedLifetime(token) {}
+  }
+
   @Test("indexes beyond 32 bits reach the observer as they were given")
   func indexesBeyondThirtyTwoBits() {
     let person = Person()

@@ -49,6 +49,7 @@ enum IndexRanges: Sendable, Hashable {
 
   /// Every range, in order (allocates for one range: for messages and
   /// rare paths).
+  @usableFromInline
   var ranges: [Range<Int>] {
     switch self {
     case .single(let lower, let upper): [Int(lower)..<Int(upper)]
@@ -62,6 +63,19 @@ enum IndexRanges: Sendable, Hashable {
     case .single(let lower, let upper): RangeSet(Int(lower)..<Int(upper))
     case .multiple(let ranges): RangeSet(ranges)
     }
+  }
+
+  /// Equal when they name the same positions: adjacent ranges written
+  /// apart (a swap of neighbours) equal the one range a `RangeSet` makes
+  /// of them, so that a change record equals one built from the RangeSet.
+  @usableFromInline
+  static func == (lhs: IndexRanges, rhs: IndexRanges) -> Bool {
+    lhs.rangeSet == rhs.rangeSet
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(rangeSet)
   }
 
   /// Whether every range lies in `0..<count`.
