@@ -10,8 +10,9 @@ import Synchronization
 /// the matching did it reads the key path again, tracking the reads,
 /// re-registers with what the value depends on now (a branch taken, a link
 /// replaced), and notifies once. Nested wills on one thread — a dependency
-/// changed while another changes — only deepen the change (see
-/// ``PendingChanges``, which ``DerivedObservation`` keeps typed).
+/// changed while another changes — join the change open there, in the
+/// thread's record of changes that stored keys use too (see
+/// ``DerivedChange``, which ``DerivedObservation`` keeps typed).
 ///
 /// This class keeps the state and does the bookkeeping, without generics, so
 /// that none of it pays for run-time type lookups; ``DerivedObservation``
@@ -66,11 +67,14 @@ class DerivedKeyObservation: @unchecked Sendable {
   @usableFromInline
   final var isEnded: Bool { ended.load(ordering: .acquiring) }
 
-  /// A dependency is about to change. Overridden with the typed reads.
-  func dependencyWillChange() {}
+  /// A dependency is about to change, as `sender` (a registration with
+  /// it, or the anchor) says. Overridden with the typed reads.
+  func dependencyWillChange(from sender: _KeyValueRegistration) {}
 
-  /// A dependency changed. Overridden with the typed reads.
-  func dependencyDidChange() {}
+  /// A dependency changed, as `sender` says; also sent by a registration
+  /// that ended since its will, to close the change. Overridden with the
+  /// typed reads.
+  func dependencyDidChange(from sender: _KeyValueRegistration) {}
 
   // MARK: Dependencies
 

@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// A ``DerivedKeyObservation`` of a value read from a `Root` — a key path,
 /// or a string key path walked key by key — calling `handler` with values of
 /// the value's own type.
@@ -23,21 +25,24 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   /// ``changes()`` where the caller's types are known.
   @usableFromInline
   struct Changes {
-    @usableFromInline let will: (DerivedObservation) -> Void
-    @usableFromInline let did: (DerivedObservation) -> Void
+    @usableFromInline let will: (DerivedObservation, _KeyValueRegistration) -> Void
+    @usableFromInline let did: (DerivedObservation, _KeyValueRegistration) -> Void
 
     @inlinable
-    init(will: @escaping (DerivedObservation) -> Void, did: @escaping (DerivedObservation) -> Void) {
+    init(
+      will: @escaping (DerivedObservation, _KeyValueRegistration) -> Void,
+      did: @escaping (DerivedObservation, _KeyValueRegistration) -> Void
+    ) {
       self.will = will
       self.did = did
     }
   }
 
-  /// The closures that run ``willChange()`` and ``didChange()``:
+  /// The closures that run ``willChange(from:)`` and ``didChange(from:)``:
   /// specialised when the caller is.
   @inlinable
   static func changes() -> Changes {
-    Changes(will: { $0.willChange() }, did: { $0.didChange() })
+    Changes(will: { $0.willChange(from: $1) }, did: { $0.didChange(from: $1) })
   }
 
   /// The observed object, without keeping it alive (see
@@ -50,8 +55,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   /// properties.
   @usableFromInline let chain: StoredChain<Value>?
   private let changes: Changes
-  /// The changes under way, per thread, with their old values.
-  @usableFromInline let pending = LockedState(PendingChanges<Value>())
+  /// A closed change, kept for the next one (see ``DerivedChange``).
+  @usableFromInline let spare = Atomic<Unmanaged<DerivedChange<Value>>?>(nil)
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
 
@@ -156,8 +161,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     return read(root, &keys)
   }
 
+  deinit {
+    spare.load(ordering: .acquiring)?.release()
+  }
+
   override func didEnd() {
-    pending.withLock { $0 = PendingChanges() }
     hooks.ended?()
   }
 
@@ -165,40 +173,56 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     hooks.describeObserver?() ?? "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)"
   }
 
-  override func dependencyWillChange() {
-    changes.will(self)
+  override func dependencyWillChange(from sender: _KeyValueRegistration) {
+    changes.will(self, sender)
   }
 
-  override func dependencyDidChange() {
-    changes.did(self)
+  override func dependencyDidChange(from sender: _KeyValueRegistration) {
+    changes.did(self, sender)
   }
 
-  /// A dependency is about to change: keeps the old value for the did (the
-  /// outermost will on this thread) and sends the prior notification.
+  /// A dependency is about to change, as `sender` says: joins the change
+  /// open on this thread, or opens one, keeping the old value for its did,
+  /// and sends the prior notification.
   @inlinable
-  final func willChange() {
-    let thread = currentThreadIdentity()
+  final func willChange(from sender: _KeyValueRegistration) {
+    if let open = openChange() {
+      open.senders.append(ObjectIdentifier(sender))
+      return
+    }
     let wantsOld = options.contains(.old)
     let wantsPrior = options.contains(.prior)
-    // Read before the lock, and also for a nested will (rare), where it is
-    // not kept: so that the will takes the lock once.
-    var oldValue: Value? = nil
     let root = wantsOld || wantsPrior ? self.root.object : nil
+    var oldValue: Value? = nil
     if let root {
       let value = currentValue(root)
       if wantsOld { oldValue = value }
     }
-    guard pending.withLock({ $0.open(on: thread, oldValue: oldValue) }), wantsPrior, !isEnded, let root else { return }
+    let change = spare.exchange(nil, ordering: .acquiring)?.takeRetainedValue() ?? DerivedChange(of: self)
+    change.oldValue = oldValue
+    change.senders.append(ObjectIdentifier(sender))
+    _KeyValueChangeNesting.open(change)
+    guard wantsPrior, !isEnded, let root else { return }
     handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))
   }
 
-  /// A dependency changed: at the outermost did on this thread, reads the
-  /// value again, re-registers with what it depends on now, and notifies.
+  /// A dependency changed, as `sender` says: the did of the change's last
+  /// will reads the value again, re-registers with what it depends on now,
+  /// and notifies. A did with no will here notifies without an old value,
+  /// unless its registration ended: that one only closes.
   @inlinable
-  final func didChange() {
-    let thread = currentThreadIdentity()
-    let (finished, oldValue) = pending.withLock { $0.close(on: thread) }
-    guard finished, !isEnded, let root = root.object else { return }
+  final func didChange(from sender: _KeyValueRegistration) {
+    let oldValue: Value?
+    if let open = openChange() {
+      guard open.close(from: ObjectIdentifier(sender)) else { return }
+      oldValue = open.oldValue
+      _KeyValueChangeNesting.close(open)
+      keepForNextChange(open)
+    } else {
+      guard sender.isLive else { return }
+      oldValue = nil
+    }
+    guard !isEnded, let root = root.object else { return }
     let newValue = refresh(root)
     guard !isEnded else { return }
     let old = options.contains(.old) ? oldValue : nil
@@ -206,5 +230,25 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
       root,
       KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? newValue : nil, oldValue: old, isPrior: false)
     )
+  }
+
+  /// The change of this observation open on this thread, if any.
+  @inlinable
+  final func openChange() -> DerivedChange<Value>? {
+    guard let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: DerivedChange<Value>.slot) else {
+      return nil
+    }
+    // Only this observation's changes are filed under it.
+    return unsafeDowncast(frame.pointee.pending.unsafelyUnwrapped.takeUnretainedValue(), to: DerivedChange<Value>.self)
+  }
+
+  /// Keeps a closed change for the next one, unless one is kept already.
+  @inlinable
+  final func keepForNextChange(_ change: DerivedChange<Value>) {
+    change.oldValue = nil
+    let kept = Unmanaged.passRetained(change)
+    if !spare.compareExchange(expected: nil, desired: kept, ordering: .releasing).exchanged {
+      kept.release()
+    }
   }
 }

@@ -11,9 +11,9 @@ class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
 
   final override func forwardChange(isPrior: Bool) {
     if isPrior {
-      observer.dependencyWillChange()
+      observer.dependencyWillChange(from: self)
     } else {
-      observer.dependencyDidChange()
+      observer.dependencyDidChange(from: self)
     }
   }
 }

@@ -63,23 +63,6 @@ struct ThreadLocal: Sendable {
   #endif
 }
 
-/// A number that tells the running thread apart from every other thread
-/// alive at the same time.
-///
-/// ```swift
-/// let thread = currentThreadIdentity()
-/// ```
-@usableFromInline
-func currentThreadIdentity() -> UInt {
-  #if os(Windows)
-    UInt(GetCurrentThreadId())
-  #elseif canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-  #else
-    UInt(pthread_self())
-  #endif
-}
-
 /// Lets other threads run: what a thread waiting for another does between
 /// checks.
 func yieldThread() {

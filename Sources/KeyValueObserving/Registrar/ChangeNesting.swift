@@ -1,10 +1,17 @@
 public import Synchronization
 
-/// The changes under way on the current thread, so that a change of a key
-/// made while the same key of the same object is already changing (from a
-/// prior callback, from the property's own `willSet`/`didSet`, or between a
-/// manual `willChangeValue` and its `didChangeValue`) folds into the outer
-/// change: nested will/did pairs on one key notify once, for the outermost.
+/// The changes under way on the current thread, so that a change made while
+/// the same change is already under way folds into the outer one: nested
+/// will/did pairs on one key notify once, for the outermost.
+///
+/// Two kinds of owner open changes here. A storage opens the change of one
+/// of its keys: from a prior callback, from the property's own
+/// `willSet`/`didSet`, or between a manual `willChangeValue` and its
+/// `didChangeValue`, the same key of the same object may change again. A
+/// derived observation (a computed key, a chain) opens its own change at
+/// the will of one of its dependencies and closes it at the matching did;
+/// the wills of other dependencies in between — one assignment whose
+/// `didSet` changes a second dependency — only add to it.
 ///
 /// The window of a setter's change runs from its prior notifications to the
 /// end of the assignment; observers notified after it may change the key
@@ -13,15 +20,15 @@ public import Synchronization
 /// observers, or a manual change open somewhere) are recorded.
 ///
 /// The record is a list of frames headed by one thread-local pointer. A
-/// setter's frame lives on its stack (no allocation); a manual will/did
-/// pair, which spans two calls, keeps a heap frame (``PendingChange``) until
-/// its did. The two kinds interleave (a manual will opened inside a
-/// setter's window, its did after it), so a frame is unlinked wherever it
-/// is in the list. A key derived from others keeps its own per-thread
-/// record of the changes of its dependencies (``PendingChanges``, kept by
-/// ``DerivedObservation``), which its end drops: a frame here can only be
-/// unlinked by its own thread, and a derived observation may end between a
-/// dependency's will and its did, which then never comes.
+/// setter's frame lives on its stack (no allocation); a change that spans
+/// two calls — a manual will/did pair (``ManualChange``), a derived
+/// observation's change (``DerivedChange``) — keeps a heap frame
+/// (``PendingChange``) until its did. Changes of both kinds interleave (a
+/// manual will opened inside a setter's window, its did after it), so a
+/// frame is unlinked wherever it is in the list. Only its own thread
+/// unlinks a frame, so every did that closes one is delivered on the thread
+/// of its will — to a derived observation even when it ended, or stopped
+/// depending on the key, in between (see ``ChangeSnapshot``).
 ///
 /// Not API.
 ///
@@ -30,8 +37,9 @@ public import Synchronization
 /// // _KeyValueChangeNesting.withChange(of: storage, slot: 0) { deliverPrior(); assign() }
 /// ```
 public enum _KeyValueChangeNesting {
-  /// One change under way: whose (a storage), which key, the next frame
-  /// out, and the pending change a heap frame belongs to.
+  /// One change under way: whose (a storage, or a derived observation),
+  /// which key (a derived observation has one, ``DerivedChange/slot``), the
+  /// next frame out, and the pending change a heap frame belongs to.
   @usableFromInline
   struct Frame {
     @usableFromInline let owner: ObjectIdentifier
@@ -50,9 +58,10 @@ public enum _KeyValueChangeNesting {
 
   private static let innermost = ThreadLocal(.innermostChange)
 
-  /// How many heap frames are open on all threads together. A setter whose
-  /// change runs no user code skips the record while it is zero.
-  @usableFromInline static let openPendingChanges = Atomic<Int>(0)
+  /// How many manual changes are open on all threads together. A setter
+  /// whose change runs no user code skips the record while it is zero:
+  /// only a manual change of its key, open on its thread, needs to find it.
+  @usableFromInline static let openManualChanges = Atomic<Int>(0)
 
   /// Runs `body` as the change of `slot` of `storage` on this thread, or
   /// returns `nil` without running it when that key is already changing here.
@@ -107,17 +116,21 @@ public enum _KeyValueChangeNesting {
     find(ObjectIdentifier(owner), slot: slot)?.pointee.pending?.takeUnretainedValue()
   }
 
-  /// Opens `change` on this thread: it stays in the record until ``close(_:)``.
+  /// Opens `change` on this thread, for the running task: it stays in the
+  /// record, and keeps itself and its owner alive, until ``close(_:)``.
+  @usableFromInline
   static func open(_ change: PendingChange) {
-    openPendingChanges.add(1, ordering: .relaxed)
+    change.task = currentTaskIdentity()
     _ = Unmanaged.passRetained(change)
+    _ = Unmanaged.passUnretained(change.owner).retain()
     push(change.frame)
   }
 
   /// Closes a change opened on this thread by ``open(_:)``.
+  @usableFromInline
   static func close(_ change: PendingChange) {
     unlink(change.frame)
-    openPendingChanges.subtract(1, ordering: .relaxed)
+    Unmanaged.passUnretained(change.owner).release()
     Unmanaged.passUnretained(change).release()
   }
 
@@ -147,32 +160,33 @@ public enum _KeyValueChangeNesting {
 }
 
 /// A change that spans two calls on one thread — a manual
-/// `willChangeValue`/`didChangeValue` pair — with what its did needs: how
-/// deeply it is nested and what was known at its will.
+/// `willChangeValue`/`didChangeValue` pair, or a derived observation's
+/// change from a dependency's will to its did — as an entry of the thread's
+/// record. Subclasses keep what the did needs.
 ///
 /// Not API.
 ///
 /// ```swift
-/// // Made by willChangeValue(for:) and its siblings.
+/// // Made by willChangeValue(for:) and by a derived observation's will.
 /// ```
 @usableFromInline
 class PendingChange {
   /// The change's entry in the thread's record.
-  let frame: UnsafeMutablePointer<_KeyValueChangeNesting.Frame>
+  @usableFromInline let frame: UnsafeMutablePointer<_KeyValueChangeNesting.Frame>
 
-  /// Keeps the owner's identity from being reused while the change is open.
-  let owner: AnyObject
-
-  /// How many will calls on this key are still waiting for their did.
-  var depth = 1
+  /// Whose change it is. Not owned here: ``_KeyValueChangeNesting/open(_:)``
+  /// retains it while the change is open, so that its identity is not
+  /// reused meanwhile, and a derived observation may keep a closed change
+  /// for its next one without a cycle.
+  @usableFromInline unowned(unsafe) let owner: AnyObject
 
   /// The task that opened the change, `nil` outside any task: only its
-  /// own writes fold into the change.
-  @usableFromInline let task: Int?
+  /// own changes fold into it.
+  @usableFromInline var task: Int?
 
+  @usableFromInline
   init(owner: AnyObject, slot: Int) {
     self.owner = owner
-    self.task = _KeyValueChangeNesting.currentTaskIdentity()
     let frame = UnsafeMutablePointer<_KeyValueChangeNesting.Frame>.allocate(capacity: 1)
     self.frame = frame
     frame.initialize(to: .init(owner: ObjectIdentifier(owner), slot: slot, pending: Unmanaged.passUnretained(self)))

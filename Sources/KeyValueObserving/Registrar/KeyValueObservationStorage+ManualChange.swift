@@ -22,7 +22,8 @@ extension _KeyValueObservationStorage {
     guard !isDeinitializing(object) else { return }
     if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
       if let pending = frame.pointee.pending {
-        pending.takeUnretainedValue().depth += 1
+        // A manual change of this key (one key, one value type) is open.
+        (pending.takeUnretainedValue() as? ManualChange<Value>)?.depth += 1
       } else {
         // Inside a setter's change of the same key: that change notifies.
         openManualChange(
@@ -49,14 +50,15 @@ extension _KeyValueObservationStorage {
   /// will-change of `slot` is open on this thread.
   func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
     guard !isDeinitializing(object) else { return true }
-    guard let pending = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) else { return false }
-    pending.depth -= 1
-    guard pending.depth == 0 else { return true }
-    _KeyValueChangeNesting.close(pending)
-    openManualChanges.pointee.subtract(1, ordering: .relaxed)
-    guard let change = pending as? ManualChange<Value>, let snapshot = change.registrations?.snapshot else {
-      return true
+    guard let change = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) as? ManualChange<Value> else {
+      return false
     }
+    change.depth -= 1
+    guard change.depth == 0 else { return true }
+    _KeyValueChangeNesting.close(change)
+    _KeyValueChangeNesting.openManualChanges.subtract(1, ordering: .relaxed)
+    openManualChanges.pointee.subtract(1, ordering: .relaxed)
+    guard let snapshot = change.registrations?.snapshot else { return true }
     let new: Value? =
       snapshot.wantsNewValue && change.shape.hasNewValue ? change.newValueAtWill ?? newValue(object) : nil
     deliver(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
@@ -78,13 +80,17 @@ extension _KeyValueObservationStorage {
 
   private func openManualChange(_ change: PendingChange) {
     openManualChanges.pointee.add(1, ordering: .relaxed)
+    _KeyValueChangeNesting.openManualChanges.add(1, ordering: .relaxed)
     _KeyValueChangeNesting.open(change)
   }
 }
 
-/// A manual will-change waiting for its did-change: the registrations it
-/// notifies and the old value read at the will.
+/// A manual will-change waiting for its did-change: how deeply it is
+/// nested, the registrations it notifies and the old value read at the will.
 final class ManualChange<Value>: PendingChange {
+  /// How many will calls on this key are still waiting for their did.
+  var depth = 1
+
   /// The registrations to notify, held until the did; `nil` when the change
   /// is nested in a setter's change of the same key, which notifies instead.
   let registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?

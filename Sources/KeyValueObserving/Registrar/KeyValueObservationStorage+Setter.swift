@@ -68,7 +68,7 @@ extension _KeyValueObservationStorage {
     }
     defer { endChange(snapshot) }
     let old: Value? = snapshot.wantsOldValue && shape.hasOldValue ? oldValue(object) : nil
-    if snapshot.hasPrior || mayNest || _KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0 {
+    if snapshot.hasPrior || mayNest || _KeyValueChangeNesting.openManualChanges.load(ordering: .relaxed) != 0 {
       let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
         if snapshot.hasPrior {
           deliver(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
@@ -102,7 +102,7 @@ extension _KeyValueObservationStorage {
     from object: Object
   ) {
     let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
-    snapshot.forEachLive { registration in
+    snapshot.forEachLive(closingChanges: !isPrior) { registration in
       let options = registration.options
       guard !isPrior || options.contains(.prior) else { return }
       let change = KeyValueObservedChange<Value>(
@@ -176,7 +176,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     _withUnsafeGuaranteedRef { storage in
       guard storage.isObserved(slot: slot) else { return true }
       return !storage.notifiesAutomatically(slot: slot)
-        || (_KeyValueChangeNesting.openPendingChanges.load(ordering: .relaxed) != 0
+        || (_KeyValueChangeNesting.openManualChanges.load(ordering: .relaxed) != 0
           && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil)
     }
   }

@@ -249,8 +249,14 @@ struct ChangeSnapshot {
 
   /// Calls `body` with each registration still live, in order, without
   /// retaining them one by one: the list keeps them alive.
+  ///
+  /// After a change (`closingChanges`), `body` also gets each ended
+  /// registration that forwards to a derived observation: the did of a
+  /// change closes the change its will opened on this thread, even when the
+  /// observation ended, or stopped depending on the key, in between (see
+  /// ``DerivedChange``); it notifies nothing then.
   @inlinable @inline(__always)
-  func forEachLive(_ body: (_KeyValueRegistration) -> Void) {
+  func forEachLive(closingChanges: Bool, _ body: (_KeyValueRegistration) -> Void) {
     list._withUnsafeGuaranteedRef { list in
       list.withUnsafeMutablePointerToElements { elements in
         // An optional class reference is one pointer, nil being null: read
@@ -262,7 +268,9 @@ struct ChangeSnapshot {
             continue
           }
           Unmanaged<_KeyValueRegistration>.fromOpaque(pointer)._withUnsafeGuaranteedRef { registration in
-            if registration.isLive { body(registration) }
+            if registration.isLive || (closingChanges && registration.receiver == .forwarding) {
+              body(registration)
+            }
           }
         }
       }

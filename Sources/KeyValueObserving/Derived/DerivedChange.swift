@@ -1,0 +1,47 @@
+/// A derived observation's change under way on one thread, as its entry in
+/// the thread's record of changes (``_KeyValueChangeNesting``): the value
+/// before it, kept for the did when the observer asked for old values, and
+/// the registrations whose wills it still waits a did from.
+///
+/// The first will of a dependency opens the change; the wills of other
+/// dependencies while it is open — a `didSet` that changes a second one —
+/// add their registration to it. Each did takes its own registration out,
+/// and the did that takes the last one finishes the change: the observation
+/// notifies once. A did whose registration sent no will here (the
+/// observation started, or the dependency was found, after that will) takes
+/// nothing out. Typed, so that the old value is kept and handed back
+/// without boxing or a cast.
+///
+/// An observation keeps one closed change for its next one, so that a
+/// change on one thread at a time allocates nothing.
+///
+/// Not API.
+///
+/// ```swift
+/// // Opened by DerivedObservation.willChange(from:), closed by didChange(from:).
+/// ```
+@usableFromInline
+final class DerivedChange<Value>: PendingChange {
+  /// The one key of a derived observation, in the thread's record.
+  @usableFromInline static var slot: Int { 0 }
+
+  /// The value before the change, when the observer asked for old values.
+  @usableFromInline var oldValue: Value?
+
+  /// The registrations whose wills wait for their did, one entry per will.
+  @usableFromInline var senders: [ObjectIdentifier] = []
+
+  @usableFromInline
+  init(of observation: DerivedKeyObservation) {
+    super.init(owner: observation, slot: Self.slot)
+  }
+
+  /// Takes out one will of `sender`, if it sent one here; `true` when that
+  /// was the last will waiting, which finishes the change.
+  @inlinable
+  func close(from sender: ObjectIdentifier) -> Bool {
+    guard let index = senders.lastIndex(of: sender) else { return false }
+    senders.remove(at: index)
+    return senders.isEmpty
+  }
+}
