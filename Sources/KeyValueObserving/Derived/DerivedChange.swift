@@ -25,23 +25,49 @@ final class DerivedChange<Value>: PendingChange {
   /// The one key of a derived observation, in the thread's record.
   @usableFromInline static var slot: Int { 0 }
 
-  /// The value before the change, when the observer asked for old values.
-  @usableFromInline var oldValue: Value?
+  // The state below is touched only by the thread whose record holds the
+  // change (or, kept for the next change, by the one that takes it), so
+  // it is not checked for exclusive access at run time.
 
-  /// The registrations whose wills wait for their did, one entry per will.
-  @usableFromInline var senders: [ObjectIdentifier] = []
+  /// The value before the change, when the observer asked for old values.
+  @exclusivity(unchecked) @usableFromInline var oldValue: Value?
+
+  /// The registration whose will opened the change, until its did.
+  @exclusivity(unchecked) @usableFromInline var opener: ObjectIdentifier?
+
+  /// The registrations of the wills that joined the change, one entry per
+  /// will, until their did.
+  @exclusivity(unchecked) @usableFromInline var joined: [ObjectIdentifier] = []
 
   @usableFromInline
   init(of observation: DerivedKeyObservation) {
     super.init(owner: observation, slot: Self.slot)
   }
 
+  /// Opens the change with `sender`'s will.
+  @inlinable
+  func open(from sender: ObjectIdentifier, oldValue: Value?) {
+    self.opener = sender
+    self.oldValue = oldValue
+  }
+
+  /// Adds `sender`'s will to the open change.
+  @inlinable
+  func join(from sender: ObjectIdentifier) {
+    joined.append(sender)
+  }
+
   /// Takes out one will of `sender`, if it sent one here; `true` when that
   /// was the last will waiting, which finishes the change.
   @inlinable
   func close(from sender: ObjectIdentifier) -> Bool {
-    guard let index = senders.lastIndex(of: sender) else { return false }
-    senders.remove(at: index)
-    return senders.isEmpty
+    if let index = joined.lastIndex(of: sender) {
+      joined.remove(at: index)
+    } else if opener == sender {
+      opener = nil
+    } else {
+      return false
+    }
+    return opener == nil && joined.isEmpty
   }
 }

@@ -187,7 +187,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   @inlinable
   final func willChange(from sender: _KeyValueRegistration) {
     if let open = openChange() {
-      open.senders.append(ObjectIdentifier(sender))
+      open.join(from: ObjectIdentifier(sender))
       return
     }
     let wantsOld = options.contains(.old)
@@ -199,8 +199,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
       if wantsOld { oldValue = value }
     }
     let change = spare.exchange(nil, ordering: .acquiring)?.takeRetainedValue() ?? DerivedChange(of: self)
-    change.oldValue = oldValue
-    change.senders.append(ObjectIdentifier(sender))
+    change.open(from: ObjectIdentifier(sender), oldValue: oldValue)
     _KeyValueChangeNesting.open(change)
     guard wantsPrior, !isEnded, let root else { return }
     handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))

@@ -1,4 +1,5 @@
 public import Synchronization
+internal import KeyValueObservingShims
 
 /// The changes under way on the current thread, so that a change made while
 /// the same change is already under way folds into the outer one: nested
@@ -93,7 +94,7 @@ public enum _KeyValueChangeNesting {
   @usableFromInline
   static func find(_ owner: ObjectIdentifier, slot: Int) -> UnsafeMutablePointer<Frame>? {
     var cursor = innermost.value?.assumingMemoryBound(to: Frame.self)
-    var task: Int?? = nil
+    var task: UInt? = nil
     while let frame = cursor {
       if frame.pointee.owner == owner && frame.pointee.slot == slot {
         guard let pending = frame.pointee.pending else { return frame }
@@ -105,10 +106,10 @@ public enum _KeyValueChangeNesting {
     return nil
   }
 
-  /// The running task's identity, or `nil` outside any task.
+  /// The running task's identity, or 0 outside any task: its address.
   @usableFromInline
-  static func currentTaskIdentity() -> Int? {
-    withUnsafeCurrentTask { $0?.hashValue }
+  static func currentTaskIdentity() -> UInt {
+    UInt(bitPattern: kvo_current_task())
   }
 
   /// The pending change open for `slot` of `owner` on this thread, if any.
@@ -180,9 +181,9 @@ class PendingChange {
   /// for its next one without a cycle.
   @usableFromInline unowned(unsafe) let owner: AnyObject
 
-  /// The task that opened the change, `nil` outside any task: only its
-  /// own changes fold into it.
-  @usableFromInline var task: Int?
+  /// The task that opened the change, 0 outside any task: only its own
+  /// changes fold into it.
+  @exclusivity(unchecked) @usableFromInline var task: UInt = 0
 
   @usableFromInline
   init(owner: AnyObject, slot: Int) {

@@ -88,8 +88,9 @@ extension _KeyValueObservationStorage {
 /// A manual will-change waiting for its did-change: how deeply it is
 /// nested, the registrations it notifies and the old value read at the will.
 final class ManualChange<Value>: PendingChange {
-  /// How many will calls on this key are still waiting for their did.
-  var depth = 1
+  /// How many will calls on this key are still waiting for their did;
+  /// touched only by the thread whose record holds the change.
+  @exclusivity(unchecked) var depth = 1
 
   /// The registrations to notify, held until the did; `nil` when the change
   /// is nested in a setter's change of the same key, which notifies instead.

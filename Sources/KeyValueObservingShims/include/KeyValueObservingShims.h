@@ -22,6 +22,18 @@ void swift_unownedRetain(void *object);
 void swift_unownedRelease(void *object);
 void *swift_tryRetain(void *object);
 
+/// The task running on this thread, or null outside any task: the
+/// concurrency runtime's own answer, exported by it on every platform and
+/// declared with the Swift calling convention as in its Task.h. The
+/// standard library's `withUnsafeCurrentTask` gives the same task through a
+/// generic closure and a resilient optional, several hundred instructions
+/// a call, on paths that ask for it twice per change.
+void *swift_task_getCurrent(void) __attribute__((swiftcall));
+
+static inline const void *kvo_current_task(void) {
+  return swift_task_getCurrent();
+}
+
 #if !defined(_WIN32)
 /// The runtime's per-thread pointers, one per `ThreadSlot` (in
 /// ThreadLocal.swift): C11 thread-local storage, a few instructions per
