@@ -86,4 +86,10 @@ public protocol KeyValueObservable: AnyObject {
   /// path to a macro-written property describes itself as
   /// `<computed 0x…>`. Written by the macro.
   static func _$kvoName(for keyPath: AnyKeyPath) -> String?
+
+  /// Reports `event` of the observable stored property at `slot` to Swift
+  /// Observation. Written by the macro for a class that declares
+  /// `Observable` (see ``_KeyValueObservationEvent``); a no-op for every
+  /// other class.
+  func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int)
 }

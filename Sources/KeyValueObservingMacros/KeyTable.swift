@@ -8,12 +8,15 @@ struct KeyTable {
   let classDecl: ClassDeclSyntax
   /// Whether the class is the first observable one in its hierarchy.
   let isRoot: Bool
+  /// Whether Swift Observation tracks the class (see ``ObservationMembers``).
+  let tracksObservation: Bool
   /// The observable stored properties, in slot order.
   let properties: [String]
 
-  init(_ classDecl: ClassDeclSyntax, isRoot: Bool) {
+  init(_ classDecl: ClassDeclSyntax, isRoot: Bool, tracksObservation: Bool) {
     self.classDecl = classDecl
     self.isRoot = isRoot
+    self.tracksObservation = tracksObservation
     self.properties = classDecl.observableProperties
   }
 
@@ -35,14 +38,20 @@ struct KeyTable {
   // MARK: The registrar
 
   /// The registrar and its two accessors, in the class that starts the
-  /// hierarchy; subclasses reuse them.
+  /// hierarchy; subclasses reuse them. A class tracked by Swift Observation
+  /// has its storage made on first use by a setter, so that every setter
+  /// reaches the runtime, which reports to Observation.
   var registrarMembers: [DeclSyntax] {
     guard isRoot else { return [] }
+    let storage =
+      tracksObservation
+      ? "\(Names.registrar).storage ?? Swift.Unmanaged.passUnretained(\(Names.registrar).makeStorage(for: self))"
+      : "\(Names.registrar).storage"
     return [
       "private nonisolated let \(raw: Names.registrar) = \(raw: Names.registrarType)()",
       """
       \(raw: access)nonisolated final var \(raw: Names.observedStorage): Swift.Unmanaged<\(raw: Names.storageType)>? {
-        \(raw: Names.registrar).storage
+        \(raw: storage)
       }
       """,
       """

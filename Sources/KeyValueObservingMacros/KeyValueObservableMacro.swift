@@ -4,7 +4,9 @@ import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 
 /// `@KeyValueObservable`: the registrar, the key table, the conformance, and
-/// `@_KeyValueObservableProperty` on every observable stored property.
+/// `@_KeyValueObservableProperty` on every observable stored property; for a
+/// class that declares `Observable`, what Swift Observation's tracking needs
+/// (``ObservationMembers``).
 public enum KeyValueObservableMacro {}
 
 // MARK: - Members: registrar and key table
@@ -28,9 +30,14 @@ extension KeyValueObservableMacro: MemberMacro {
 
     // The compiler lists the protocols the class does not conform to yet: an
     // empty list means a superclass is already observable, so this class
-    // adds its keys after the superclass's and reuses its registrar.
+    // adds its keys after the superclass's and reuses its registrar (and
+    // is tracked by Swift Observation when the superclass is).
     let isRoot = !protocols.isEmpty
-    var members = KeyTable(classDecl, isRoot: isRoot).members
+    let tracksObservation = isRoot && classDecl.declaresObservable
+    var members = KeyTable(classDecl, isRoot: isRoot, tracksObservation: tracksObservation).members
+    if tracksObservation {
+      members += ObservationMembers(classDecl: classDecl, properties: classDecl.observableProperties).members
+    }
     if isRoot && classDecl.isolatedToGlobalActor {
       members += isolatedStringKeyMembers(access: classDecl.witnessAccess(overridable: false))
     }
@@ -142,5 +149,20 @@ extension KeyValueObservableMacro: ExtensionMacro {
     guard declaration.is(ClassDeclSyntax.self), !protocols.isEmpty, !context.isInsideFunction else { return [] }
     let decl: DeclSyntax = "extension \(type.trimmed): nonisolated \(raw: Names.qualifiedProtocol) {}"
     return [decl.cast(ExtensionDeclSyntax.self)]
+  }
+}
+
+extension ClassDeclSyntax {
+  /// Whether the class declares `Observable` (or `Observation.Observable`)
+  /// in its inheritance clause, so that Swift Observation tracks it.
+  var declaresObservable: Bool {
+    inheritanceClause?.inheritedTypes.contains { inherited in
+      let type = inherited.type
+      if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == Names.observableProtocol }
+      if let member = type.as(MemberTypeSyntax.self) {
+        return member.name.text == Names.observableProtocol && member.baseType.trimmedDescription == Names.observationModule
+      }
+      return false
+    } ?? false
   }
 }

@@ -8,6 +8,10 @@ enum Names {
   static let tracking = "\(module)._KeyValueAccessTracking"
   static let keyPathCapture = "\(module)._KeyPathCapture"
   static let storageAccess = "\(module)._KeyValueStorageAccess"
+  static let observableProtocol = "Observable"
+  static let observationModule = "Observation"
+  static let observationEventType = "\(module)._KeyValueObservationEvent"
+  static let observationRegistrarType = "Observation.ObservationRegistrar"
 
   static let ignoredAttribute = "KeyValueIgnored"
   static let propertyAttribute = "_KeyValueObservableProperty"
@@ -25,6 +29,9 @@ enum Names {
   static let accessStorage = "_$kvoAccessStorage"
   static let markedType = "_$kvoMarkedType"
   static let getter = "_$kvoGetter"
+  static let observationRegistrar = "_$kvoObservationRegistrar"
+  static let observationEvent = "_$kvoObservationEvent"
+  static let observationReport = "_$kvoReport"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

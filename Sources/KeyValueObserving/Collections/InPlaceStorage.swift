@@ -73,7 +73,7 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
 
   /// Makes `change` of the property's value in place, as one change of its
   /// key shaped `shape`, whose notifications carry what `values` reads: the
-  /// elements the change touches.
+  /// elements the change touches; one mutation, for Swift Observation.
   @inlinable
   func change(
     _ object: Object,
@@ -81,20 +81,23 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
     values: (Value) -> Value,
     _ change: (inout Value) -> Void
   ) {
-    guard let storage = object._$kvoObservedStorage, storage._withUnsafeGuaranteedRef({ $0.isObserved(slot: slot) }) else {
-      accessors.modify(object, change)
-      return
-    }
-    storage._withUnsafeGuaranteedRef { storage in
-      storage.notifyingChange(
-        object,
-        slot: slot,
-        shape: shape,
-        mayNest: accessors.hasPropertyObservers,
-        oldValue: { values(accessors.get($0)) },
-        change: { accessors.modify($0, change) },
-        newValue: { values(accessors.get($0)) }
-      )
+    object.withObservedMutation(ofSlot: slot) {
+      guard let storage = object._$kvoObservedStorage, storage._withUnsafeGuaranteedRef({ $0.isObserved(slot: slot) })
+      else {
+        accessors.modify(object, change)
+        return
+      }
+      storage._withUnsafeGuaranteedRef { storage in
+        storage.notifyingChange(
+          object,
+          slot: slot,
+          shape: shape,
+          mayNest: accessors.hasPropertyObservers,
+          oldValue: { values(accessors.get($0)) },
+          change: { accessors.modify($0, change) },
+          newValue: { values(accessors.get($0)) }
+        )
+      }
     }
   }
 }

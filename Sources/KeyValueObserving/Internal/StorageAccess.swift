@@ -164,13 +164,15 @@ public struct _KeyValueStorageAccess {
       outcome.pointee.mismatchedType = Value.self
       return
     }
-    guard let storage = root._$kvoObservedStorage else {
-      set(root, newValue)
-      return
+    root.withObservedMutation(ofSlot: slot) {
+      guard let storage = root._$kvoObservedStorage else {
+        set(root, newValue)
+        return
+      }
+      storage.notifyingSet(
+        root, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
+      )
     }
-    storage.notifyingSet(
-      root, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
-    )
   }
 }
 

@@ -1,6 +1,8 @@
 import Synchronization
 
 // Manual will/did changes: opened at the will, notified at the outermost did.
+// Each will and each did that closes one is also reported to Swift
+// Observation, for a class it tracks.
 
 extension _KeyValueObservationStorage {
   /// Opens a manual change of `slot` shaped `shape`: reads the old value
@@ -10,7 +12,7 @@ extension _KeyValueObservationStorage {
   /// did reports as new (a set mutation works it out here, from the set
   /// before the change). A will-change nested in a change of
   /// the same key on this thread only deepens it.
-  func willChange<Object: AnyObject, Value>(
+  func willChange<Object: KeyValueObservable, Value>(
     _ object: Object,
     slot: Int,
     shape: ChangeShape = .setting,
@@ -20,6 +22,7 @@ extension _KeyValueObservationStorage {
     // In the object's own deinit nobody is notified (see
     // notifyingSetObserved), so no change opens.
     guard !isDeinitializing(object) else { return }
+    object._$kvoObservationEvent(.willSet, slot: slot)
     if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
       if let pending = frame.pointee.pending {
         // A manual change of this key (one key, one value type) is open.
@@ -48,11 +51,12 @@ extension _KeyValueObservationStorage {
   /// new value (`newValue` gives it, as `oldValue` did the old one) and
   /// notifies, with the shape its will-change gave. Returns `false` when no
   /// will-change of `slot` is open on this thread.
-  func didChange<Object: AnyObject, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
+  func didChange<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
     guard !isDeinitializing(object) else { return true }
     guard let change = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) as? ManualChange<Value> else {
       return false
     }
+    defer { object._$kvoObservationEvent(.didSet, slot: slot) }
     change.depth -= 1
     guard change.depth == 0 else { return true }
     _KeyValueChangeNesting.close(change)
@@ -68,13 +72,24 @@ extension _KeyValueObservationStorage {
   /// Opens the change of a `_modify` that works in place: a will-change of
   /// the whole value.
   @usableFromInline
-  func willModify<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+  func willModify<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+    guard notifiesAutomatically(slot: slot) else {
+      // Only a class tracked by Swift Observation gets here for a key
+      // notified by hand (see modifiesInPlace(slot:)): the mutation is
+      // reported to Observation alone.
+      object._$kvoObservationEvent(.willSet, slot: slot)
+      return
+    }
     willChange(object, slot: slot, oldValue: get)
   }
 
   /// Closes the change ``willModify(_:slot:get:)`` opened.
   @usableFromInline
-  func didModify<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+  func didModify<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+    guard notifiesAutomatically(slot: slot) else {
+      object._$kvoObservationEvent(.didSet, slot: slot)
+      return
+    }
     _ = didChange(object, slot: slot, newValue: get)
   }
 

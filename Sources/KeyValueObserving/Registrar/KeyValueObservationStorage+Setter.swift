@@ -1,3 +1,4 @@
+public import Observation
 public import Synchronization
 
 // The change path: a change made within one call — a setter's assignment,
@@ -161,7 +162,8 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// itself with nothing to notify: when nobody observes the key, when its
   /// changes are announced by hand, or when a manual change of the key (a
   /// will-change, such as a collection proxy's) is open on this thread,
-  /// which notifies for it.
+  /// which notifies for it — never for a class that Swift Observation
+  /// tracks, to which every mutation is reported.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
   ///
@@ -174,6 +176,9 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   @inlinable @inline(__always)
   public func modifiesInPlace(slot: Int) -> Bool {
     _withUnsafeGuaranteedRef { storage in
+      // A class tracked by Swift Observation always takes the will/did
+      // path, which reports the mutation to it.
+      guard !storage.tracksObservation else { return false }
       guard storage.isObserved(slot: slot) else { return true }
       return !storage.notifiesAutomatically(slot: slot)
         || (_KeyValueChangeNesting.openManualChanges.load(ordering: .relaxed) != 0
@@ -201,7 +206,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// // yield &_tags
   /// ```
   @inlinable @inline(__always)
-  public func willModifyInPlace<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) -> Bool {
+  public func willModifyInPlace<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) -> Bool {
     guard !_isPOD(Value.self) else { return false }
     _withUnsafeGuaranteedRef { $0.willModify(object, slot: slot, get: get) }
     return true
@@ -216,7 +221,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// // defer { storage.didModifyInPlace(self, slot: 3, get: { $0._tags }) }
   /// ```
   @inlinable @inline(__always)
-  public func didModifyInPlace<Object: AnyObject, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+  public func didModifyInPlace<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
     _withUnsafeGuaranteedRef { $0.didModify(object, slot: slot, get: get) }
   }
 
@@ -245,6 +250,43 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     slot: Int,
     to newValue: Value,
     hasPropertyObservers: Bool = false,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+  }
+
+  /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
+  /// that declares `Observable`: the assignment is also one mutation as
+  /// Swift Observation sees it. The compiler picks this overload for such a
+  /// class, from the same setter text (whose storage is then never `nil`).
+  ///
+  /// Not API: macro-generated setters call it.
+  ///
+  /// ```swift
+  /// // storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+  /// ```
+  @inlinable @inline(__always)
+  public func notifyingSet<Object: KeyValueObservable & Observable, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool = false,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    object.withObservedMutation(ofSlot: slot) {
+      assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    }
+  }
+
+  /// The body of both `notifyingSet`s.
+  @inlinable @inline(__always)
+  func assign<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {

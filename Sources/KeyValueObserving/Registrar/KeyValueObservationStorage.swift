@@ -54,6 +54,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// and so may declare dependencies: asked on every tracked read.
   @usableFromInline let declaresDependencies: Bool
 
+  /// Whether Swift Observation tracks the object's class (it declares
+  /// `Observable`): every `_modify` then reports its mutation.
+  @usableFromInline let tracksObservation: Bool
+
   /// The dynamic type of the observed object.
   var objectType: any KeyValueObservable.Type { observedType.type }
 
@@ -66,6 +70,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     observedType = type
     notifiesEveryKey = type.manuallyNotifiedSlots.isEmpty
     declaresDependencies = type.customization != nil
+    tracksObservation = type.tracksObservation
     state = LockedState(
       State(),
       unlockedBytes: Line.unlockedBytes,

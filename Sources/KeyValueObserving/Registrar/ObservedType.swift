@@ -1,3 +1,5 @@
+import Observation
+
 /// What the registrar needs to know about one class of observed objects,
 /// worked out once per class and shared by the storages of all its objects:
 /// its key count, whether it customises notification, and which of its keys
@@ -25,6 +27,9 @@ final class ObservedType: @unchecked Sendable {
   /// How many slots its objects have.
   let keyCount: Int
 
+  /// Whether it declares `Observable`, so that Swift Observation tracks it.
+  let tracksObservation: Bool
+
   /// `true` at the slots whose setters do not notify, because
   /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``
   /// said so; empty when every slot notifies.
@@ -35,6 +40,7 @@ final class ObservedType: @unchecked Sendable {
     let customization = type as? any KeyValueObservingCustomization.Type
     self.customization = customization
     keyCount = type._$kvoKeyCount
+    tracksObservation = type is any Observable.Type
     var manual: [Bool] = []
     if let customization {
       for slot in 0..<keyCount {

@@ -1,3 +1,4 @@
+public import Observation
 public import Synchronization
 
 /// How many tracking scopes are open on all threads together. Getters test
@@ -148,6 +149,22 @@ public enum _KeyValueAccessTracking {
     if activeTrackingScopes.load(ordering: .relaxed) != 0 {
       record(object, slot: slot())
     }
+  }
+
+  /// ``access(_:slot:)`` on a class that declares `Observable`: the read
+  /// is also reported to Swift Observation. The compiler picks this
+  /// overload for such a class, from the same getter text.
+  ///
+  /// ```swift
+  /// _KeyValueAccessTracking.access(sheet, slot: 0)
+  /// ```
+  @inlinable @inline(__always)
+  public static func access(_ object: some KeyValueObservable & Observable, slot: @autoclosure () -> Int) {
+    let slot = slot()
+    if activeTrackingScopes.load(ordering: .relaxed) != 0 {
+      record(object, slot: slot)
+    }
+    object._$kvoObservationEvent(.access, slot: slot)
   }
 
   @usableFromInline

@@ -1,0 +1,100 @@
+public import Observation
+
+/// What a `@KeyValueObservable` class that declares `Observable` reports to
+/// Swift Observation about one of its observable stored properties, so that
+/// `withObservationTracking`, `Observations` and SwiftUI track it.
+///
+/// The macro gives such a class an `ObservationRegistrar` and its own
+/// ``KeyValueObservable/_$kvoObservationEvent(_:slot:)``, which hands each
+/// event to the registrar with the property's key path. The accessors it
+/// writes are the same as for any other class: their calls have overloads
+/// for classes that are `Observable` (the getter's `access`, the setter's
+/// `notifyingSet`) that also report, chosen by the compiler, so a class that
+/// does not declare `Observable` pays nothing. Every other change of a
+/// property — `setValue(_:forKey:)`, a collection proxy's mutation, a
+/// manual will/did pair — reports through the same member.
+///
+/// Not API.
+///
+/// ```swift
+/// // sheet._$kvoObservationEvent(.willSet, slot: 0)
+/// ```
+public enum _KeyValueObservationEvent: Sendable {
+  /// The property was read.
+  case access
+  /// The property is about to change.
+  case willSet
+  /// The property changed.
+  case didSet
+}
+
+extension KeyValueObservable {
+  /// Reports `event` of the property at `slot` to Swift Observation: nothing,
+  /// unless the class declares `Observable` (the macro then writes the
+  /// class's own).
+  ///
+  /// Not API.
+  ///
+  /// ```swift
+  /// // object._$kvoObservationEvent(.willSet, slot: 0)
+  /// ```
+  @inlinable @inline(__always)
+  public func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int) {}
+
+  /// Runs `change` as one mutation of the property at `slot`, as Swift
+  /// Observation sees it: announced before and after when the class is
+  /// tracked by it, and nothing more otherwise.
+  @inlinable @inline(__always)
+  func withObservedMutation<Result>(ofSlot slot: Int, _ change: () -> Result) -> Result {
+    _$kvoObservationEvent(.willSet, slot: slot)
+    defer { _$kvoObservationEvent(.didSet, slot: slot) }
+    return change()
+  }
+}
+
+extension ObservationRegistrar {
+  /// Hands `event` of the property `keyPath` names on `subject` to this
+  /// registrar.
+  ///
+  /// Not API: the member the macro writes calls it.
+  ///
+  /// ```swift
+  /// // case 0: _$kvoObservationRegistrar._$kvoReport(event, self, \Sheet.title)
+  /// ```
+  @inlinable
+  public func _$kvoReport<Subject: Observable, Member>(
+    _ event: _KeyValueObservationEvent,
+    _ subject: Subject,
+    _ keyPath: KeyPath<Subject, Member>
+  ) {
+    switch event {
+    case .access: access(subject, keyPath: keyPath)
+    case .willSet: willSet(subject, keyPath: keyPath)
+    case .didSet: didSet(subject, keyPath: keyPath)
+    }
+  }
+
+  /// Hands `event` of the property `keyPath` names on `subject` to this
+  /// registrar, for a key path known only as a value: one to a property a
+  /// subclass declares, from its class's table, or one a class isolated to
+  /// a global actor names as a pattern. Its types are found at run time.
+  ///
+  /// Not API.
+  ///
+  /// ```swift
+  /// // default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+  /// ```
+  public func _$kvoReport(_ event: _KeyValueObservationEvent, _ subject: AnyObject, _ keyPath: AnyKeyPath?) {
+    guard let keyPath else { return }
+    let keyPathType = type(of: keyPath)
+    guard let root = keyPathType.rootType as? any Observable.Type else { return }
+    func report<Root: Observable>(as _: Root.Type) {
+      func report<Member>(_: Member.Type) {
+        guard let subject = subject as? Root, let typed = keyPath as? KeyPath<Root, Member> else { return }
+        _$kvoReport(event, subject, typed)
+      }
+      report(keyPathType.valueType)
+    }
+    report(as: root)
+  }
+}

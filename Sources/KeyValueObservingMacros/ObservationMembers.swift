@@ -1,0 +1,55 @@
+import SwiftSyntax
+import SwiftSyntaxBuilder
+
+/// The members `@KeyValueObservable` adds to a class that declares
+/// `Observable`, so that Swift Observation tracks it: the registrar
+/// Observation's trackings go through, and the member that reports an event
+/// of one of its properties to it.
+///
+/// The accessors stay as they are for every class: for a tracked one, the
+/// compiler picks the runtime's overloads that report to Observation. A
+/// subclass inherits all of it and adds nothing: the properties it declares
+/// are reported through their key paths from its key table.
+struct ObservationMembers {
+  let classDecl: ClassDeclSyntax
+  /// The observable stored properties, in slot order.
+  let properties: [String]
+
+  private var className: String { classDecl.name.trimmedDescription }
+  private var access: String { classDecl.witnessAccess(overridable: false) }
+
+  var members: [DeclSyntax] {
+    [registrarMember, eventMember]
+  }
+
+  /// Observation's registrar, as `@Observable` keeps one.
+  var registrarMember: DeclSyntax {
+    "\(raw: access)nonisolated let \(raw: Names.observationRegistrar) = \(raw: Names.observationRegistrarType)()"
+  }
+
+  /// Reports an event of the property at a slot with the property's key
+  /// path; a subclass's slots, through the key path its table gives. A
+  /// class isolated to a global actor names its key paths as patterns (see
+  /// the key table's `_$kvoKeyPath(forSlot:)`) and reports through the
+  /// key path its pattern captured.
+  var eventMember: DeclSyntax {
+    let firstSlot = Names.firstSlot(ofClass: className)
+    let isolated = classDecl.isolatedToGlobalActor
+    let report = "\(Names.observationRegistrar).\(Names.observationReport)"
+    let cases = properties.enumerated().map { index, name in
+      isolated
+        ? "case (\(index), \\\(classDecl.selfTypeName).\(name)): \(report)(event, self, capture.keyPath)"
+        : "case \(index): \(report)(event, self, \\\(classDecl.selfTypeName).\(name))"
+    }
+    let fallback = "\(report)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
+    let subject = isolated ? "(slot - Self.\(firstSlot), capture)" : "slot - Self.\(firstSlot)"
+    let preamble = isolated ? "let capture = \(Names.keyPathCapture)()\n" : ""
+    return """
+      \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {
+        \(raw: preamble)switch \(raw: subject) {
+        \(raw: (cases + ["default: \(fallback)"]).joined(separator: "\n"))
+        }
+      }
+      """
+  }
+}

@@ -1,0 +1,186 @@
+import Dispatch
+import KeyValueObserving
+import Observation
+import Synchronization
+import Testing
+
+/// A model that declares `Observable`: tracked by Swift Observation and
+/// observable key by key.
+@KeyValueObservable
+class Sheet: Observable, @unchecked Sendable {
+  var title = ""
+  var count = 0
+  var rows: [Int] = []
+  var tags: Set<String> = []
+  @KeyValueIgnored var cache = 0
+  var summary: String { "\(title) (\(count))" }
+}
+
+/// A subclass: tracked through its superclass's declaration.
+@KeyValueObservable
+final class DetailedSheet: Sheet, @unchecked Sendable {
+  var detail = ""
+}
+
+/// A model isolated to the main actor, as SwiftUI models usually are.
+@MainActor
+@KeyValueObservable
+final class ScreenModel: Observable {
+  var headline = "Hello"
+}
+
+/// Counts the `onChange` calls of Observation trackings, from any thread.
+final class ChangeCount: Sendable {
+  private let value = Atomic<Int>(0)
+  func increment() { value.add(1, ordering: .relaxed) }
+  var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// Reads with `read` inside `withObservationTracking`, then runs `change`,
+/// and says how many times the tracking's `onChange` ran.
+func observationChanges(reading read: () -> Void, after change: () -> Void) -> Int {
+  let changes = ChangeCount()
+  withObservationTracking(read, onChange: { changes.increment() })
+  change()
+  return changes.count
+}
+
+@Suite("Swift Observation: a class that declares Observable is tracked")
+struct ObservationTests {
+  @Test("a stored write fires withObservationTracking once, before the value changes")
+  func storedWrite() {
+    let sheet = Sheet()
+    let seen = Recorder<String>()
+    withObservationTracking {
+      _ = sheet.title
+    } onChange: { [sheet] in
+      seen.append(sheet.title)
+    }
+    sheet.title = "Budget"
+    sheet.title = "Again"
+    #expect(seen.elements == [""], "once, at the will of the first write")
+  }
+
+  @Test("a write to a dependency of a computed property fires a tracking that read the computed property")
+  func computedDependency() {
+    let sheet = Sheet()
+    #expect(observationChanges(reading: { _ = sheet.summary }, after: { sheet.count = 2 }) == 1)
+  }
+
+  @Test("setValue(_:forKey:) fires the tracking")
+  func keyValueCoding() throws {
+    let sheet = Sheet()
+    let changes = ChangeCount()
+    withObservationTracking({ _ = sheet.count }, onChange: { changes.increment() })
+    try sheet.setValue(4, forKey: "count")
+    #expect(changes.count == 1)
+    #expect(sheet.count == 4)
+  }
+
+  @Test("array and set proxy mutations fire the tracking")
+  func proxies() {
+    let sheet = Sheet()
+    #expect(observationChanges(reading: { _ = sheet.rows }, after: { sheet.mutableArrayValue(for: \.rows).append(1) }) == 1)
+    #expect(observationChanges(reading: { _ = sheet.tags }, after: { sheet.mutableSetValue(for: \.tags).insert("a") }) == 1)
+    #expect(sheet.rows == [1])
+    #expect(sheet.tags == ["a"])
+  }
+
+  @Test("an in-place mutation (rows.append) fires the tracking, and KVO hears it as before")
+  func inPlaceMutation() {
+    let sheet = Sheet()
+    let kvo = Recorder<[Int]>()
+    #expect(observationChanges(reading: { _ = sheet.rows }, after: { sheet.rows.append(7) }) == 1)
+    let token = sheet.observe(\.rows, options: .new) { _, change in kvo.append(change.newValue!) }
+    #expect(observationChanges(reading: { _ = sheet.rows }, after: { sheet.rows.append(8) }) == 1)
+    #expect(kvo.elements == [[7, 8]])
+    _ = token
+  }
+
+  @Test("a manual change fires the tracking: withChange and a will/did pair")
+  func manualChange() {
+    let sheet = Sheet()
+    #expect(observationChanges(reading: { _ = sheet.count }, after: { sheet.withChange(for: \.count) {} }) == 1)
+    #expect(
+      observationChanges(reading: { _ = sheet.title }, after: {
+        sheet.willChangeValue(for: \.title)
+        sheet.didChangeValue(for: \.title)
+      }) == 1
+    )
+  }
+
+  @Test("a subclass's own properties and its superclass's are tracked")
+  func subclass() {
+    let sheet = DetailedSheet()
+    #expect(observationChanges(reading: { _ = sheet.detail }, after: { sheet.detail = "more" }) == 1)
+    #expect(observationChanges(reading: { _ = sheet.title }, after: { sheet.title = "t" }) == 1)
+    #expect(observationChanges(reading: { _ = sheet.detail }, after: { sheet.title = "u" }) == 0)
+  }
+
+  @Test("keys the tracking did not read, and ignored keys, do not fire it")
+  func unreadAndIgnoredKeys() {
+    let sheet = Sheet()
+    #expect(observationChanges(reading: { _ = sheet.title }, after: { sheet.count = 1 }) == 0)
+    #expect(observationChanges(reading: { _ = sheet.cache }, after: { sheet.cache = 1 }) == 0)
+  }
+
+  @Test("KVO and Observation both hear one write, each by its own rules")
+  func bothHearOneWrite() {
+    let sheet = Sheet()
+    let kvo = Recorder<Change<String>>()
+    let token = sheet.observe(\.title, options: [.old, .new]) { _, change in
+      kvo.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    let observation = ChangeCount()
+    withObservationTracking({ _ = sheet.title }, onChange: { observation.increment() })
+    sheet.title = "A"
+    sheet.title = "B"
+    #expect(observation.count == 1, "Observation's onChange fires once")
+    #expect(kvo.elements == [Change(old: "", new: "A"), Change(old: "A", new: "B")], "KVO hears every write")
+    _ = token
+  }
+
+  @Test("a class isolated to the main actor is tracked")
+  @MainActor
+  func mainActorClass() {
+    let model = ScreenModel()
+    #expect(observationChanges(reading: { _ = model.headline }, after: { model.headline = "Bye" }) == 1)
+  }
+
+  @Test("Observations yields the current value, then the changed one", .timeLimit(.minutes(1)))
+  func observations() async {
+    let sheet = Sheet()
+    sheet.title = "first"
+    let titles = Observations { sheet.title }
+    var iterator = titles.makeAsyncIterator()
+    #expect(await iterator.next() == "first")
+    sheet.title = "second"
+    #expect(await iterator.next() == "second")
+  }
+
+  @Test("Observation and KVO registrations and writes from many threads at once")
+  func manyThreads() {
+    let sheet = Sheet()
+    let kvo = ChangeCount()
+    let observation = ChangeCount()
+    DispatchQueue.concurrentPerform(iterations: 4) { thread in
+      for index in 0..<200 {
+        let token = sheet.observe(\.count) { _, _ in kvo.increment() }
+        withObservationTracking({ _ = sheet.count }, onChange: { observation.increment() })
+        // Each property's storage is written by one thread only: the
+        // library guards its own state, not the model's data.
+        switch thread {
+        case 0: sheet.rows.append(index)
+        case 1: sheet.mutableSetValue(for: \.tags).insert("\(index)")
+        default: sheet.withChange(for: \.count) {}
+        }
+        token.invalidate()
+      }
+    }
+    #expect(observation.count > 0)
+    #expect(kvo.count >= 400, "each manual change of count heard at least by the token of its own thread")
+    #expect(sheet.rows.count == 200)
+    #expect(sheet.tags.count == 200)
+    #expect(sheet.observationInfo.isEmpty)
+  }
+}
