@@ -17,6 +17,12 @@ enum KeyValueObservingDiagnostic: DiagnosticMessage {
   /// A case of the class's own `CodingKeys` names an observable property,
   /// whose storage Codable synthesis looks for under `_name`.
   case codingKeyNamesProperty(property: String)
+  /// `@Observable` on the same class: two macros would rewrite every
+  /// stored property.
+  case observableMacro
+  /// `@ObservationIgnored` on a property of the class, which only
+  /// `@Observable` reads.
+  case observationIgnored
 
   var message: String {
     switch self {
@@ -48,6 +54,13 @@ enum KeyValueObservingDiagnostic: DiagnosticMessage {
       "'\(property)' is stored as '_\(property)' in a '@KeyValueObservable' class, and the synthesized Codable "
         + "conformance matches coding keys to storage: name this case '_\(property)', with the key it encodes "
         + "under as its raw value"
+    case .observableMacro:
+      "'@Observable' and '@KeyValueObservable' cannot both rewrite this class's properties; remove '@Observable' "
+        + "and declare the class 'Observable' instead: '@KeyValueObservable' then makes it tracked by Swift "
+        + "Observation too"
+    case .observationIgnored:
+      "'@ObservationIgnored' has no effect in a '@KeyValueObservable' class; use '@KeyValueIgnored', which keeps "
+        + "the property out of both key-value observing and Swift Observation"
     }
   }
 
@@ -66,6 +79,8 @@ enum KeyValueObservingDiagnostic: DiagnosticMessage {
     case .insideConditionalCompilation: "insideConditionalCompilation"
     case .backingStorageCollision: "backingStorageCollision"
     case .codingKeyNamesProperty: "codingKeyNamesProperty"
+    case .observableMacro: "observableMacro"
+    case .observationIgnored: "observationIgnored"
     }
   }
 
@@ -93,4 +108,6 @@ struct FixMessage: FixItMessage {
   static let useFinalClass = FixMessage(message: "Use 'final class'", id: "useFinalClass")
   static let addIgnored = FixMessage(message: "Mark it '@KeyValueIgnored'", id: "addIgnored")
   static let renameCodingKey = FixMessage(message: "Name the case after the property's storage", id: "renameCodingKey")
+  static let removeObservableMacro = FixMessage(message: "Remove '@Observable'", id: "removeObservableMacro")
+  static let useKeyValueIgnored = FixMessage(message: "Use '@KeyValueIgnored'", id: "useKeyValueIgnored")
 }

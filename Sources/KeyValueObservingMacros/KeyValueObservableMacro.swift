@@ -26,6 +26,20 @@ extension KeyValueObservableMacro: MemberMacro {
       context.diagnose(Diagnostic(node: node, message: KeyValueObservingDiagnostic.localClass))
       return []
     }
+    if let observable = classDecl.observableMacroAttribute {
+      let withoutObservable = classDecl.attributes.filter { element in
+        guard case .attribute(let attribute) = element else { return true }
+        return attribute.id != observable.id
+      }
+      context.diagnose(
+        Diagnostic(
+          node: observable,
+          message: KeyValueObservingDiagnostic.observableMacro,
+          fixIts: [FixIt(message: FixMessage.removeObservableMacro, changes: [.replace(oldNode: Syntax(classDecl.attributes), newNode: Syntax(withoutObservable))])]
+        )
+      )
+      return []
+    }
     diagnoseMembers(of: classDecl, in: context)
 
     // The compiler lists the protocols the class does not conform to yet: an
@@ -60,7 +74,12 @@ extension KeyValueObservableMacro: MemberMacro {
     }
     for (variable, diagnostic, position) in classDecl.unsupportedMembers {
       var fixIts: [FixIt] = []
-      if diagnostic.severity == .warning {
+      if case .observationIgnored = diagnostic, let attribute = position.as(AttributeSyntax.self) {
+        let name = IdentifierTypeSyntax(name: .identifier(Names.ignoredAttribute))
+          .with(\.trailingTrivia, attribute.attributeName.trailingTrivia)
+        let ignored = attribute.with(\.attributeName, TypeSyntax(name))
+        fixIts.append(FixIt(message: FixMessage.useKeyValueIgnored, changes: [.replace(oldNode: Syntax(attribute), newNode: Syntax(ignored))]))
+      } else if diagnostic.severity == .warning {
         // The attribute takes over the declaration's leading trivia so that
         // it lands on the declaration's own line.
         var ignored = variable.with(\.leadingTrivia, [])
@@ -153,6 +172,18 @@ extension KeyValueObservableMacro: ExtensionMacro {
 }
 
 extension ClassDeclSyntax {
+  /// The `@Observable` attribute on the class, if it has one.
+  var observableMacroAttribute: AttributeSyntax? {
+    for element in attributes {
+      guard case .attribute(let attribute) = element else { continue }
+      let name = attribute.attributeName.trimmedDescription
+      if name == Names.observableProtocol || name == "\(Names.observationModule).\(Names.observableProtocol)" {
+        return attribute
+      }
+    }
+    return nil
+  }
+
   /// Whether the class declares `Observable` (or `Observation.Observable`)
   /// in its inheritance clause, so that Swift Observation tracks it.
   var declaresObservable: Bool {

@@ -86,6 +86,9 @@ extension VariableDeclSyntax {
       return .untouched
     }
     if let wrapper = customAttributes.first {
+      if wrapper.attributeName.trimmedDescription.split(separator: ".").last == "ObservationIgnored" {
+        return .unsupported(.observationIgnored, Syntax(wrapper))
+      }
       return .unsupported(.propertyWrapper, Syntax(wrapper))
     }
     return .observable(name: name)

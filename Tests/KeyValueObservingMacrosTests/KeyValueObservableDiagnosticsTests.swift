@@ -1527,3 +1527,291 @@ struct KeyValueObservableDiagnosticsTests {
     }
   }
 }
+
+@Suite(.macros(rootClassMacros, record: .missing))
+struct ObservationDiagnosticsTests {
+  @Test("@Observable on the same class is an error, with a fix-it that removes it")
+  func observableMacro() {
+    assertMacro {
+      """
+      @Observable @KeyValueObservable
+      final class Sheet {
+        var title = ""
+      }
+      """
+    } diagnostics: {
+      """
+      @Observable @KeyValueObservable
+      ┬──────────
+      ╰─ 🛑 '@Observable' and '@KeyValueObservable' cannot both rewrite this class's properties; remove '@Observable' and declare the class 'Observable' instead: '@KeyValueObservable' then makes it tracked by Swift Observation too
+         ✏️ Remove '@Observable'
+      final class Sheet {
+        var title = ""
+      }
+      """
+    } fixes: {
+      """
+      @KeyValueObservable
+      final class Sheet {
+        var title = ""
+      }
+      """
+    } expansion: {
+      #"""
+      final class Sheet {
+        var title = ""
+
+        @exclusivity(unchecked) private final var _title = ""
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Sheet + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Sheet.title:
+            return _$kvoFirstSlot_Sheet + 0
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "title":
+            return _$kvoFirstSlot_Sheet + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Sheet {
+          case 0:
+            return "title"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Sheet, capture) {
+          case (0, \Sheet.title):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Sheet, access) {
+          case (0, _):
+            return access.visit(\Sheet._title, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              }, modify: {
+                $0(&$1._title)
+              })
+          default:
+            return false
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Sheet.self
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Sheet.title:
+            return "title"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return nil
+          }
+        }
+      }
+
+      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("@ObservationIgnored is an error, with a fix-it to @KeyValueIgnored")
+  func observationIgnored() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Sheet: Observable {
+        @ObservationIgnored var cache = 0
+      }
+      """
+    } diagnostics: {
+      """
+      @KeyValueObservable
+      final class Sheet: Observable {
+        @ObservationIgnored var cache = 0
+        ┬──────────────────
+        ╰─ 🛑 '@ObservationIgnored' has no effect in a '@KeyValueObservable' class; use '@KeyValueIgnored', which keeps the property out of both key-value observing and Swift Observation
+           ✏️ Use '@KeyValueIgnored'
+      }
+      """
+    } fixes: {
+      """
+      @KeyValueObservable
+      final class Sheet: Observable {
+        @KeyValueIgnored var cache = 0
+      }
+      """
+    } expansion: {
+      #"""
+      final class Sheet: Observable {
+        var cache = 0
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage ?? Swift.Unmanaged.passUnretained(_$kvoRegistrar.makeStorage(for: self))
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Sheet + 0
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Sheet {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Sheet, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Sheet, access) {
+          default:
+            return false
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Sheet.self
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Sheet.cache:
+            return "cache"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          case ("cache", \Sheet.cache):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
+
+        nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
+          switch slot - Self._$kvoFirstSlot_Sheet {
+          default:
+            _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+          }
+        }
+      }
+
+      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+}

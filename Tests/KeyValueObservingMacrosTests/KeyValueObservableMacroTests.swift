@@ -1807,3 +1807,485 @@ struct KeyValueObservableSubclassMacroTests {
     }
   }
 }
+
+@Suite(.macros(rootClassMacros, record: .missing))
+struct ObservationExpansionTests {
+  @Test("a class that declares Observable gets a registrar and a reporting member; its accessors are as for any class")
+  func declaresObservable() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Sheet: Observable {
+        var title = ""
+        var count = 0
+      }
+      """
+    } expansion: {
+      #"""
+      final class Sheet: Observable {
+        var title {
+          @storageRestrictions(initializes: _title)
+          init(initialValue) {
+            _title = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Sheet + 0)
+            return _title
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _title = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0)
+            else {
+              yield &_title
+              return
+            }
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: { $0._title
+              }) else {
+              var _$kvoValue = _title
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: _$kvoValue, get: {
+                  $0._title
+                }, set: {
+                  $0._title = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: {
+                  $0._title
+                })
+            }
+            yield &_title
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _title = ""
+        var count {
+          @storageRestrictions(initializes: _count)
+          init(initialValue) {
+            _count = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Sheet + 1)
+            return _count
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _count = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, to: newValue, get: {
+                $0._count
+              }, set: {
+                $0._count = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 1)
+            else {
+              yield &_count
+              return
+            }
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1, get: { $0._count
+              }) else {
+              var _$kvoValue = _count
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, to: _$kvoValue, get: {
+                  $0._count
+                }, set: {
+                  $0._count = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1, get: {
+                  $0._count
+                })
+            }
+            yield &_count
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _count = 0
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage ?? Swift.Unmanaged.passUnretained(_$kvoRegistrar.makeStorage(for: self))
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Sheet + 2
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Sheet.title:
+            return _$kvoFirstSlot_Sheet + 0
+          case \Sheet.count:
+            return _$kvoFirstSlot_Sheet + 1
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "title":
+            return _$kvoFirstSlot_Sheet + 0
+          case "count":
+            return _$kvoFirstSlot_Sheet + 1
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Sheet {
+          case 0:
+            return "title"
+          case 1:
+            return "count"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Sheet, capture) {
+          case (0, \Sheet.title):
+            return capture.keyPath
+          case (1, \Sheet.count):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Sheet, access) {
+          case (0, _):
+            return access.visit(\Sheet._title, get: {
+                $0._title
+              }, set: {
+                $0._title = $1
+              }, modify: {
+                $0(&$1._title)
+              })
+          case (1, _):
+            return access.visit(\Sheet._count, get: {
+                $0._count
+              }, set: {
+                $0._count = $1
+              }, modify: {
+                $0(&$1._count)
+              })
+          default:
+            return false
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Sheet.self
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Sheet.title:
+            return "title"
+          case \Sheet.count:
+            return "count"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
+
+        nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
+          switch slot - Self._$kvoFirstSlot_Sheet {
+          case 0:
+            _$kvoObservationRegistrar._$kvoReport(event, self, \Sheet.title)
+          case 1:
+            _$kvoObservationRegistrar._$kvoReport(event, self, \Sheet.count)
+          default:
+            _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+          }
+        }
+      }
+
+      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+
+  @Test("a main-actor class that declares Observable names its key paths as patterns")
+  func mainActorDeclaresObservable() {
+    assertMacro {
+      """
+      @MainActor @KeyValueObservable
+      final class Screen: Observation.Observable {
+        var headline = ""
+      }
+      """
+    } expansion: {
+      #"""
+      @MainActor
+      final class Screen: Observation.Observable {
+        var headline {
+          @storageRestrictions(initializes: _headline)
+          init(initialValue) {
+            _headline = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Screen + 0)
+            return _headline
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _headline = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 0, to: newValue, get: {
+                $0._headline
+              }, set: {
+                $0._headline = $1
+              })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 0)
+            else {
+              yield &_headline
+              return
+            }
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0, get: { $0._headline
+              }) else {
+              var _$kvoValue = _headline
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 0, to: _$kvoValue, get: {
+                  $0._headline
+                }, set: {
+                  $0._headline = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0, get: {
+                  $0._headline
+                })
+            }
+            yield &_headline
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _headline = ""
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
+          _$kvoRegistrar.storage ?? Swift.Unmanaged.passUnretained(_$kvoRegistrar.makeStorage(for: self))
+        }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
+          _$kvoRegistrar.makeStorage(for: self)
+        }
+
+        private nonisolated static var _$kvoFirstSlot_Screen: Swift.Int {
+          0
+        }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int {
+          _$kvoFirstSlot_Screen + 1
+        }
+
+        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
+          switch keyPath {
+          case \Screen.headline:
+            return _$kvoFirstSlot_Screen + 0
+          default:
+            break
+          }
+          return nil
+        }
+
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
+          switch key {
+          case "headline":
+            return _$kvoFirstSlot_Screen + 0
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
+          switch slot - _$kvoFirstSlot_Screen {
+          case 0:
+            return "headline"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - _$kvoFirstSlot_Screen, capture) {
+          case (0, \Screen.headline):
+            return capture.keyPath
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
+          switch (slot - _$kvoFirstSlot_Screen, access) {
+          case (0, _):
+            return access.visit(\Screen._headline, get: {
+                $0._headline
+              }, set: {
+                $0._headline = $1
+              }, modify: {
+                $0(&$1._headline)
+              })
+          default:
+            return false
+          }
+        }
+
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
+          Screen.self
+        }
+
+        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
+          switch keyPath {
+          case \Screen.headline:
+            return "headline"
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
+          switch key {
+          default:
+            return false
+          }
+        }
+
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (key, capture) {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
+          switch keyPath {
+          default:
+            return nil
+          }
+        }
+
+        nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
+
+        nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
+          let capture = KeyValueObserving._KeyPathCapture()
+          switch (slot - Self._$kvoFirstSlot_Screen, capture) {
+            case (0, \Screen.headline):
+            _$kvoObservationRegistrar._$kvoReport(event, self, capture.keyPath)
+          default:
+            _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+            }
+        }
+
+        final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)
+        }
+
+        final func value(forKeyPath keyPath: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKeyPath: keyPath, on: self)
+        }
+
+        final func setValue(_ value: Any?, forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.setValue(value, forKey: key, on: self)
+        }
+
+        final func setValue(_ value: Any?, forKeyPath keyPath: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.setValue(value, forKeyPath: keyPath, on: self)
+        }
+
+        final func willChangeValue(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.willChangeValue(forKey: key, on: self)
+        }
+
+        final func didChangeValue(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.didChangeValue(forKey: key, on: self)
+        }
+
+        @discardableResult
+        final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
+        }
+
+        final func addObserver(
+          _ observer: any KeyValueObserving.KeyValueObserver,
+          forKeyPath keyPath: Swift.String,
+          options: KeyValueObserving.KeyValueObservingOptions = [],
+          context: Swift.UnsafeMutableRawPointer? = nil
+        ) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self)
+        }
+      }
+
+      extension Screen: nonisolated KeyValueObserving.KeyValueObservable {
+      }
+      """#
+    }
+  }
+}
