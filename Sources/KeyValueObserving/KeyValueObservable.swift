@@ -92,4 +92,10 @@ public protocol KeyValueObservable: AnyObject {
   /// `Observable` (see ``_KeyValueObservationEvent``); a no-op for every
   /// other class.
   func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int)
+
+  /// Runs `mutation` as one mutation of the observable stored property at
+  /// `slot`, as Swift Observation sees it. Written by the macro for a class
+  /// that declares `Observable`; runs `mutation` alone for every other
+  /// class.
+  func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result
 }

@@ -19,7 +19,7 @@ struct ObservationMembers {
   private var access: String { classDecl.witnessAccess(overridable: false) }
 
   var members: [DeclSyntax] {
-    [registrarMember, eventMember]
+    [registrarMember, eventMember, mutationMember]
   }
 
   /// Observation's registrar, as `@Observable` keeps one.
@@ -48,6 +48,28 @@ struct ObservationMembers {
       \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {
         \(raw: preamble)switch \(raw: subject) {
         \(raw: (cases + ["default: \(fallback)"]).joined(separator: "\n"))
+        }
+      }
+      """
+  }
+
+  /// Runs a mutation of the property at a slot inside the registrar's
+  /// `withMutation`, with the key path formed once. A subclass's slots,
+  /// and every slot of a class isolated to a global actor, go through
+  /// the two events.
+  var mutationMember: DeclSyntax {
+    let firstSlot = Names.firstSlot(ofClass: className)
+    let byEvents = "return \(Names.observedMutationByEvents)(ofSlot: slot, mutation)"
+    let cases =
+      classDecl.isolatedToGlobalActor
+      ? []
+      : properties.enumerated().map { index, name in
+        "case \(index): return \(Names.observationRegistrar).withMutation(of: self, keyPath: \\\(classDecl.selfTypeName).\(name), mutation)"
+      }
+    return """
+      \(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
+        switch slot - Self.\(raw: firstSlot) {
+        \(raw: (cases + ["default: \(byEvents)"]).joined(separator: "\n"))
         }
       }
       """

@@ -1807,6 +1807,13 @@ struct ObservationDiagnosticsTests {
             _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
         }
+
+        nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
+          switch slot - Self._$kvoFirstSlot_Sheet {
+          default:
+            return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
+          }
+        }
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {

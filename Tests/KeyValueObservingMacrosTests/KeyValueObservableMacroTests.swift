@@ -1810,7 +1810,7 @@ struct KeyValueObservableSubclassMacroTests {
 
 @Suite(.macros(rootClassMacros, record: .missing))
 struct ObservationExpansionTests {
-  @Test("a class that declares Observable gets a registrar and a reporting member; its accessors are as for any class")
+  @Test("a class that declares Observable gets a registrar and reporting members; its accessors are as for any class")
   func declaresObservable() {
     assertMacro {
       """
@@ -2056,6 +2056,17 @@ struct ObservationExpansionTests {
             _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
         }
+
+        nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
+          switch slot - Self._$kvoFirstSlot_Sheet {
+          case 0:
+            return _$kvoObservationRegistrar.withMutation(of: self, keyPath: \Sheet.title, mutation)
+          case 1:
+            return _$kvoObservationRegistrar.withMutation(of: self, keyPath: \Sheet.count, mutation)
+          default:
+            return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
+          }
+        }
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
@@ -2242,6 +2253,13 @@ struct ObservationExpansionTests {
           default:
             _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
             }
+        }
+
+        nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
+          switch slot - Self._$kvoFirstSlot_Screen {
+          default:
+            return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
+          }
         }
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {

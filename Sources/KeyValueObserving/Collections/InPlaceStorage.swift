@@ -81,7 +81,7 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
     values: (Value) -> Value,
     _ change: (inout Value) -> Void
   ) {
-    object.withObservedMutation(ofSlot: slot) {
+    object._$kvoObservedMutation(ofSlot: slot) {
       guard let storage = object._$kvoObservedStorage, storage._withUnsafeGuaranteedRef({ $0.isObserved(slot: slot) })
       else {
         accessors.modify(object, change)

@@ -164,7 +164,7 @@ public struct _KeyValueStorageAccess {
       outcome.pointee.mismatchedType = Value.self
       return
     }
-    root.withObservedMutation(ofSlot: slot) {
+    root._$kvoObservedMutation(ofSlot: slot) {
       guard let storage = root._$kvoObservedStorage else {
         set(root, newValue)
         return

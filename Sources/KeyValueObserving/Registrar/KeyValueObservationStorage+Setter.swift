@@ -275,7 +275,13 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    object.withObservedMutation(ofSlot: slot) {
+    // Observation's mutation wraps the store alone when no registration
+    // waits (a smaller closure than the whole path, at no cost).
+    guard _withUnsafeGuaranteedRef({ $0.isObserved(slot: slot) }) else {
+      object._$kvoObservedMutation(ofSlot: slot) { set(object, newValue) }
+      return
+    }
+    object._$kvoObservedMutation(ofSlot: slot) {
       assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
     }
   }
