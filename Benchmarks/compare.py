@@ -19,6 +19,7 @@ OPS_PER_SAMPLE = 1000
 # from the rows before it, so each row is read only for what it measured.
 TIME_ONLY = (
     "observe + invalidate",
+    "Observation register + write + onChange",
     "register + write + onChange",
     "sink create + cancel",
 )
@@ -29,6 +30,9 @@ MEMORY_METRICS = {
     "memory: ours, bytes added per unobserved object": "bytes added per object",
     "memory: ours, first observation of an object": "live bytes per registration",
     "memory: ours, registration on another key of an observed object": "live bytes per registration",
+    "memory: ours, bytes added per unobserved object declaring Observable": "bytes added per object",
+    "memory: ours, bytes added per written object declaring Observable": "bytes added per object",
+    "memory: anchor @Observable, bytes added per object": "bytes added per object",
 }
 
 
@@ -236,6 +240,34 @@ def main(path):
     stream = ns_per_op(rows, "floor: AsyncStream hand-off")
     ratio_row("changes(for:) per delivered change", changes, "AsyncStream hand-off", stream, 1.2,
               "paired: changes(for:) per delivered change ÷ AsyncStream hand-off")
+
+    # A class that declares Observable, next to @Observable's own and to a
+    # class that does not declare it.
+    tracked = ns_per_op(rows, "ours: unobserved write, class declaring Observable")
+    observation_write = ns_per_op(rows, "anchor: Observation @Observable write, no observer")
+    ratio_row("unobserved write, class declaring Observable", tracked, "@Observable write, no observer",
+              observation_write, 1, "paired: unobserved write, declaring Observable ÷ @Observable's")
+
+    def info_row(label, ours, unit, reference_label, reference, paired=None):
+        """A row measured for comparison, with no budget."""
+        separate = ours / reference if ours is not None and reference else None
+        ratio = (paired_ratio(rows, paired) if paired else None) or separate
+        add(label, ours, unit, reference_label, reference, ratio, "none set", None, separate)
+
+    info_row("unobserved write, class declaring Observable", tracked, "ns", "same, not declaring it", unobserved,
+             "paired: unobserved write, declaring Observable ÷ not declaring it")
+    info_row("Observation register + write + onChange",
+             ns_per_op(rows, "ours: Observation register + write + onChange, class declaring Observable"), "ns",
+             "@Observable's", ns_per_op(rows, "anchor: Observation register + write + onChange"),
+             "paired: register + write + onChange, declaring Observable ÷ @Observable's")
+    observation_object = custom(rows, "memory: anchor @Observable, bytes added per object", "bytes added per object")
+    for label, name in [
+        ("memory added per unobserved object declaring Observable",
+         "memory: ours, bytes added per unobserved object declaring Observable"),
+        ("memory added per written object declaring Observable",
+         "memory: ours, bytes added per written object declaring Observable"),
+    ]:
+        info_row(label, custom(rows, name, "bytes added per object"), "B", "@Observable object", observation_object)
 
     print("| our row | ours | compared with | that | ratio | separate rows | budget | met |")
     print("|---|---:|---|---:|---:|---:|---|---|")

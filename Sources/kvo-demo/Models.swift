@@ -1,4 +1,5 @@
 import KeyValueObserving
+import Observation
 
 /// The model the tour observes.
 @KeyValueObservable
@@ -95,4 +96,14 @@ final class ProfileViewModel {
   }
 
   var observing: String { kvo.debugDescription }
+}
+
+/// A model for Swift Observation and key-value observing at once, on the
+/// main actor as SwiftUI models usually are.
+@MainActor
+@KeyValueObservable
+final class Sheet: Observable {
+  var title = "Untitled"
+  var rows: [Double] = []
+  var total: Double { rows.reduce(0, +) }
 }

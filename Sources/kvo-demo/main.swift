@@ -1,5 +1,6 @@
 import Foundation
 import KeyValueObserving
+import Observation
 
 /// `swift run kvo-demo`: a narrated tour of what KeyValueObserving does.
 
@@ -173,6 +174,31 @@ tokens.append(
 )
 grace.title = "Rear Admiral"
 grace.name = "Grace Hopper"
+
+section("One model for KVO and Swift Observation")
+say("@MainActor @KeyValueObservable final class Sheet: Observable { var title; var rows: [Double]; var total { … } }")
+let sheet = Sheet()
+withObservationTracking {
+  _ = sheet.total
+} onChange: {
+  say("Observation: the sheet will change (its onChange fires once)")
+}
+tokens.append(
+  sheet.observe(\.total, options: [.old, .new]) { _, change in
+    say("KVO: total \(change.oldValue!) → \(change.newValue!)")
+  }
+)
+sheet.rows.append(2.5)
+sheet.rows.append(1.5)
+/// Reads `Observations { sheet.title }`: the title now, then the next one.
+@MainActor
+func followTitle(of sheet: Sheet) async {
+  var titles = Observations { sheet.title }.makeAsyncIterator()
+  say("Observations { sheet.title } starts with \"\(await titles.next() ?? "")\"")
+  sheet.title = "Budget"
+  say("and then yields \"\(await titles.next() ?? "")\"")
+}
+await followTitle(of: sheet)
 
 section("Who observes what")
 for entry in ada.observationInfo {

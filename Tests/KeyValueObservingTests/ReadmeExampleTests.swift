@@ -1,5 +1,6 @@
 import Foundation
 import KeyValueObserving
+import Observation
 import Testing
 
 /// The README's quick start, checked: what it says it prints is what the
@@ -174,5 +175,44 @@ struct ReadmeModelTests {
     let log = ReadmeAuditLog(customer: customer)
     customer.first = "Augusta"
     #expect(log.lines.elements == ["renamed: Ada Lovelace → Augusta Lovelace"])
+  }
+}
+
+/// The README's model for Swift Observation and key-value observing at once.
+@KeyValueObservable
+final class ReadmeSheet: Observable, @unchecked Sendable {
+  var title = "Untitled"
+  var rows: [Double] = []
+  @KeyValueIgnored var scratch = 0
+  var total: Double { rows.reduce(0, +) }
+}
+
+@Suite("README: with Swift Observation")
+struct ReadmeObservationTests {
+  @Test("one tracking fires once, before the first change; the token hears every change")
+  func bothAtOnce() {
+    let sheet = ReadmeSheet()
+    let lines = Recorder<String>()
+    withObservationTracking {
+      lines.append("\(sheet.title) \(sheet.total)")
+    } onChange: {
+      lines.append("the sheet will change")
+    }
+    let token = sheet.observe(\.total, options: [.old, .new]) { _, change in
+      lines.append("\(change.oldValue!) → \(change.newValue!)")
+    }
+    sheet.rows.append(2.5)
+    sheet.rows.append(1.5)
+    #expect(lines.elements == ["Untitled 0.0", "the sheet will change", "0.0 → 2.5", "2.5 → 4.0"])
+    _ = token
+  }
+
+  @Test("an ignored property is not tracked")
+  func ignoredNotTracked() {
+    let sheet = ReadmeSheet()
+    let fired = Recorder<Bool>()
+    withObservationTracking { _ = sheet.scratch } onChange: { fired.append(true) }
+    sheet.scratch = 1
+    #expect(fired.elements.isEmpty)
   }
 }

@@ -77,6 +77,34 @@ let benchmarks: @Sendable () -> Void = {
     let plain = liveBytes { (0..<count).map { _ in PlainModel() } }
     benchmark.measurement(perObject, (observable - plain) / count)
   }
+
+  // A class that declares Observable: its Observation registrar; once
+  // written, also the registrar's storage, which its first write makes.
+  Benchmark("memory: ours, bytes added per unobserved object declaring Observable", configuration: .custom(perObject)) {
+    benchmark in
+    let tracked = liveBytes { (0..<count).map { _ in TrackedModel() } }
+    let plain = liveBytes { (0..<count).map { _ in PlainModel() } }
+    benchmark.measurement(perObject, (tracked - plain) / count)
+  }
+
+  Benchmark("memory: ours, bytes added per written object declaring Observable", configuration: .custom(perObject)) {
+    benchmark in
+    let written = liveBytes {
+      (0..<count).map { _ in
+        let model = TrackedModel()
+        model.value = 1
+        return model
+      }
+    }
+    let plain = liveBytes { (0..<count).map { _ in PlainModel() } }
+    benchmark.measurement(perObject, (written - plain) / count)
+  }
+
+  Benchmark("memory: anchor @Observable, bytes added per object", configuration: .custom(perObject)) { benchmark in
+    let observable = liveBytes { (0..<count).map { _ in ObservationModel() } }
+    let plain = liveBytes { (0..<count).map { _ in PlainModel() } }
+    benchmark.measurement(perObject, (observable - plain) / count)
+  }
 }
 
 /// An object with two observable keys.

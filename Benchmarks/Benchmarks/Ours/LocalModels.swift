@@ -1,4 +1,5 @@
 import KeyValueObserving
+import Observation
 import Benchmark
 
 /// The observable model, declared in the module that writes to it, as
@@ -6,6 +7,13 @@ import Benchmark
 /// floor's store does.
 @KeyValueObservable
 final class Observed {
+  var value = 0
+}
+
+/// The same property in a class that declares `Observable`, so that Swift
+/// Observation tracks it too.
+@KeyValueObservable
+final class TrackedObserved: Observable {
   var value = 0
 }
 

@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkModels
 import KeyValueObserving
+import Observation
 
 /// KeyValueObserving's rows. A later feature adds its row here.
 let benchmarks: @Sendable () -> Void = {
@@ -8,6 +9,30 @@ let benchmarks: @Sendable () -> Void = {
     let model = Observed()
     benchmark.startMeasurement()
     for index in benchmark.scaledIterations {
+      model.value = index
+      blackHole(model)
+    }
+  }
+
+  Benchmark("ours: unobserved write, class declaring Observable", configuration: .perOperation) { benchmark in
+    let model = TrackedObserved()
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      model.value = index
+      blackHole(model)
+    }
+  }
+
+  Benchmark("ours: Observation register + write + onChange, class declaring Observable", configuration: .perOperationTimeOnly) {
+    benchmark in
+    let model = TrackedObserved()
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      withObservationTracking {
+        blackHole(model.value)
+      } onChange: {
+        blackHole(1)
+      }
       model.value = index
       blackHole(model)
     }

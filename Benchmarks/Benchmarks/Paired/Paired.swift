@@ -93,6 +93,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   beyondStoredKeyBenchmarks()
+  withObservationBenchmarks()
 }
 
 /// `count` writes to a plain stored property.

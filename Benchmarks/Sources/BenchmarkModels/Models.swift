@@ -15,6 +15,13 @@ public final class ObservableModel {
   public init() {}
 }
 
+/// The same class, declaring `Observable`: tracked by Swift Observation too.
+@KeyValueObservable
+public final class TrackedModel: Observable {
+  public var value = 0
+  public init() {}
+}
+
 /// The same class with Swift Observation.
 @Observable
 public final class ObservationModel {

@@ -1,0 +1,72 @@
+import Benchmark
+import KeyValueObserving
+import Observation
+
+/// A `@KeyValueObservable` class that declares `Observable`: tracked by
+/// Swift Observation too.
+@KeyValueObservable
+final class PairedTracked: Observable {
+  var value = 0
+}
+
+/// Swift Observation's own macro, declared here like ours, so that both
+/// setters compile the way they would in application code.
+@Observable
+final class PairedObservationModel {
+  var value = 0
+}
+
+/// The rows of a class that declares `Observable`, each next to
+/// `@Observable`'s own and to a class that does not declare it.
+func withObservationBenchmarks() {
+  paired("paired: unobserved write, declaring Observable ÷ @Observable's", operations: 10_000) {
+    let ours = PairedTracked()
+    let theirs = PairedObservationModel()
+    return Pair(
+      reference: { count in
+        for index in 0..<count {
+          theirs.value = index
+          blackHole(theirs)
+        }
+      },
+      ours: { count in
+        for index in 0..<count {
+          ours.value = index
+          blackHole(ours)
+        }
+      }
+    )
+  }
+
+  paired("paired: unobserved write, declaring Observable ÷ not declaring it", operations: 10_000) {
+    let tracked = PairedTracked()
+    return Pair(
+      reference: observedWrites(observers: 0),
+      ours: { count in
+        for index in 0..<count {
+          tracked.value = index
+          blackHole(tracked)
+        }
+      }
+    )
+  }
+
+  paired("paired: register + write + onChange, declaring Observable ÷ @Observable's", operations: 2_000) {
+    let ours = PairedTracked()
+    let theirs = PairedObservationModel()
+    return Pair(
+      reference: { count in
+        for index in 0..<count {
+          withObservationTracking { blackHole(theirs.value) } onChange: { blackHole(1) }
+          theirs.value = index
+        }
+      },
+      ours: { count in
+        for index in 0..<count {
+          withObservationTracking { blackHole(ours.value) } onChange: { blackHole(1) }
+          ours.value = index
+        }
+      }
+    )
+  }
+}
