@@ -12,8 +12,10 @@
 /// nothing out. Typed, so that the old value is kept and handed back
 /// without boxing or a cast.
 ///
-/// An observation keeps one closed change for its next one, so that a
-/// change on one thread at a time allocates nothing.
+/// An observation has a change of its own, which a thread opens when no
+/// other thread has it open, so that a change on one thread at a time
+/// allocates nothing and takes one atomic exchange; another thread at the
+/// same time opens a change made for it.
 ///
 /// Not API.
 ///
@@ -39,9 +41,13 @@ final class DerivedChange<Value>: PendingChange {
   /// will, until their did.
   @exclusivity(unchecked) @usableFromInline var joined: [ObjectIdentifier] = []
 
+  /// A derived observation's own change (no `sharing`), which names the
+  /// observation in the thread's record; or one made for a thread that
+  /// found `sharing`, the observation's own, open on another thread, filed
+  /// under the same name.
   @usableFromInline
-  init(of observation: DerivedKeyObservation) {
-    super.init(owner: observation, slot: Self.slot)
+  init(sharing ownChange: DerivedChange? = nil) {
+    super.init(owner: ownChange, slot: Self.slot)
   }
 
   /// Opens the change with `sender`'s will.

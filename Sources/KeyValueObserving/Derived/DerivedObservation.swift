@@ -55,8 +55,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   /// properties.
   @usableFromInline let chain: StoredChain<Value>?
   private let changes: Changes
-  /// A closed change, kept for the next one (see ``DerivedChange``).
-  @usableFromInline let spare = Atomic<Unmanaged<DerivedChange<Value>>?>(nil)
+  /// The change a thread opens when no other thread has it open, so that
+  /// a change allocates nothing; its identity names the observation's
+  /// changes in the threads' records (see ``DerivedChange``).
+  @usableFromInline let ownChange = DerivedChange<Value>()
+  /// Whether a thread has ``ownChange`` open.
+  @usableFromInline let ownChangeIsOpen = Atomic<Bool>(false)
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
 
@@ -119,6 +123,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     super.init(keyPath: keyPath, rootStorage: storage, keyDescription: keyDescription)
   }
 
+  deinit {
+    // Ended with its own change open on a thread whose did never came
+    // (a will-change of the observed key path left open): the thread's
+    // record still names the change, so it is kept.
+    if ownChangeIsOpen.load(ordering: .acquiring) {
+      _ = Unmanaged.passRetained(ownChange)
+    }
+  }
+
   /// Files the observation in the root's storage and registers with what
   /// the value depends on; returns the anchor, for the token, and the value.
   func start(root: Root) -> (anchor: DerivedAnchor, value: Value) {
@@ -161,10 +174,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     return read(root, &keys)
   }
 
-  deinit {
-    spare.load(ordering: .acquiring)?.release()
-  }
-
   override func didEnd() {
     hooks.ended?()
   }
@@ -187,7 +196,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   @inlinable
   final func willChange(from sender: _KeyValueRegistration) {
     if let open = openChange() {
-      open.join(from: ObjectIdentifier(sender))
+      open._withUnsafeGuaranteedRef { $0.join(from: ObjectIdentifier(sender)) }
       return
     }
     let wantsOld = options.contains(.old)
@@ -198,11 +207,22 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
       let value = currentValue(root)
       if wantsOld { oldValue = value }
     }
-    let change = spare.exchange(nil, ordering: .acquiring)?.takeRetainedValue() ?? DerivedChange(of: self)
-    change.open(from: ObjectIdentifier(sender), oldValue: oldValue)
-    _KeyValueChangeNesting.open(change)
+    // Each branch opens its change as it holds it: the own change
+    // borrowed from the observation, another one owned here.
+    if ownChangeIsOpen.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+      open(ownChange, from: sender, oldValue: oldValue)
+    } else {
+      open(DerivedChange(sharing: ownChange), from: sender, oldValue: oldValue)
+    }
     guard wantsPrior, !isEnded, let root else { return }
     handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))
+  }
+
+  /// Opens `change` in this thread's record with `sender`'s will.
+  @inlinable @inline(__always)
+  final func open(_ change: DerivedChange<Value>, from sender: _KeyValueRegistration, oldValue: Value?) {
+    change.open(from: ObjectIdentifier(sender), oldValue: oldValue)
+    _KeyValueChangeNesting.open(change)
   }
 
   /// A dependency changed, as `sender` says: the did of the change's last
@@ -213,10 +233,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   final func didChange(from sender: _KeyValueRegistration) {
     let oldValue: Value?
     if let open = openChange() {
-      guard open.close(from: ObjectIdentifier(sender)) else { return }
-      oldValue = open.oldValue
-      _KeyValueChangeNesting.close(open)
-      keepForNextChange(open)
+      guard let finished = open._withUnsafeGuaranteedRef({ close($0, from: sender) }) else { return }
+      oldValue = finished
     } else {
       guard sender.isLive else { return }
       oldValue = nil
@@ -231,23 +249,30 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     )
   }
 
+  /// Takes `sender`'s will out of `change`; when that was its last, closes
+  /// the change and gives the old value it kept (`nil` inside: none kept),
+  /// or `nil` while other wills wait.
+  @inlinable @inline(__always)
+  final func close(_ change: DerivedChange<Value>, from sender: _KeyValueRegistration) -> Value?? {
+    guard change.close(from: ObjectIdentifier(sender)) else { return nil }
+    let oldValue = change.oldValue
+    change.oldValue = nil
+    // Asked first: closing releases a change made for this thread.
+    let isOwn = change === ownChange
+    _KeyValueChangeNesting.close(change)
+    if isOwn {
+      ownChangeIsOpen.store(false, ordering: .releasing)
+    }
+    return .some(oldValue)
+  }
+
   /// The change of this observation open on this thread, if any.
   @inlinable
-  final func openChange() -> DerivedChange<Value>? {
-    guard let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: DerivedChange<Value>.slot) else {
+  final func openChange() -> Unmanaged<DerivedChange<Value>>? {
+    guard let frame = _KeyValueChangeNesting.find(ObjectIdentifier(ownChange), slot: DerivedChange<Value>.slot) else {
       return nil
     }
     // Only this observation's changes are filed under it.
-    return unsafeDowncast(frame.pointee.pending.unsafelyUnwrapped.takeUnretainedValue(), to: DerivedChange<Value>.self)
-  }
-
-  /// Keeps a closed change for the next one, unless one is kept already.
-  @inlinable
-  final func keepForNextChange(_ change: DerivedChange<Value>) {
-    change.oldValue = nil
-    let kept = Unmanaged.passRetained(change)
-    if !spare.compareExchange(expected: nil, desired: kept, ordering: .releasing).exchanged {
-      kept.release()
-    }
+    return unsafeBitCast(frame.pointee.pending.unsafelyUnwrapped, to: Unmanaged<DerivedChange<Value>>.self)
   }
 }

@@ -118,12 +118,15 @@ public enum _KeyValueChangeNesting {
   }
 
   /// Opens `change` on this thread, for the running task: it stays in the
-  /// record, and keeps itself and its owner alive, until ``close(_:)``.
+  /// record until ``close(_:)``, which keeps it and its owner alive
+  /// meanwhile unless it is its own owner (see ``PendingChange``).
   @usableFromInline
   static func open(_ change: PendingChange) {
     change.task = currentTaskIdentity()
-    _ = Unmanaged.passRetained(change)
-    _ = Unmanaged.passUnretained(change.owner).retain()
+    if change.keptByRecord {
+      _ = Unmanaged.passRetained(change)
+      _ = change.owner?.retain()
+    }
     push(change.frame)
   }
 
@@ -131,8 +134,10 @@ public enum _KeyValueChangeNesting {
   @usableFromInline
   static func close(_ change: PendingChange) {
     unlink(change.frame)
-    Unmanaged.passUnretained(change.owner).release()
-    Unmanaged.passUnretained(change).release()
+    if change.keptByRecord {
+      change.owner?.release()
+      Unmanaged.passUnretained(change).release()
+    }
   }
 
   @usableFromInline
@@ -175,22 +180,32 @@ class PendingChange {
   /// The change's entry in the thread's record.
   @usableFromInline let frame: UnsafeMutablePointer<_KeyValueChangeNesting.Frame>
 
-  /// Whose change it is. Not owned here: ``_KeyValueChangeNesting/open(_:)``
-  /// retains it while the change is open, so that its identity is not
-  /// reused meanwhile, and a derived observation may keep a closed change
-  /// for its next one without a cycle.
-  @usableFromInline unowned(unsafe) let owner: AnyObject
+  /// Whose change it is (a storage, or the own change of a derived
+  /// observation), or `nil` when the change is its own owner: a derived
+  /// observation's own change, which the observation keeps.
+  @usableFromInline let owner: Unmanaged<AnyObject>?
+
+  /// Whether the thread's record keeps the change and its owner alive
+  /// while it is open, so that the owner's identity is not reused
+  /// meanwhile. A change that is its own owner is kept by whoever made it
+  /// (a derived observation keeps its own change, for good if it ends
+  /// with the change open), and costs no reference counting.
+  @usableFromInline let keptByRecord: Bool
 
   /// The task that opened the change, 0 outside any task: only its own
   /// changes fold into it.
   @exclusivity(unchecked) @usableFromInline var task: UInt = 0
 
+  /// A change of `slot` of `owner`, kept by the thread's record while
+  /// open; with no owner, a change that is its own owner, kept by its maker.
   @usableFromInline
-  init(owner: AnyObject, slot: Int) {
-    self.owner = owner
+  init(owner: AnyObject?, slot: Int) {
+    self.owner = owner.map { Unmanaged.passUnretained($0) }
+    self.keptByRecord = owner != nil
     let frame = UnsafeMutablePointer<_KeyValueChangeNesting.Frame>.allocate(capacity: 1)
     self.frame = frame
-    frame.initialize(to: .init(owner: ObjectIdentifier(owner), slot: slot, pending: Unmanaged.passUnretained(self)))
+    let identity = owner.map(ObjectIdentifier.init) ?? ObjectIdentifier(self)
+    frame.initialize(to: .init(owner: identity, slot: slot, pending: Unmanaged.passUnretained(self)))
   }
 
   deinit {
