@@ -67,7 +67,10 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     case detached([Element])
   }
 
-  @usableFromInline var backing: Backing
+  /// What the proxy reads and writes. Not checked for exclusive access at
+  /// run time: the proxy is not `Sendable`, and each of its calls reads the
+  /// backing once, where the check would cost more than the append.
+  @exclusivity(unchecked) @usableFromInline var backing: Backing
 
   init(object: Object, keyPath: ReferenceWritableKeyPath<Object, [Element]>) {
     backing = .property(object, keyPath, InPlaceStorage(keyPath, of: object))
