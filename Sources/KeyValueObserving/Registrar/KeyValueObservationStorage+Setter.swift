@@ -253,7 +253,15 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    _withUnsafeGuaranteedRef { storage in
+      guard storage.isObserved(slot: slot) else {
+        set(object, newValue)
+        return
+      }
+      storage.notifyingSetObserved(
+        object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
+      )
+    }
   }
 
   /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
@@ -275,40 +283,18 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    // Observation's mutation wraps the store alone when no registration
-    // waits (a smaller closure than the whole path, at no cost).
-    guard _withUnsafeGuaranteedRef({ $0.isObserved(slot: slot) }) else {
-      object._$kvoObservedMutation(ofSlot: slot) { set(object, newValue) }
-      return
-    }
-    object._$kvoObservedMutation(ofSlot: slot) {
-      assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
-    }
-  }
-
-  /// The body of both `notifyingSet`s.
-  @inlinable @inline(__always)
-  func assign<Object: AnyObject, Value>(
-    _ object: Object,
-    slot: Int,
-    to newValue: Value,
-    hasPropertyObservers: Bool,
-    get: (Object) -> Value,
-    set: (Object, Value) -> Void
-  ) {
     _withUnsafeGuaranteedRef { storage in
+      // Observation's mutation wraps the store alone when no registration
+      // waits: a smaller closure than the whole path.
       guard storage.isObserved(slot: slot) else {
-        set(object, newValue)
+        object._$kvoObservedMutation(ofSlot: slot) { set(object, newValue) }
         return
       }
-      storage.notifyingSetObserved(
-        object,
-        slot: slot,
-        to: newValue,
-        hasPropertyObservers: hasPropertyObservers,
-        get: get,
-        set: set
-      )
+      object._$kvoObservedMutation(ofSlot: slot) {
+        storage.notifyingSetObserved(
+          object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
+        )
+      }
     }
   }
 }
