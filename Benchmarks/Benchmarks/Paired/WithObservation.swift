@@ -20,35 +20,18 @@ final class PairedObservationModel {
 /// `@Observable`'s own and to a class that does not declare it.
 func withObservationBenchmarks() {
   paired("paired: unobserved write, declaring Observable ÷ @Observable's", operations: 10_000) {
-    let ours = PairedTracked()
     let theirs = PairedObservationModel()
-    return Pair(
-      reference: { count in
-        for index in 0..<count {
-          theirs.value = index
-          blackHole(theirs)
-        }
-      },
-      ours: { count in
-        for index in 0..<count {
-          ours.value = index
-          blackHole(ours)
-        }
+    let reference: (Int) -> Void = { count in
+      for index in 0..<count {
+        theirs.value = index
+        blackHole(theirs)
       }
-    )
+    }
+    return Pair(reference: reference, ours: trackedWrites())
   }
 
   paired("paired: unobserved write, declaring Observable ÷ not declaring it", operations: 10_000) {
-    let tracked = PairedTracked()
-    return Pair(
-      reference: observedWrites(observers: 0),
-      ours: { count in
-        for index in 0..<count {
-          tracked.value = index
-          blackHole(tracked)
-        }
-      }
-    )
+    Pair(reference: observedWrites(observers: 0), ours: trackedWrites())
   }
 
   paired("paired: register + write + onChange, declaring Observable ÷ @Observable's", operations: 2_000) {
@@ -68,5 +51,17 @@ func withObservationBenchmarks() {
         }
       }
     )
+  }
+}
+
+/// `count` writes to a class that declares `Observable`, which nobody
+/// observes either way.
+private func trackedWrites() -> (Int) -> Void {
+  let model = PairedTracked()
+  return { count in
+    for index in 0..<count {
+      model.value = index
+      blackHole(model)
+    }
   }
 }
