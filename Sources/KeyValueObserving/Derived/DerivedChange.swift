@@ -27,9 +27,10 @@ final class DerivedChange<Value>: PendingChange {
   /// The one key of a derived observation, in the thread's record.
   @usableFromInline static var slot: Int { 0 }
 
-  // The state below is touched only by the thread whose record holds the
-  // change (or, kept for the next change, by the one that takes it), so
-  // it is not checked for exclusive access at run time.
+  // The state below is touched only by the thread that has the change
+  // open (the observation's own change passes between threads through the
+  // atomic exchange that opens it), so it is not checked for exclusive
+  // access at run time.
 
   /// The value before the change, when the observer asked for old values.
   @exclusivity(unchecked) @usableFromInline var oldValue: Value?
