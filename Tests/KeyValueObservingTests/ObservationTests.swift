@@ -22,6 +22,16 @@ final class DetailedSheet: Sheet, @unchecked Sendable {
   var detail = ""
 }
 
+/// A model whose `log` is notified by hand for key-value observing.
+@KeyValueObservable
+final class ManualLog: Observable, KeyValueObservingCustomization, @unchecked Sendable {
+  var log: [String] = []
+
+  static func automaticallyNotifiesObservers(for key: AnyKeyPath) -> Bool {
+    key != \ManualLog.log
+  }
+}
+
 /// A model isolated to the main actor, as SwiftUI models usually are.
 @MainActor
 @KeyValueObservable
@@ -107,6 +117,17 @@ struct ObservationTests {
         sheet.didChangeValue(for: \.title)
       }) == 1
     )
+  }
+
+  @Test("a key notified by hand for KVO: Observation still hears an in-place mutation, KVO does not")
+  func manuallyNotifiedKey() {
+    let model = ManualLog()
+    let kvo = Recorder<[String]>()
+    let token = model.observe(\.log, options: .new) { _, change in kvo.append(change.newValue!) }
+    #expect(observationChanges(reading: { _ = model.log }, after: { model.log.append("a") }) == 1)
+    #expect(kvo.elements.isEmpty, "automatic notification is off for log")
+    #expect(model.log == ["a"])
+    _ = token
   }
 
   @Test("a subclass's own properties and its superclass's are tracked")
