@@ -2,12 +2,28 @@
 import CompilerPluginSupport
 import PackageDescription
 
+/// OpenCombine, on the platforms that have no Combine of their own.
+let openCombine = Target.Dependency.product(
+  name: "OpenCombine",
+  package: "OpenCombine",
+  condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd], traits: ["OpenCombine"])
+)
+
 let package = Package(
   name: "KeyValueObserving",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2), .macCatalyst(.v18)],
   products: [
     .library(name: "KeyValueObserving", targets: ["KeyValueObserving"]),
+    // `publisher(for:)`: Combine where the system has it, OpenCombine elsewhere.
+    .library(name: "KeyValueObservingCombine", targets: ["KeyValueObservingCombine"]),
     .executable(name: "kvo-demo", targets: ["kvo-demo"]),
+  ],
+  traits: [
+    .trait(
+      name: "OpenCombine",
+      description: "KeyValueObservingCombine builds on OpenCombine on platforms without Combine."
+    ),
+    .default(enabledTraits: ["OpenCombine"]),
   ],
   dependencies: [
     .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
@@ -16,6 +32,10 @@ let package = Package(
     // `swift package generate-documentation`; a plugin, so it adds nothing
     // to what clients of the library build.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // Only the Combine product's target uses it, and only with the
+    // `OpenCombine` trait (on by default): a client that depends on the
+    // core alone never builds it, and with `traits: []` never fetches it.
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
   targets: [
     // The runtime: registrar, observation tokens, options, change records, tracking.
@@ -37,10 +57,15 @@ let package = Package(
         .product(name: "SwiftDiagnostics", package: "swift-syntax"),
       ]
     ),
+    // `publisher(for:)` on every observable object, over Combine or OpenCombine.
+    .target(
+      name: "KeyValueObservingCombine",
+      dependencies: ["KeyValueObserving", openCombine]
+    ),
     // The narrated tour: `swift run kvo-demo`.
     .executableTarget(
       name: "kvo-demo",
-      dependencies: ["KeyValueObserving"]
+      dependencies: ["KeyValueObserving", "KeyValueObservingCombine"]
     ),
     .testTarget(
       name: "KeyValueObservingTests",
@@ -48,6 +73,10 @@ let package = Package(
         "KeyValueObserving",
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
+    ),
+    .testTarget(
+      name: "KeyValueObservingCombineTests",
+      dependencies: ["KeyValueObservingCombine"]
     ),
     .testTarget(
       name: "KeyValueObservingMacrosTests",

@@ -54,9 +54,10 @@ extension KeyValueObservable {
   /// ``observe(_:options:changeHandler:)`` with `hooks`: what the
   /// registration says observes, and what to do when it ends. The one
   /// registration path of typed observations: the controller, the async
-  /// sequences and the delivery places register through it too.
+  /// sequences, the delivery places and the Combine module's publisher
+  /// register through it too.
   @inlinable
-  func observe<Value>(
+  package func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks?,

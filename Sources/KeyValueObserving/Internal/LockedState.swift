@@ -45,9 +45,10 @@ public import Synchronization
 /// counts.withLock { $0["writes", default: 0] += 1 }
 /// ```
 ///
-/// Not API.
+/// Not API; `package`, so that the Combine module's subscriptions lock
+/// the same way.
 @usableFromInline
-struct LockedState<State>: ~Copyable, @unchecked Sendable {
+package struct LockedState<State>: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: the state is only reached under the lock; the
   // unlocked and trailing areas are the owner's to keep safe (atomics, or
   // data touched under the lock).
@@ -66,7 +67,7 @@ struct LockedState<State>: ~Copyable, @unchecked Sendable {
   /// the lock word and the state and `trailingBytes` bytes after the state,
   /// both uninitialised.
   @usableFromInline
-  init(_ initial: consuming State, unlockedBytes: Int = 0, trailingBytes: Int = 0) {
+  package init(_ initial: consuming State, unlockedBytes: Int = 0, trailingBytes: Int = 0) {
     let stateOffset = Self.align(Self.unlockedOffset + unlockedBytes, to: MemoryLayout<State>.alignment)
     let trailingOffset = Self.align(stateOffset + MemoryLayout<State>.size, to: 8)
     let size = Self.align(trailingOffset + trailingBytes, to: Self.lineSize)
@@ -106,7 +107,7 @@ struct LockedState<State>: ~Copyable, @unchecked Sendable {
   /// Runs `body` on the state with the lock held. `body` must not call out
   /// to user code.
   @inlinable @inline(__always)
-  func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
     lock()
     defer { unlock() }
     return try body(&state.pointee)

@@ -37,9 +37,10 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueR
 /// What a hooked observation says about itself and does when it ends.
 ///
 /// Not API; usable from inlinable code so that the async sequences can be
-/// specialised for the caller's types.
+/// specialised for the caller's types, and `package` so that the Combine
+/// module's subscriptions register with hooks too.
 @usableFromInline
-struct ObservationHooks {
+package struct ObservationHooks {
   /// Who observes, for ``KeyValueObservable/observationInfo``; `nil` for a
   /// closure.
   var describeObserver: (() -> String)?
@@ -48,7 +49,7 @@ struct ObservationHooks {
   var ended: (() -> Void)?
 
   @usableFromInline
-  init(describeObserver: (() -> String)? = nil, ended: (() -> Void)? = nil) {
+  package init(describeObserver: (() -> String)? = nil, ended: (() -> Void)? = nil) {
     self.describeObserver = describeObserver
     self.ended = ended
   }

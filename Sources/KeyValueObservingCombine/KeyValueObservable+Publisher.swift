@@ -1,0 +1,30 @@
+public import KeyValueObserving
+
+extension KeyValueObservable {
+  /// A publisher of the values of `keyPath`: Apple's
+  /// `publisher(for:options:)` on `NSObject`, for every observable object.
+  ///
+  /// By default (`[.initial, .new]`) a subscriber gets the value now, then
+  /// the new value after each change. Add `.prior` for the value before
+  /// each change too. See ``KeyValueObservingPublisher`` for demand,
+  /// threads and cancellation.
+  ///
+  /// ```swift
+  /// let cancellable = person.publisher(for: \.age)
+  ///     .map { "\($0) years" }
+  ///     .assign(to: \.caption, on: badge)  // badge is @KeyValueObservable too
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to publish: a stored or computed property, or a
+  ///     chain through observable objects.
+  ///   - options: `.initial` sends the value at subscription, `.prior` the
+  ///     value before each change.
+  /// - Returns: A publisher that never fails and never completes.
+  public func publisher<Value>(
+    for keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions = [.initial, .new]
+  ) -> KeyValueObservingPublisher<Self, Value> {
+    KeyValueObservingPublisher(object: self, keyPath: keyPath, options: options)
+  }
+}

@@ -1,0 +1,87 @@
+#if canImport(Combine)
+  public import Combine
+#else
+  public import OpenCombine
+#endif
+public import KeyValueObserving
+
+/// A publisher of the values of one key path of an observable object:
+/// Apple's `NSObject.KeyValueObservingPublisher`, for every
+/// `@KeyValueObservable` class, on every platform.
+///
+/// Made by ``KeyValueObserving/KeyValueObservable/publisher(for:options:)``.
+/// Each subscriber gets an observation of its own, made when it subscribes
+/// and removed when it cancels; it is sent:
+/// - with `.initial`, the value at subscription, once it asks for values;
+/// - with `.prior`, the value before each change, just before it;
+/// - after each change, the new value (every assignment sends, even of an
+///   equal value; add `removeDuplicates()` to skip those).
+///
+/// `.new` and `.old` change nothing: the values sent are whole values of
+/// the key, read from the change or from the object. Any key path that
+/// `observe` accepts works — stored, computed, a chain — and a to-many
+/// change (an array proxy's `append`, say) sends the whole collection.
+///
+/// **Demand.** A subscriber is never sent more values than it asked for.
+/// While its demand is zero, only the newest value waits: when it asks
+/// again, it gets the value of the latest change first (and not the ones
+/// before it). Values are sent one call at a time, in the order of the
+/// changes, on the thread of the change or of the request that allowed it.
+///
+/// **Ending.** The publisher never completes. Cancelling removes the
+/// observation before `cancel()` returns. The subscription does not keep
+/// the object alive: when the object is freed, the subscription ends
+/// silently and releases its subscriber. The publisher itself holds the
+/// object strongly, as Apple's does.
+///
+/// ```swift
+/// let person = Person()
+/// let cancellable = person.publisher(for: \.name)
+///     .map { $0.uppercased() }
+///     .sink { print($0) }          // prints "" at once (.initial)
+/// person.name = "Ada"              // prints "ADA"
+/// cancellable.cancel()
+/// ```
+public struct KeyValueObservingPublisher<Object: KeyValueObservable, Value>: Publisher {
+  public typealias Output = Value
+  public typealias Failure = Never
+
+  /// The observed object.
+  public let object: Object
+  /// The observed key path.
+  public let keyPath: KeyPath<Object, Value>
+  /// What each subscription sends besides the value after each change.
+  public let options: KeyValueObservingOptions
+
+  /// A publisher of `keyPath` on `object`; the same as
+  /// `object.publisher(for: keyPath, options: options)`.
+  ///
+  /// ```swift
+  /// let names = KeyValueObservingPublisher(object: person, keyPath: \.name, options: .new)
+  /// ```
+  public init(object: Object, keyPath: KeyPath<Object, Value>, options: KeyValueObservingOptions) {
+    self.object = object
+    self.keyPath = keyPath
+    self.options = options
+  }
+
+  @inlinable
+  public func receive<Downstream: Subscriber>(subscriber: Downstream)
+  where Downstream.Input == Value, Downstream.Failure == Never {
+    let subscription = KeyValueObservingSubscription(downstream: subscriber)
+    subscription.start(observing: keyPath, of: object, options: options)
+    subscriber.receive(subscription: subscription)
+  }
+}
+
+extension KeyValueObservingPublisher: Equatable {
+  /// Two publishers are equal when they observe the same key path of the
+  /// same object (identity) with the same options.
+  ///
+  /// ```swift
+  /// person.publisher(for: \.name) == person.publisher(for: \.name)  // true
+  /// ```
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.object === rhs.object && lhs.keyPath == rhs.keyPath && lhs.options == rhs.options
+  }
+}
