@@ -39,14 +39,27 @@ let package = Package(
       ]
     ),
     suite("Floors"),
-    suite("Ours", using: [.product(name: "KeyValueObserving", package: "KeyValueObserving")]),
+    suite(
+      "Ours",
+      using: [
+        .product(name: "KeyValueObserving", package: "KeyValueObserving"),
+        .product(name: "KeyValueObservingCombine", package: "KeyValueObserving"),
+      ]
+    ),
     suite("Anchors", using: [.product(name: "OpenCombine", package: "OpenCombine")]),
-    suite("Memory", using: [.product(name: "OpenCombine", package: "OpenCombine")]),
+    suite(
+      "Memory",
+      using: [
+        .product(name: "OpenCombine", package: "OpenCombine"),
+        .product(name: "KeyValueObservingCombine", package: "KeyValueObserving"),
+      ]
+    ),
     suite("Scaling"),
     suite(
       "Paired",
       using: [
         .product(name: "KeyValueObserving", package: "KeyValueObserving"),
+        .product(name: "KeyValueObservingCombine", package: "KeyValueObserving"),
         .product(name: "OpenCombine", package: "OpenCombine"),
       ]
     ),

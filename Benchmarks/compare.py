@@ -22,6 +22,7 @@ TIME_ONLY = (
     "Observation register + write + onChange",
     "register + write + onChange",
     "sink create + cancel",
+    "sink + cancel",
 )
 MEMORY_METRICS = {
     "memory: ours, live registration (token included)": "live bytes per registration",
@@ -33,6 +34,8 @@ MEMORY_METRICS = {
     "memory: ours, bytes added per unobserved object declaring Observable": "bytes added per object",
     "memory: ours, bytes added per written object declaring Observable": "bytes added per object",
     "memory: anchor @Observable, bytes added per object": "bytes added per object",
+    "memory: ours, publisher(for:) sink": "live bytes per registration",
+    "memory: anchor OpenCombine @Published sink": "live bytes per registration",
 }
 
 
@@ -131,7 +134,7 @@ def main(path):
         add(label, ours, "ns", reference_label, reference, ratio, limit_text(limit, at_least), met, separate)
 
     def limit_text(limit, at_least):
-        return ("≥ " if at_least else "≤ ") + f"{limit:g}×"
+        return ("≥ " if at_least else "≤ ") + f"{limit:.3g}×"
 
     floor_write = ns_per_op(rows, "floor: plain stored write")
     floor_closure = ns_per_op(rows, "floor: write + direct closure call with (old, new)")
@@ -268,6 +271,20 @@ def main(path):
          "memory: ours, bytes added per written object declaring Observable"),
     ]:
         info_row(label, custom(rows, name, "bytes added per object"), "B", "@Observable object", observation_object)
+
+    # publisher(for:), next to OpenCombine's @Published.
+    ratio_row("write, 1 publisher(for:) sink", ns_per_op(rows, "ours: write, 1 publisher(for:) sink"),
+              "@Published write, 1 sink", ns_per_op(rows, "anchor: OpenCombine @Published write, 1 sink(s)"), 0.5,
+              "paired: write, 1 publisher(for:) sink ÷ OpenCombine @Published write, 1 sink")
+    ratio_row("publisher(for:) sink + cancel", ns_per_op(rows, "ours: publisher(for:) sink + cancel"),
+              "@Published sink + cancel", ns_per_op(rows, "anchor: OpenCombine @Published sink create + cancel"),
+              1 / 3, "paired: publisher(for:) sink + cancel ÷ OpenCombine @Published sink + cancel")
+    floor_ratio = paired_ratio(rows, "paired: OpenCombine Just sink + cancel ÷ OpenCombine @Published sink + cancel")
+    add("floor: OpenCombine Just sink + cancel", None, "ns", "@Published sink + cancel", None, floor_ratio,
+        "none set", None)
+    info_row("memory per publisher(for:) sink", custom(rows, "memory: ours, publisher(for:) sink",
+             "live bytes per registration"), "B", "@Published sink",
+             custom(rows, "memory: anchor OpenCombine @Published sink", "live bytes per registration"))
 
     print("| our row | ours | compared with | that | ratio | separate rows | budget | met |")
     print("|---|---:|---|---:|---:|---:|---|---|")

@@ -21,6 +21,7 @@ extension KeyValueObservable {
   ///   - options: `.initial` sends the value at subscription, `.prior` the
   ///     value before each change.
   /// - Returns: A publisher that never fails and never completes.
+  @inlinable
   public func publisher<Value>(
     for keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [.initial, .new]

@@ -9,7 +9,7 @@ public import KeyValueObserving
 /// Apple's `NSObject.KeyValueObservingPublisher`, for every
 /// `@KeyValueObservable` class, on every platform.
 ///
-/// Made by ``KeyValueObserving/KeyValueObservable/publisher(for:options:)``.
+/// Made by `publisher(for:options:)` on the object.
 /// Each subscriber gets an observation of its own, made when it subscribes
 /// and removed when it cancels; it is sent:
 /// - with `.initial`, the value at subscription, once it asks for values;
@@ -53,23 +53,35 @@ public struct KeyValueObservingPublisher<Object: KeyValueObservable, Value>: Pub
   /// What each subscription sends besides the value after each change.
   public let options: KeyValueObservingOptions
 
+  /// Makes a subscription for a subscriber's `receive(_:)`. Made where the
+  /// publisher is (its initialiser is inlinable), so that the subscription
+  /// and the observation run as code specialised for `Object` and `Value`:
+  /// a subscriber reaches ``receive(subscriber:)`` through Combine's own
+  /// generic code, where nothing is specialised.
+  @usableFromInline
+  let subscribe: (
+    Object, KeyPath<Object, Value>, KeyValueObservingOptions, Downstream<Value>
+  ) -> any Subscription
+
   /// A publisher of `keyPath` on `object`; the same as
   /// `object.publisher(for: keyPath, options: options)`.
   ///
   /// ```swift
   /// let names = KeyValueObservingPublisher(object: person, keyPath: \.name, options: .new)
   /// ```
+  @inlinable
   public init(object: Object, keyPath: KeyPath<Object, Value>, options: KeyValueObservingOptions) {
     self.object = object
     self.keyPath = keyPath
     self.options = options
+    subscribe = { object, keyPath, options, downstream in
+      KeyValueObservingSubscription.started(observing: keyPath, of: object, options: options, downstream: downstream)
+    }
   }
 
-  @inlinable
   public func receive<Downstream: Subscriber>(subscriber: Downstream)
   where Downstream.Input == Value, Downstream.Failure == Never {
-    let subscription = KeyValueObservingSubscription(downstream: subscriber)
-    subscription.start(observing: keyPath, of: object, options: options)
+    let subscription = subscribe(object, keyPath, options, SubscriberDownstream(subscriber))
     subscriber.receive(subscription: subscription)
   }
 }

@@ -18,44 +18,89 @@ import KeyValueObserving
 /// subscriber, token and waiting values released, nothing sent.
 ///
 /// Not API.
+/// Generic over the object and the value, not the subscriber, which is
+/// reached through a ``Downstream``: so the subscription's code is
+/// specialised where the publisher was made (see
+/// ``KeyValueObservingPublisher``), whatever generic code of Combine's the
+/// subscriber came through.
 @usableFromInline
-final class KeyValueObservingSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Subscription, CustomStringConvertible,
   @unchecked Sendable
-where Downstream.Failure == Never {
+{
   // @unchecked Sendable: every stored property is reached under `state`'s lock.
-
-  @usableFromInline typealias Value = Downstream.Input
 
   /// What the lock guards.
   @usableFromInline
   struct State {
     @usableFromInline var delivery = DeliveryState<Value>()
     /// The subscriber, until the subscription ends.
-    @usableFromInline var downstream: Downstream?
+    @usableFromInline var downstream: Downstream<Value>?
     /// The observation, until the subscription ends.
     @usableFromInline var token: KeyValueObservation?
 
     @inlinable
-    init(downstream: Downstream?) {
+    init(downstream: Downstream<Value>?) {
       self.downstream = downstream
     }
   }
 
   @usableFromInline let state: LockedState<State>
 
-  @inlinable
-  init(downstream: Downstream) {
-    state = LockedState(State(downstream: downstream))
+  /// The observed key path, read for a change that does not carry the
+  /// whole value.
+  @usableFromInline let keyPath: KeyPath<Object, Value>
+
+  /// ``request(_:)`` and ``cancel()`` as code specialised for `Value`.
+  ///
+  /// Combine calls the two through the `Subscription` protocol from its own
+  /// generic code, which reaches this class's generic implementation; that
+  /// implementation only calls these, made where `Value` is known, so that
+  /// the work runs specialised instead of asking the runtime for the
+  /// metadata of every generic type it touches (about 14,000 instructions
+  /// for a first request, against a few hundred).
+  @usableFromInline let entryPoints: EntryPoints
+
+  @usableFromInline
+  struct EntryPoints {
+    @usableFromInline let request: (KeyValueObservingSubscription, Subscribers.Demand) -> Void
+    @usableFromInline let cancel: (KeyValueObservingSubscription) -> Void
+
+    @inlinable
+    init(
+      request: @escaping (KeyValueObservingSubscription, Subscribers.Demand) -> Void,
+      cancel: @escaping (KeyValueObservingSubscription) -> Void
+    ) {
+      self.request = request
+      self.cancel = cancel
+    }
   }
 
-  /// Starts observing `keyPath` on `object`. A value sent at once
-  /// (`.initial`) waits for the subscriber's first demand.
   @inlinable
-  func start<Object: KeyValueObservable>(
+  init(keyPath: KeyPath<Object, Value>, downstream: Downstream<Value>) {
+    self.keyPath = keyPath
+    state = LockedState(State(downstream: downstream))
+    entryPoints = EntryPoints(request: { $0.add($1) }, cancel: { $0.end() })
+  }
+
+  /// A subscription for `downstream`, observing `keyPath` on `object`. A
+  /// value sent at once (`.initial`) waits for the subscriber's first
+  /// demand.
+  @inlinable
+  static func started(
     observing keyPath: KeyPath<Object, Value>,
     of object: Object,
-    options: KeyValueObservingOptions
-  ) {
+    options: KeyValueObservingOptions,
+    downstream: Downstream<Value>
+  ) -> KeyValueObservingSubscription {
+    let subscription = KeyValueObservingSubscription(keyPath: keyPath, downstream: downstream)
+    subscription.start(observing: object, options: options)
+    return subscription
+  }
+
+  /// Registers the observation. Its closures capture the subscription
+  /// alone, which then serves as their context: no allocation of their own.
+  @inlinable
+  func start(observing object: Object, options: KeyValueObservingOptions) {
     // The registration carries the values the publisher sends: the new one,
     // and the old one before a change when `.prior` asks for it.
     var registrationOptions = KeyValueObservingOptions.new
@@ -66,11 +111,11 @@ where Downstream.Failure == Never {
       registrationOptions.formUnion([.prior, .old])
     }
     let hooks = ObservationHooks(
-      describeObserver: { "publisher(for:) subscriber \(Downstream.self)" },
-      ended: { self.cancel() }
+      describeObserver: { "publisher(for:) subscription" },
+      ended: { self.end() }
     )
     let token = object.observe(keyPath, options: registrationOptions, hooks: hooks) { object, change in
-      self.receive(Self.value(of: change, at: keyPath, in: object))
+      self.receive(self.value(of: change, in: object))
     }
     state.withLock { $0.token = token }
   }
@@ -81,11 +126,7 @@ where Downstream.Failure == Never {
   /// A setting carries it; a to-many change carries only the elements at
   /// its indexes, so the key is read.
   @inlinable
-  static func value<Object>(
-    of change: KeyValueObservedChange<Value>,
-    at keyPath: KeyPath<Object, Value>,
-    in object: Object
-  ) -> Value {
+  func value(of change: KeyValueObservedChange<Value>, in object: Object) -> Value {
     if change.kind == .setting, let value = change.isPrior ? change.oldValue : change.newValue {
       return value
     }
@@ -97,7 +138,7 @@ where Downstream.Failure == Never {
   /// keeps it as the newest value otherwise.
   @inlinable
   func receive(_ value: Value) {
-    let send = state.withLock { state -> (Downstream, Value)? in
+    let send = state.withLock { state -> (Downstream<Value>, Value)? in
       guard let downstream = state.downstream, let first = state.delivery.arrive(value) else { return nil }
       return (downstream, first)
     }
@@ -109,7 +150,7 @@ where Downstream.Failure == Never {
   /// Sends `first`, then whatever other threads handed over meanwhile, as
   /// long as the subscriber has demand and the subscription lasts.
   @inlinable
-  func deliver(_ first: Value, to downstream: Downstream) {
+  func deliver(_ first: Value, to downstream: Downstream<Value>) {
     var value = first
     while true {
       let more = downstream.receive(value)
@@ -126,10 +167,23 @@ where Downstream.Failure == Never {
   ///
   /// Combine asks for positive demand; a request for none asks for
   /// nothing, and is ignored rather than trapped on.
-  @inlinable
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
+    entryPoints.request(self, demand)
+  }
+
+  /// Ends the subscription: the observation is removed before this returns,
+  /// the subscriber is released and sent nothing more. Idempotent.
+  @usableFromInline
+  func cancel() {
+    entryPoints.cancel(self)
+  }
+
+  /// ``request(_:)``'s work.
+  @inlinable
+  func add(_ demand: Subscribers.Demand) {
     guard demand > 0 else { return }
-    let send = state.withLock { state -> (Downstream, Value)? in
+    let send = state.withLock { state -> (Downstream<Value>, Value)? in
       guard let downstream = state.downstream, let first = state.delivery.request(demand) else { return nil }
       return (downstream, first)
     }
@@ -138,11 +192,10 @@ where Downstream.Failure == Never {
     }
   }
 
-  /// Ends the subscription: the observation is removed before this returns,
-  /// the subscriber is released and sent nothing more. Idempotent; also
-  /// how the subscription ends when its object is freed.
+  /// ``cancel()``'s work; also how the subscription ends when its object
+  /// is freed.
   @inlinable
-  func cancel() {
+  func end() {
     // Everything leaves the lock together and is released after it: a
     // subscriber's or a value's deinit is user code.
     let ended = state.withLock { state in

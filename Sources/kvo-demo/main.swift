@@ -1,5 +1,6 @@
 import Foundation
 import KeyValueObserving
+import KeyValueObservingCombine
 import Observation
 
 /// `swift run kvo-demo`: a narrated tour of what KeyValueObserving does.
@@ -199,6 +200,27 @@ func followTitle(of sheet: Sheet) async {
   say("and then yields \"\(await titles.next() ?? "")\"")
 }
 await followTitle(of: sheet)
+
+section("Combine: publisher(for:), as Apple's KVO publisher")
+say("author.publisher(for: \\.age).map { decade }.removeDuplicates().sink { … }  (OpenCombine on Linux)")
+let author = Person(name: "Ada", age: 36)
+let decades = author.publisher(for: \.age)
+  .map { $0 / 10 * 10 }
+  .removeDuplicates()
+  .sink { say("Combine: Ada is in her \($0)s") }
+author.age = 38
+say("age = 38: the same decade, so removeDuplicates() keeps quiet")
+author.age = 40
+var titles: [String] = []
+let sheetTitle = sheet.publisher(for: \.title, options: [.prior, .new]).sink { titles.append($0) }
+sheet.title = "Forecast"
+say("With .prior, one change of the sheet's title sends \(titles): the old value, then the new")
+for entry in author.observationInfo {
+  say("Listed in observationInfo: \(entry.description)")
+}
+decades.cancel()
+sheetTitle.cancel()
+say("cancel() removed it at once: \(author.observationInfo.count) left")
 
 section("Who observes what")
 for entry in ada.observationInfo {

@@ -62,4 +62,15 @@ let benchmarks: @Sendable () -> Void = {
       blackHole(cancellable)
     }
   }
+
+  Benchmark("anchor: OpenCombine @Published sink create + cancel", configuration: .perOperationTimeOnly) { benchmark in
+    let model = PublishedModel()
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let cancellable = model.$value.sink { blackHole($0) }
+      cancellable.cancel()
+      blackHole(cancellable)
+    }
+    benchmark.stopMeasurement()
+  }
 }

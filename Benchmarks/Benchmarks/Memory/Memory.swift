@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkModels
 import KeyValueObserving
+import KeyValueObservingCombine
 import Observation
 import OpenCombine
 
@@ -57,6 +58,23 @@ let benchmarks: @Sendable () -> Void = {
     let subject = CurrentValueSubject<Int, Never>(0)
     let bytes = liveBytes {
       (0..<count).map { _ in subject.sink { _ in } }
+    }
+    benchmark.measurement(perRegistration, bytes / count)
+  }
+
+  Benchmark("memory: ours, publisher(for:) sink", configuration: .custom(perRegistration)) { benchmark in
+    let model = ObservableModel()
+    model.observe(\.value) { _, _ in }.invalidate()
+    let bytes = liveBytes {
+      (0..<count).map { _ in model.publisher(for: \.value).sink { _ in } }
+    }
+    benchmark.measurement(perRegistration, bytes / count)
+  }
+
+  Benchmark("memory: anchor OpenCombine @Published sink", configuration: .custom(perRegistration)) { benchmark in
+    let model = PublishedModel()
+    let bytes = liveBytes {
+      (0..<count).map { _ in model.$value.sink { _ in } }
     }
     benchmark.measurement(perRegistration, bytes / count)
   }

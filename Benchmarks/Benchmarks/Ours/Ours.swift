@@ -1,6 +1,7 @@
 import Benchmark
 import BenchmarkModels
 import KeyValueObserving
+import KeyValueObservingCombine
 import Observation
 
 /// KeyValueObserving's rows. A later feature adds its row here.
@@ -184,5 +185,28 @@ let benchmarks: @Sendable () -> Void = {
       benchmark.stopMeasurement()
       withExtendedLifetime(observers) {}
     }
+  }
+
+  Benchmark("ours: write, 1 publisher(for:) sink", configuration: .perOperation) { benchmark in
+    let model = Observed()
+    let cancellable = model.publisher(for: \.value).sink { blackHole($0) }
+    benchmark.startMeasurement()
+    for index in benchmark.scaledIterations {
+      model.value = index
+      blackHole(model)
+    }
+    benchmark.stopMeasurement()
+    withExtendedLifetime(cancellable) {}
+  }
+
+  Benchmark("ours: publisher(for:) sink + cancel", configuration: .perOperationTimeOnly) { benchmark in
+    let model = Observed()
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      let cancellable = model.publisher(for: \.value).sink { blackHole($0) }
+      cancellable.cancel()
+      blackHole(cancellable)
+    }
+    benchmark.stopMeasurement()
   }
 }

@@ -94,6 +94,7 @@ let benchmarks: @Sendable () -> Void = {
 
   beyondStoredKeyBenchmarks()
   withObservationBenchmarks()
+  withCombineBenchmarks()
 }
 
 /// `count` writes to a plain stored property.

@@ -54,10 +54,12 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
   // data touched under the lock).
 
   /// The size of a cache line, and the allocation's alignment.
+  @inlinable
   static var lineSize: Int { 64 }
 
   /// Where the unlocked area starts: after the lock word and the state's
   /// offset.
+  @inlinable
   static var unlockedOffset: Int { 8 }
 
   /// The lock word, the state's offset, the areas and the state.
@@ -66,7 +68,7 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
   /// Makes a lock guarding `initial`, with `unlockedBytes` bytes between
   /// the lock word and the state and `trailingBytes` bytes after the state,
   /// both uninitialised.
-  @usableFromInline
+  @inlinable
   package init(_ initial: consuming State, unlockedBytes: Int = 0, trailingBytes: Int = 0) {
     let stateOffset = Self.align(Self.unlockedOffset + unlockedBytes, to: MemoryLayout<State>.alignment)
     let trailingOffset = Self.align(stateOffset + MemoryLayout<State>.size, to: 8)
@@ -86,7 +88,8 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
     line.deallocate()
   }
 
-  private static func align(_ offset: Int, to alignment: Int) -> Int {
+  @inlinable
+  static func align(_ offset: Int, to alignment: Int) -> Int {
     (offset + alignment - 1) & ~(alignment - 1)
   }
 

@@ -21,5 +21,5 @@ func sendInitial<Value>(
   to deliver: (KeyValueObservedChange<Value>) -> Void
 ) {
   guard options.contains(.initial), isLive() else { return }
-  deliver(KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value() : nil))
+  deliver(KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value() : nil, oldValue: nil, isPrior: false))
 }

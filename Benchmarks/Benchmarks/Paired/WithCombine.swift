@@ -1,0 +1,80 @@
+import Benchmark
+import KeyValueObserving
+import KeyValueObservingCombine
+
+/// OpenCombine's `@Published`, declared here like our models, so that both
+/// setters compile the way they would in application code.
+final class PairedPublished {
+  @Published var value = 0
+}
+
+/// The rows of `publisher(for:)`, each next to the same thing done with
+/// OpenCombine's `@Published`.
+func withCombineBenchmarks() {
+  paired("paired: write, 1 publisher(for:) sink ÷ OpenCombine @Published write, 1 sink", operations: 2_000) {
+    let ours = PairedObserved()
+    let theirs = PairedPublished()
+    let cancellables = [
+      ours.publisher(for: \.value).sink { blackHole($0) },
+      theirs.$value.sink { blackHole($0) },
+    ]
+    return Pair(
+      reference: { count in
+        withExtendedLifetime(cancellables) {
+          for index in 0..<count {
+            theirs.value = index
+            blackHole(theirs)
+          }
+        }
+      },
+      ours: { count in
+        withExtendedLifetime(cancellables) {
+          for index in 0..<count {
+            ours.value = index
+            blackHole(ours)
+          }
+        }
+      }
+    )
+  }
+
+  // The floor of any publisher's row: `Just` sends one value and finishes,
+  // so its sink + cancel is little more than the `Sink`'s own work, which
+  // both sides of the row above pay too.
+  paired("paired: OpenCombine Just sink + cancel ÷ OpenCombine @Published sink + cancel", operations: 2_000) {
+    let theirs = PairedPublished()
+    return Pair(
+      reference: { count in
+        for _ in 0..<count {
+          let cancellable = theirs.$value.sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      },
+      ours: { count in
+        for index in 0..<count {
+          let cancellable = Just(index).sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      }
+    )
+  }
+
+  paired("paired: publisher(for:) sink + cancel ÷ OpenCombine @Published sink + cancel", operations: 2_000) {
+    let ours = PairedObserved()
+    let theirs = PairedPublished()
+    return Pair(
+      reference: { count in
+        for _ in 0..<count {
+          let cancellable = theirs.$value.sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      },
+      ours: { count in
+        for _ in 0..<count {
+          let cancellable = ours.publisher(for: \.value).sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      }
+    )
+  }
+}
