@@ -17,12 +17,13 @@ import KeyValueObserving
 /// cancelled or the object is freed, and either ends it the same way —
 /// subscriber, token and waiting values released, nothing sent.
 ///
-/// Not API.
 /// Generic over the object and the value, not the subscriber, which is
 /// reached through a ``Downstream``: so the subscription's code is
 /// specialised where the publisher was made (see
 /// ``KeyValueObservingPublisher``), whatever generic code of Combine's the
 /// subscriber came through.
+///
+/// Not API.
 @usableFromInline
 final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Subscription, CustomStringConvertible,
   @unchecked Sendable
@@ -50,11 +51,12 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   /// whole value.
   @usableFromInline let keyPath: KeyPath<Object, Value>
 
-  /// ``request(_:)`` and ``cancel()`` as code specialised for `Value`.
+  /// ``request(_:)`` and ``cancel()`` as code specialised for `Object` and
+  /// `Value`.
   ///
   /// Combine calls the two through the `Subscription` protocol from its own
   /// generic code, which reaches this class's generic implementation; that
-  /// implementation only calls these, made where `Value` is known, so that
+  /// implementation only calls these, made where the types are known, so that
   /// the work runs specialised instead of asking the runtime for the
   /// metadata of every generic type it touches (about 14,000 instructions
   /// for a first request, against a few hundred).
@@ -138,8 +140,15 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   /// keeps it as the newest value otherwise.
   @inlinable
   func receive(_ value: Value) {
+    deliver { $0.arrive(value) }
+  }
+
+  /// Applies `change` to the delivery state under the lock and, when it
+  /// makes this thread the delivering one, delivers what it returned.
+  @inlinable
+  func deliver(after change: (inout DeliveryState<Value>) -> Value?) {
     let send = state.withLock { state -> (Downstream<Value>, Value)? in
-      guard let downstream = state.downstream, let first = state.delivery.arrive(value) else { return nil }
+      guard let downstream = state.downstream, let first = change(&state.delivery) else { return nil }
       return (downstream, first)
     }
     if let (downstream, first) = send {
@@ -183,13 +192,7 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   @inlinable
   func add(_ demand: Subscribers.Demand) {
     guard demand > 0 else { return }
-    let send = state.withLock { state -> (Downstream<Value>, Value)? in
-      guard let downstream = state.downstream, let first = state.delivery.request(demand) else { return nil }
-      return (downstream, first)
-    }
-    if let (downstream, first) = send {
-      deliver(first, to: downstream)
-    }
+    deliver { $0.request(demand) }
   }
 
   /// ``cancel()``'s work; also how the subscription ends when its object

@@ -2,6 +2,7 @@
 /// ``KeyValueObservable/observationInfo`` names a controller rather than a
 /// closure), and what to do when it ends (so that an async sequence can
 /// finish, or a queue drop what it still holds).
+@usableFromInline
 final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistration<Value>,
   @unchecked Sendable
 {
@@ -9,6 +10,7 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueR
   let handler: (Object, KeyValueObservedChange<Value>) -> Void
   let hooks: ObservationHooks
 
+  @usableFromInline
   init(
     options: KeyValueObservingOptions,
     slot: Int,
@@ -56,9 +58,9 @@ package struct ObservationHooks {
 }
 
 extension KeyValueObservable {
-  /// A registration of `handler` with `hooks`; made out of line, as few
-  /// registrations have hooks.
-  @usableFromInline
+  /// A registration of `handler` with `hooks`, made where the types are
+  /// known: no metadata to look up at run time.
+  @inlinable
   func hookedRegistration<Value>(
     options: KeyValueObservingOptions,
     slot: Int,
