@@ -40,16 +40,10 @@ func withCombineBenchmarks() {
 
   // The floor of any publisher's row: `Just` sends one value and finishes,
   // so its sink + cancel is little more than the `Sink`'s own work, which
-  // both sides of the row above pay too.
+  // both sides of the next row pay too.
   paired("paired: OpenCombine Just sink + cancel ÷ OpenCombine @Published sink + cancel", operations: 2_000) {
-    let theirs = PairedPublished()
-    return Pair(
-      reference: { count in
-        for _ in 0..<count {
-          let cancellable = theirs.$value.sink { blackHole($0) }
-          cancellable.cancel()
-        }
-      },
+    Pair(
+      reference: publishedSinkAndCancel(),
       ours: { count in
         for index in 0..<count {
           let cancellable = Just(index).sink { blackHole($0) }
@@ -61,14 +55,8 @@ func withCombineBenchmarks() {
 
   paired("paired: publisher(for:) sink + cancel ÷ OpenCombine @Published sink + cancel", operations: 2_000) {
     let ours = PairedObserved()
-    let theirs = PairedPublished()
     return Pair(
-      reference: { count in
-        for _ in 0..<count {
-          let cancellable = theirs.$value.sink { blackHole($0) }
-          cancellable.cancel()
-        }
-      },
+      reference: publishedSinkAndCancel(),
       ours: { count in
         for _ in 0..<count {
           let cancellable = ours.publisher(for: \.value).sink { blackHole($0) }
@@ -76,5 +64,16 @@ func withCombineBenchmarks() {
         }
       }
     )
+  }
+}
+
+/// `count` sinks made on an OpenCombine `@Published` property and cancelled.
+private func publishedSinkAndCancel() -> (Int) -> Void {
+  let model = PairedPublished()
+  return { count in
+    for _ in 0..<count {
+      let cancellable = model.$value.sink { blackHole($0) }
+      cancellable.cancel()
+    }
   }
 }
