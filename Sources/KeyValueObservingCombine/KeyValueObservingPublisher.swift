@@ -53,7 +53,7 @@ public struct KeyValueObservingPublisher<Object: KeyValueObservable, Value>: Pub
   /// What each subscription sends besides the value after each change.
   public let options: KeyValueObservingOptions
 
-  /// Makes a subscription for a subscriber's `receive(_:)`. Made where the
+  /// Makes a subscription for a subscriber (behind its ``Downstream``). Made where the
   /// publisher is (its initialiser is inlinable), so that the subscription
   /// and the observation run as code specialised for `Object` and `Value`:
   /// a subscriber reaches ``receive(subscriber:)`` through Combine's own
