@@ -1,6 +1,6 @@
 #if canImport(Combine)
   public import Combine
-#else
+#elseif OpenCombine
   public import OpenCombine
 #endif
 public import KeyValueObserving

@@ -1,6 +1,6 @@
 #if canImport(Combine)
   import Combine
-#else
+#elseif OpenCombine
   import OpenCombine
 #endif
 import KeyValueObserving
