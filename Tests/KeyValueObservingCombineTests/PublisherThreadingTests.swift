@@ -55,7 +55,9 @@ struct PublisherThreadingTests {
         for age in 1...2_000 { profile.age = age }
       case 1:
         for index in 0..<300 {
-          profile.publisher(for: \.age).subscribe(box.probes[index])
+          // No `.initial`: reading `age` here would race with thread 0's
+          // writes to the model's own storage, which is the model's to guard.
+          profile.publisher(for: \.age, options: [.new]).subscribe(box.probes[index])
           subscribed.signal()
         }
       case 2:

@@ -3,8 +3,9 @@ import KeyValueObservingCombine
 /// A model with every kind of key a publisher can follow.
 @KeyValueObservable
 final class Profile: @unchecked Sendable {
-  // @unchecked Sendable: the threading tests write `age` from one thread at
-  // a time, or notify `age` by hand without writing it.
+  // @unchecked Sendable: while one thread writes `age`, the threading tests
+  // read it on no other (the change values are read by the writer); or they
+  // notify `age` by hand without writing it.
   var name = ""
   var age = 0
   var tags: [String] = []
