@@ -8,18 +8,22 @@
 /// ```swift
 /// // accessors.modify(person) { $0.append("swift") }  // no copy of the array
 /// ```
+///
+/// The object is an `AnyObject`, not a generic parameter: a generic one is
+/// passed to the functions indirectly, through a copy that costs a retain
+/// and a release of the object on every call.
 @usableFromInline
-struct StorageAccessors<Object, Value> {
-  @usableFromInline let get: (Object) -> Value
-  @usableFromInline let modify: (Object, (inout Value) -> Void) -> Void
+struct StorageAccessors<Value> {
+  @usableFromInline let get: (AnyObject) -> Value
+  @usableFromInline let modify: (AnyObject, (inout Value) -> Void) -> Void
   /// Whether the storage has `willSet`/`didSet` of its own, which may
   /// assign it again while it changes.
   @usableFromInline let hasPropertyObservers: Bool
 
   @usableFromInline
   init(
-    get: @escaping (Object) -> Value,
-    modify: @escaping (Object, (inout Value) -> Void) -> Void,
+    get: @escaping (AnyObject) -> Value,
+    modify: @escaping (AnyObject, (inout Value) -> Void) -> Void,
     hasPropertyObservers: Bool
   ) {
     self.get = get
@@ -28,10 +32,10 @@ struct StorageAccessors<Object, Value> {
   }
 }
 
-/// The storage of the observable stored property a key path names on an
-/// object's class: its slot, and accessors that change it in place. A
-/// class, so that a proxy's call takes one reference to it, not one to
-/// each accessor.
+/// The storage of the observable stored property a key path names on one
+/// object: the object, the property's slot, and accessors that change it
+/// in place. A class, so that a proxy's call takes one reference to it,
+/// not one to the object and one to each accessor.
 ///
 /// The collection proxies change their property through it, inside one
 /// change of its key, so that an `append` through ``KeyValueMutableArray``
@@ -45,29 +49,31 @@ struct StorageAccessors<Object, Value> {
 /// mark, whose overrides nothing lists.
 @usableFromInline
 final class InPlaceStorage<Object: KeyValueObservable, Value> {
+  @usableFromInline let object: Object
   @usableFromInline let slot: Int
-  @usableFromInline let accessors: StorageAccessors<AnyObject, Value>
+  @usableFromInline let accessors: StorageAccessors<Value>
 
   /// The storage of the property `keyPath` names on `object`'s class, or
   /// `nil` when there is none.
   init?(_ keyPath: AnyKeyPath, of object: Object) {
     guard let slot = Object._$kvoSlot(for: keyPath) else { return nil }
     let (handled, outcome) = object.accessStorage(ofSlot: slot, .accessors)
-    guard handled, let accessors = outcome.accessors as? StorageAccessors<AnyObject, Value> else { return nil }
+    guard handled, let accessors = outcome.accessors as? StorageAccessors<Value> else { return nil }
+    self.object = object
     self.slot = slot
     self.accessors = accessors
   }
 
   /// The property's value.
   @inlinable
-  func value(of object: Object) -> Value {
+  var value: Value {
     accessors.get(object)
   }
 
   /// Changes the property's value in place, notifying nobody: inside a
   /// change of its key that notifies for it.
   @inlinable
-  func modify(_ object: Object, _ change: (inout Value) -> Void) {
+  func modify(_ change: (inout Value) -> Void) {
     accessors.modify(object, change)
   }
 
@@ -76,7 +82,6 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
   /// elements the change touches; one mutation, for Swift Observation.
   @inlinable
   func change(
-    _ object: Object,
     _ shape: ChangeShape,
     values: (Value) -> Value,
     _ change: (inout Value) -> Void

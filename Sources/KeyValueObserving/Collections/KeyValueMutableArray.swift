@@ -63,17 +63,22 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
 
   @usableFromInline
   enum Backing {
-    case property(Object, ReferenceWritableKeyPath<Object, [Element]>, InPlaceStorage<Object, [Element]>?)
-    case detached([Element])
+    case inPlace(InPlaceStorage<Object, [Element]>, ReferenceWritableKeyPath<Object, [Element]>)
+    case property(Object, ReferenceWritableKeyPath<Object, [Element]>)
+    case detached(DetachedElements<Element>)
   }
 
-  /// What the proxy reads and writes. Not checked for exclusive access at
-  /// run time: the proxy is not `Sendable`, and each of its calls reads the
-  /// backing once, where the check would cost more than the append.
-  @exclusivity(unchecked) @usableFromInline var backing: Backing
+  /// What the proxy reads and writes. Over an observable stored property,
+  /// its storage, which holds the object: one reference for a call to
+  /// take.
+  @usableFromInline let backing: Backing
 
   init(object: Object, keyPath: ReferenceWritableKeyPath<Object, [Element]>) {
-    backing = .property(object, keyPath, InPlaceStorage(keyPath, of: object))
+    if let storage = InPlaceStorage<Object, [Element]>(keyPath, of: object) {
+      backing = .inPlace(storage, keyPath)
+    } else {
+      backing = .property(object, keyPath)
+    }
   }
 
   /// A proxy over an array of its own, which notifies nobody: what generic
@@ -84,7 +89,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// scratch.append("a")
   /// ```
   public required init() {
-    backing = .detached([])
+    backing = .detached(DetachedElements())
   }
 
   /// The array as it is now.
@@ -95,9 +100,9 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   @inlinable
   public var array: [Element] {
     switch backing {
-    case .property(let object, _, let storage?): storage.value(of: object)
-    case .property(let object, let keyPath, nil): object[keyPath: keyPath]
-    case .detached(let elements): elements
+    case .inPlace(let storage, _): storage.value
+    case .property(let object, let keyPath): object[keyPath: keyPath]
+    case .detached(let detached): detached.elements
     }
   }
 
@@ -330,16 +335,14 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   @inlinable
   func mutate(_ kind: KeyValueChange, at positions: IndexRanges, _ body: (inout [Element]) -> Void) {
     switch backing {
-    case .property(let object, _, let storage?):
-      storage.change(object, ChangeShape(kind: kind, indexRanges: positions), values: { $0.elements(in: positions) }, body)
-    case .property(let object, let keyPath, nil):
+    case .inPlace(let storage, _):
+      storage.change(ChangeShape(kind: kind, indexRanges: positions), values: { $0.elements(in: positions) }, body)
+    case .property(let object, let keyPath):
       object.willChange(kind, valuesIn: positions, for: keyPath)
       body(&object[keyPath: keyPath])
       object.didChange(kind, valuesIn: positions, for: keyPath)
-    case .detached(var elements):
-      backing = .detached([])
-      body(&elements)
-      backing = .detached(elements)
+    case .detached(let detached):
+      body(&detached.elements)
     }
   }
 
@@ -357,7 +360,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   func report(_ what: String, count: Int) {
     let name: String
     switch backing {
-    case .property(_, let keyPath, _): name = Object.describe(keyPath)
+    case .inPlace(_, let keyPath), .property(_, let keyPath): name = Object.describe(keyPath)
     case .detached: name = "a detached array"
     }
     reportProblem(

@@ -154,7 +154,7 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
     object.withChange(mutation, using: objects, for: keyPath) {
       guard let inPlace else { return body(&object[keyPath: keyPath]) }
       var result: Result?
-      inPlace.modify(object) { result = body(&$0) }
+      inPlace.modify { result = body(&$0) }
       return result!
     }
   }

@@ -73,7 +73,7 @@ final class StoredChain<Value> {
         objects.append(object)
       } else {
         guard Self.appended(linkKeyPaths) == keyPath,
-          let accessors = outcome.accessors as? StorageAccessors<AnyObject, Value>
+          let accessors = outcome.accessors as? StorageAccessors<Value>
         else { return nil }
         value = accessors.get
       }

@@ -107,7 +107,7 @@ public struct _KeyValueStorageAccess {
     switch job {
     case .accessors, .chainLink:
       // The table belongs to the object's class or to a superclass of it.
-      outcome.pointee.accessors = StorageAccessors<AnyObject, Value>(
+      outcome.pointee.accessors = StorageAccessors<Value>(
         get: { get(unsafeDowncast($0, to: Root.self)) },
         modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) },
         hasPropertyObservers: hasPropertyObservers
