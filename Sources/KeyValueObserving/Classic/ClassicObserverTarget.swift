@@ -1,17 +1,25 @@
 import Synchronization
 
 /// Who a classic registration notifies: a ``KeyValueObserver``, held
-/// weakly, with the key path string and the context it was registered with.
+/// without being kept alive, with the key path string and the context it
+/// was registered with.
 ///
 /// The first change that finds the observer freed removes the registration
 /// and reports ``KeyValueObservingDiagnostic/Kind/observerFreedWhileRegistered``;
 /// the observer is never messaged after it is freed.
+///
+/// The observer is held as an ``UnownedReference``, not `weak`: a weak
+/// reference would put the observer's reference counts in a side table for
+/// the rest of its life, and slow every retain and release of it — each
+/// notification's, and all of its own code's. An observer freed while
+/// registered keeps its memory (not its properties) until the registration
+/// is dropped.
 final class ClassicObserverTarget: @unchecked Sendable {
-  // @unchecked Sendable: `observer` is a weak reference the runtime reads
-  // and clears atomically; the rest is immutable. The observer is called on
-  // the thread that made the change, as every callback is.
+  // @unchecked Sendable: `observer` is read through the runtime's atomic
+  // reference counts; the rest is immutable. The observer is called on the
+  // thread that made the change, as every callback is.
 
-  private weak var observer: (any KeyValueObserver)?
+  private let observer: UnownedReference<AnyObject>
 
   /// The observer's identity, compared before the weak reference is read:
   /// reading a weak reference to another object under a lock could release
@@ -46,7 +54,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
     describedAs owner: String? = nil
   ) {
     self.owner = owner
-    self.observer = observer
+    self.observer = UnownedReference(observer)
     self.observerID = ObjectIdentifier(observer)
     self.observerType = type(of: observer)
     self.keyPath = keyPath
@@ -71,7 +79,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
     guard observerID == ObjectIdentifier(observer), self.keyPath == keyPath,
       anyContext || self.context == context
     else { return false }
-    if let registered = self.observer {
+    if let registered = self.observer.object {
       return registered === observer
     }
     // `nil`: either the caller is in its deinit, or the caller lives at the
@@ -80,7 +88,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
   }
 
   /// Whether the observer has been freed.
-  var isObserverFreed: Bool { observer == nil }
+  var isObserverFreed: Bool { observer.object == nil }
 
   /// Sends one change to the observer, or, when it is gone, removes the
   /// registration.
@@ -99,11 +107,26 @@ final class ClassicObserverTarget: @unchecked Sendable {
   /// Sends a change dictionary to the observer, or drops the registration
   /// when the observer was freed.
   func send(_ change: [KeyValueChangeKey: Any], from object: AnyObject) {
-    guard let observer else {
+    guard let observer = observer.object else {
       dropFreedObserver()
       return
     }
-    observer.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
+    Self.send(change, from: object, to: observer, of: observerType, keyPath: keyPath, context: context)
+  }
+
+  /// Calls `observer`, an `Observer`: the type the observer was registered
+  /// with gives the conformance, with no cast at run time.
+  private static func send<Observer: KeyValueObserver>(
+    _ change: [KeyValueChangeKey: Any],
+    from object: AnyObject,
+    to observer: AnyObject,
+    of _: Observer.Type,
+    keyPath: String,
+    context: UnsafeMutableRawPointer?
+  ) {
+    unsafeDowncast(observer, to: Observer.self).observeValue(
+      forKeyPath: keyPath, of: object, change: change, context: context
+    )
   }
 
   /// Removes the registration of a freed observer, reporting it once.

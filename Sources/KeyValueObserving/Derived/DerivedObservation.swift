@@ -78,6 +78,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     // A computed property's own getter, where the class's table has it: a
     // direct call, where a key path read runs a generic projection.
     let getter = Root._$kvoGetter(for: keyPath) as? (Root) -> Value
+    // Not optional: an optional unwrapped on each read is a copy of the
+    // function, retained and released.
+    let get: (Root) -> Value = getter ?? { $0[keyPath: keyPath] }
     self.init(
       root: root,
       storage: storage,
@@ -85,8 +88,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
       keyDescription: nil,
       read: { root, keys in
         if declares { keys.append(ReadKey(object: root, keyPath: keyPath)) }
-        if let getter { return getter(root) }
-        return root[keyPath: keyPath]
+        return get(root)
       },
       // A computed property the class declares is not a chain: not read
       // again to find out.

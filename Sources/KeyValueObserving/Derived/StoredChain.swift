@@ -26,6 +26,11 @@ final class StoredChain<Value> {
     let slot: Int
     /// An object's observation storage, if it has one.
     let storage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
+    /// The object the property holds, where the next link reads; `nil` on
+    /// the last link. Kept here, not in an array of functions, which would
+    /// hold them through a conversion to the most general form, run on
+    /// every call.
+    let object: ((AnyObject) -> AnyObject)?
 
     /// Whether the link holds for `object`, and, with `expected`, whether
     /// `object` and the link's key are its entry at `index`.
@@ -55,7 +60,6 @@ final class StoredChain<Value> {
     guard reads.count >= 2, reads.allSatisfy({ $0.declaringObject == nil }) else { return nil }
     var linkKeyPaths: [AnyKeyPath] = []
     var links: [Link] = []
-    var objects: [(AnyObject) -> AnyObject] = []
     var value: ((AnyObject) -> Value)? = nil
     for (index, read) in reads.enumerated() {
       let linkType = read.storage.objectType
@@ -67,10 +71,9 @@ final class StoredChain<Value> {
         linkType._$kvoAccessStorage(ofSlot: read.slot, $0)
       }
       guard handled, let storage = outcome.linkStorage else { return nil }
-      links.append(Link(type: ObjectIdentifier(linkType), slot: read.slot, storage: storage))
+      links.append(Link(type: ObjectIdentifier(linkType), slot: read.slot, storage: storage, object: outcome.linkObject))
       if index < reads.count - 1 {
-        guard let object = outcome.linkObject else { return nil }
-        objects.append(object)
+        guard outcome.linkObject != nil else { return nil }
       } else {
         guard Self.appended(linkKeyPaths) == keyPath,
           let accessors = outcome.accessors as? StorageAccessors<Value>
@@ -82,7 +85,8 @@ final class StoredChain<Value> {
     var reader: Reader = { object, expected, index in
       last.holds(for: object, expected, at: index) ? value(object) : nil
     }
-    for (link, linkObject) in zip(links, objects).reversed() {
+    for link in links.dropLast().reversed() {
+      guard let linkObject = link.object else { return nil }
       let next = reader
       reader = { object, expected, index in
         link.holds(for: object, expected, at: index) ? next(linkObject(object), expected, index + 1) : nil
