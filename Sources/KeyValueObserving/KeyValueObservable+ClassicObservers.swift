@@ -14,7 +14,7 @@ extension KeyValueObservable {
   /// Registrations count as Apple's do: adding the same observer, key path
   /// and context twice delivers each change twice, and each
   /// ``removeObserver(_:forKeyPath:context:)`` takes one away. The observer
-  /// is held weakly: once freed it is dropped, never messaged. With
+  /// is not kept alive: once freed it is dropped, never messaged. With
   /// `.initial`, the first notification arrives before this returns.
   ///
   /// ```swift
@@ -25,7 +25,7 @@ extension KeyValueObservable {
   /// ```
   ///
   /// - Parameters:
-  ///   - observer: Receives the changes; held weakly.
+  ///   - observer: Receives the changes; not kept alive.
   ///   - keyPath: Property names joined by dots, starting at this object.
   ///   - options: What the change dictionaries carry, and which extra
   ///     notifications are sent; see ``KeyValueObservingOptions``.

@@ -3,7 +3,7 @@
 ///
 /// Register it with
 /// ``KeyValueObservable/addObserver(_:forKeyPath:options:context:)``. The
-/// observed object holds it weakly: an observer freed while registered is
+/// observed object does not keep it alive: an observer freed while registered is
 /// dropped and never messaged (Objective-C KVO would crash), and reported as
 /// ``KeyValueObservingDiagnostic/Kind/observerFreedWhileRegistered``.
 ///

@@ -158,7 +158,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   @inlinable
   final func refresh(_ root: Root) -> Value {
     let numbered = beginRead()
-    if let chain, let expected = numbered.expected, let value = chain.read(from: root, matching: expected) {
+    if let expected = numbered.expected, let value = chain?.read(from: root, matching: expected) {
       return value
     }
     var value: Value? = nil
@@ -169,7 +169,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
-    if let chain, let value = chain.read(from: root, matching: nil) {
+    if let value = chain?.read(from: root, matching: nil) {
       return value
     }
     var keys: [ReadKey] = []

@@ -30,7 +30,14 @@ final class StoredChain<Value> {
     /// the last link. Kept here, not in an array of functions, which would
     /// hold them through a conversion to the most general form, run on
     /// every call.
-    let object: ((AnyObject) -> AnyObject)?
+    ///
+    /// Not retained: the object that holds it is alive (the root, retained
+    /// by the caller, or the previous link's object, held by its own
+    /// holder), and a read runs no code that could replace it — only the
+    /// properties' storage is read. Another thread replacing a link while
+    /// a change on this thread reads the chain races on the holder's
+    /// storage, retained or not.
+    let object: ((AnyObject) -> Unmanaged<AnyObject>)?
 
     /// Whether the link holds for `object`, and, with `expected`, whether
     /// `object` and the link's key are its entry at `index`.
@@ -89,7 +96,8 @@ final class StoredChain<Value> {
       guard let linkObject = link.object else { return nil }
       let next = reader
       reader = { object, expected, index in
-        link.holds(for: object, expected, at: index) ? next(linkObject(object), expected, index + 1) : nil
+        guard link.holds(for: object, expected, at: index) else { return nil }
+        return linkObject(object)._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
       }
     }
     self.reader = reader

@@ -53,8 +53,9 @@ public struct _KeyValueStorageAccess {
     /// For ``Job/chainLink``: the observation storage of an object of the
     /// class (or a subclass of it).
     @usableFromInline var linkStorage: ((AnyObject) -> Unmanaged<_KeyValueObservationStorage>?)?
-    /// For ``Job/chainLink``, when the property holds an object: reads it.
-    @usableFromInline var linkObject: ((AnyObject) -> AnyObject)?
+    /// For ``Job/chainLink``, when the property holds an object: reads it,
+    /// without retaining it (see ``StoredChain``).
+    @usableFromInline var linkObject: ((AnyObject) -> Unmanaged<AnyObject>)?
 
     @usableFromInline
     init() {}
@@ -117,7 +118,9 @@ public struct _KeyValueStorageAccess {
       // A class: one reference, handed on as it is (`as AnyObject` would
       // go through the run time's bridging).
       if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
-        outcome.pointee.linkObject = { unsafeBitCast(get(unsafeDowncast($0, to: Root.self)), to: AnyObject.self) }
+        outcome.pointee.linkObject = {
+          Unmanaged.passUnretained(unsafeBitCast(get(unsafeDowncast($0, to: Root.self)), to: AnyObject.self))
+        }
       }
     case .assign(let object, let value, let slot):
       object._withUnsafeGuaranteedRef { object in
