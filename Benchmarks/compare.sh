@@ -17,12 +17,22 @@ if [ -z "$results" ]; then
   raw=$(mktemp)
   trap 'rm -f "$raw"' EXIT
   # Each floor runs right before the rows divided by it, so that the ratios
-  # compare measurements taken close together.
-  swift package benchmark --target Floors --target Ours --target Anchors --target Scaling --target Memory --target Paired \
-    --format jmh --path stdout --no-progress > "$raw"
-  # The JMH export is the one line of the output that is a JSON array; the
-  # rest is package-benchmark's progress, shown here.
-  grep -vE '^\[\{' "$raw" >&2 || true
-  grep -E '^\[\{' "$raw" > "$results"
+  # compare measurements taken close together. One suite per call: with all
+  # six in one call, swift-package kept busy for over half an hour after the
+  # benchmarks had run, with nothing written (twice, on 2026-11-24); one
+  # call per suite takes about two minutes in all.
+  arrays=()
+  for suite in Floors Ours Anchors Scaling Memory Paired; do
+    swift package benchmark --target "$suite" --format jmh --path stdout --no-progress > "$raw"
+    # The JMH export is the one line of the output that is a JSON array;
+    # the rest is package-benchmark's progress, shown here.
+    grep -vE '^\[\{' "$raw" >&2 || true
+    arrays+=("$(mktemp)")
+    grep -E '^\[\{' "$raw" > "${arrays[-1]}"
+  done
+  # One JSON array of every suite's rows.
+  python3 -c 'import json, sys; json.dump([row for path in sys.argv[1:] for row in json.load(open(path))], sys.stdout)' \
+    "${arrays[@]}" > "$results"
+  rm -f "${arrays[@]}"
 fi
 python3 compare.py "$results"
