@@ -6,18 +6,23 @@
 /// once the registration returns.
 final class ControllerObservation: @unchecked Sendable {
   // @unchecked Sendable: `token`, `adapter` and `serial` are only touched
-  // under the controller's lock; `object` is a weak reference the runtime reads and
-  // clears atomically; the rest is immutable.
+  // under the controller's lock; `observed` is read through the runtime's
+  // atomic reference counts; the rest is immutable.
 
-  /// The observed object's identity, compared before the weak reference is
-  /// read (see ``refers(to:)``).
+  /// The observed object's identity, compared before the reference to it
+  /// is read (see ``refers(to:)``).
   let objectID: ObjectIdentifier
 
   /// The observed object, when the controller keeps it alive.
   let retainedObject: AnyObject?
 
+  /// The observed object, not kept alive: an ``UnownedReference``, which,
+  /// unlike `weak`, gives the object no side table that would slow every
+  /// retain and release of it for the rest of its life.
+  private let observed: UnownedReference<AnyObject>
+
   /// The observed object, while it lives.
-  weak var object: AnyObject?
+  var object: AnyObject? { observed.object }
 
   /// What makes two observations of one object the same: the key's name
   /// for a stored key (typed or by string), the key path otherwise.
@@ -39,7 +44,7 @@ final class ControllerObservation: @unchecked Sendable {
   var token: KeyValueObservation?
 
   /// The classic observer that turns change dictionaries into block calls,
-  /// kept alive here (registrations hold classic observers weakly).
+  /// kept alive here (registrations do not keep classic observers alive).
   var adapter: AnyObject?
 
   /// Its place in the order the controller's observations were made; set
@@ -55,7 +60,7 @@ final class ControllerObservation: @unchecked Sendable {
   ) {
     objectID = ObjectIdentifier(object)
     retainedObject = retained ? object : nil
-    self.object = object
+    observed = UnownedReference(object)
     self.key = key
     self.keyDescription = keyDescription
     self.options = options
@@ -63,11 +68,11 @@ final class ControllerObservation: @unchecked Sendable {
   }
 
   /// Whether this observation is of `object`. Safe under a lock while the
-  /// caller holds `object`: the weak reference is read only when the
-  /// identities match, and then names that very object (or a freed one).
+  /// caller holds `object`: the reference is read only when the identities
+  /// match, and then names that very object (or a freed one).
   ///
   /// An object unobserving itself from its own `deinit` is found although
-  /// the weak reference already reads `nil` there.
+  /// the reference already reads `nil` there.
   func refers(to object: AnyObject) -> Bool {
     guard objectID == ObjectIdentifier(object) else { return false }
     if let observed = self.object {
@@ -97,13 +102,16 @@ final class ControllerChangeForwarder: KeyValueObserver, @unchecked Sendable {
   }
 }
 
-/// A weak reference that several closures share.
-final class WeakReference<Referent: AnyObject>: @unchecked Sendable {
-  // @unchecked Sendable: a weak reference the runtime reads and clears
-  // atomically.
-  weak var referent: Referent?
+/// A reference that several closures share, which does not keep its
+/// referent alive: an ``UnownedReference`` in a box.
+final class SharedUnownedReference<Referent: AnyObject>: @unchecked Sendable {
+  // @unchecked Sendable: read through the runtime's atomic reference counts.
+  private let reference: UnownedReference<Referent>
 
   init(_ referent: Referent) {
-    self.referent = referent
+    reference = UnownedReference(referent)
   }
+
+  /// The referent, while it lives.
+  var referent: Referent? { reference.object }
 }

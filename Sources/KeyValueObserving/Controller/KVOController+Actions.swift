@@ -6,8 +6,8 @@ extension KVOController {
   /// Observes `keyPath` on `object` and calls `action` — a method of the
   /// observer, named without an instance (`ViewModel.titleChanged`) — on
   /// the observer, with the object and the change: Swift's counterpart of
-  /// FBKVOController's `action:@selector(…)`. The observer is held weakly
-  /// and the method reference holds nothing, so no capture list is needed.
+  /// FBKVOController's `action:@selector(…)`. The observer is not kept
+  /// alive and the method reference holds nothing, so no capture list is needed.
   ///
   /// ```swift
   /// final class ViewModel {

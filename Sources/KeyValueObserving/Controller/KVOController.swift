@@ -3,7 +3,7 @@
 /// KVO's crashes, with its fixes built in.
 ///
 /// Keep the controller in a property of the observer. Every block receives
-/// the observer (held weakly, so a block that uses it creates no retain
+/// the observer (not kept alive, so a block that uses it creates no retain
 /// cycle), the observed object and the change. When the observer is freed,
 /// no block is called again; when the controller is freed — usually with
 /// its observer — every observation ends.
@@ -47,10 +47,10 @@
 public final class KVOController<Observer: AnyObject>: @unchecked Sendable, CustomDebugStringConvertible {
   // @unchecked Sendable: `observations` is behind its lock, which also
   // guards each observation's token, adapter and key description;
-  // `observerReference` is a weak reference the runtime reads and clears
-  // atomically; the rest is immutable.
+  // `observerReference` is read through the runtime's atomic reference
+  // counts; the rest is immutable.
 
-  private let observerReference: WeakReference<Observer>
+  private let observerReference: SharedUnownedReference<Observer>
 
   /// Whether observed objects are kept alive until unobserved.
   ///
@@ -62,7 +62,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
 
   private let observations = LockedState(ControllerObservations())
 
-  /// A controller for `observer`, which it holds weakly.
+  /// A controller for `observer`, which it does not keep alive.
   ///
   /// ```swift
   /// let kvo = KVOController(observer: viewModel)                         // keeps observed objects alive
@@ -70,13 +70,13 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// ```
   ///
   /// - Parameters:
-  ///   - observer: Handed to every block; held weakly.
+  ///   - observer: Handed to every block; not kept alive.
   ///   - retainsObserved: Whether observed objects are kept alive until
   ///     they are unobserved. Pass `false` when an observed object owns
   ///     the controller (observing itself, or its owner), which would
   ///     otherwise be a retain cycle.
   public init(observer: Observer, retainsObserved: Bool = true) {
-    self.observerReference = WeakReference(observer)
+    self.observerReference = SharedUnownedReference(observer)
     self.retainsObserved = retainsObserved
   }
 
@@ -339,7 +339,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// since the last sweep, so that observing stays O(1) amortised.
   private func sweepFreedObjects(always: Bool) {
     guard !retainsObserved else { return }
-    // Weak references are read outside the lock: reading one makes a
+    // The references are read outside the lock: reading one makes a
     // strong reference whose release may free the object.
     guard let candidates = observations.withLock({ always ? $0.all : $0.dueForSweep() }) else { return }
     let freed = candidates.filter { $0.object == nil }
