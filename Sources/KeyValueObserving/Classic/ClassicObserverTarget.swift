@@ -21,8 +21,8 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   private let observer: UnownedReference<AnyObject>
 
-  /// The observer's identity, compared before the weak reference is read:
-  /// reading a weak reference to another object under a lock could release
+  /// The observer's identity, compared before the reference is read:
+  /// reading the reference to another object under a lock could release
   /// that object's last strong reference there.
   let observerID: ObjectIdentifier
 
@@ -65,11 +65,11 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   /// Whether this target is `observer`'s registration for `keyPath` with
   /// `context` (any context when `anyContext`). Safe under a lock while the
-  /// caller holds `observer`: the weak reference is read only when it names
+  /// caller holds `observer`: the reference is read only when it names
   /// that very object.
   ///
   /// Matched by identity: an observer removing itself from its own `deinit`
-  /// is found although the weak reference already reads `nil` there.
+  /// is found although the reference already reads `nil` there.
   func matches(
     _ observer: any KeyValueObserver,
     keyPath: String,
