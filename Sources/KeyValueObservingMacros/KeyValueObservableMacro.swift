@@ -50,7 +50,11 @@ extension KeyValueObservableMacro: MemberMacro {
     let tracksObservation = isRoot && classDecl.declaresObservable
     var members = KeyTable(classDecl, isRoot: isRoot, tracksObservation: tracksObservation).members
     if tracksObservation {
-      members += ObservationMembers(classDecl: classDecl, properties: classDecl.observableProperties).members
+      members += ObservationMembers(
+        classDecl: classDecl,
+        properties: classDecl.observableProperties,
+        canHoldStaticStorage: classDecl.genericParameterClause == nil && !context.isInsideGenericTypeOrExtension
+      ).members
     }
     if isRoot && classDecl.isolatedToGlobalActor {
       members += isolatedStringKeyMembers(access: classDecl.witnessAccess(overridable: false))

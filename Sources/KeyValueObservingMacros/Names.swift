@@ -44,6 +44,12 @@ enum Names {
     "_$kvoFirstSlot_\(className)"
   }
 
+  /// The static constant holding a property's key path, in a class that
+  /// Swift Observation tracks.
+  static func observationKeyPath(of property: String) -> String {
+    "_$kvoObservationKeyPath_\(property)"
+  }
+
   /// The backing storage of an observable property.
   static func storage(of property: String) -> String {
     "_\(property)"

@@ -121,6 +121,21 @@ extension MacroExpansionContext {
         || context.is(AccessorDeclSyntax.self) || context.is(SubscriptDeclSyntax.self)
     }
   }
+
+  /// Whether the declaration being expanded sits inside a generic type,
+  /// or inside an extension, whose type may be generic: where a static
+  /// stored property does not compile.
+  var isInsideGenericTypeOrExtension: Bool {
+    lexicalContext.contains { context in
+      if context.is(ExtensionDeclSyntax.self) { return true }
+      let generics =
+        context.as(ClassDeclSyntax.self)?.genericParameterClause
+        ?? context.as(StructDeclSyntax.self)?.genericParameterClause
+        ?? context.as(EnumDeclSyntax.self)?.genericParameterClause
+        ?? context.as(ActorDeclSyntax.self)?.genericParameterClause
+      return generics != nil
+    }
+  }
 }
 
 extension PatternBindingSyntax {

@@ -2049,9 +2049,9 @@ struct ObservationExpansionTests {
         nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           switch slot - Self._$kvoFirstSlot_Sheet {
           case 0:
-            _$kvoObservationRegistrar._$kvoReport(event, self, \Sheet.title)
+            _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_title)
           case 1:
-            _$kvoObservationRegistrar._$kvoReport(event, self, \Sheet.count)
+            _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_count)
           default:
             _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
@@ -2060,13 +2060,17 @@ struct ObservationExpansionTests {
         nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
           switch slot - Self._$kvoFirstSlot_Sheet {
           case 0:
-            return _$kvoObservationRegistrar.withMutation(of: self, keyPath: \Sheet.title, mutation)
+            return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_title, mutation)
           case 1:
-            return _$kvoObservationRegistrar.withMutation(of: self, keyPath: \Sheet.count, mutation)
+            return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_count, mutation)
           default:
             return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
           }
         }
+
+        private static let _$kvoObservationKeyPath_title = \Sheet.title
+
+        private static let _$kvoObservationKeyPath_count = \Sheet.count
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {

@@ -39,6 +39,38 @@ final class ScreenModel: Observable {
   var headline = "Hello"
 }
 
+/// A generic model: its key paths are formed where they are reported (a
+/// generic class can keep no static constants).
+@KeyValueObservable
+final class TrackedBox<Content>: Observable {
+  var content: Content
+  var revision = 0
+
+  init(_ content: Content) {
+    self.content = content
+  }
+}
+
+/// A generic type whose extension holds a model: an extension's type may be
+/// generic, so the model forms its key paths where they are reported.
+struct Rack<Item> {}
+
+extension Rack {
+  @KeyValueObservable
+  final class Label: Observable {
+    var text = ""
+  }
+}
+
+/// A non-generic type holding a model, which keeps its key paths in
+/// static constants.
+enum Drawer {
+  @KeyValueObservable
+  final class Note: Observable {
+    var text = ""
+  }
+}
+
 /// Counts the `onChange` calls of Observation trackings, from any thread.
 final class ChangeCount: Sendable {
   private let value = Atomic<Int>(0)
@@ -159,6 +191,19 @@ struct ObservationTests {
     #expect(observation.count == 1, "Observation's onChange fires once")
     #expect(kvo.elements == [Change(old: "", new: "A"), Change(old: "A", new: "B")], "KVO hears every write")
     _ = token
+  }
+
+  @Test("generic classes and classes nested in other types are tracked, for stored writes and key-value coding")
+  func genericAndNestedClasses() throws {
+    let box = TrackedBox([1])
+    #expect(observationChanges(reading: { _ = box.content }, after: { box.content.append(2) }) == 1)
+    #expect(observationChanges(reading: { _ = box.revision }, after: { try? box.setValue(3, forKey: "revision") }) == 1)
+    #expect(observationChanges(reading: { _ = box.revision }, after: { box.content = [] }) == 0)
+    let label = Rack<Int>.Label()
+    #expect(observationChanges(reading: { _ = label.text }, after: { label.text = "spices" }) == 1)
+    let note = Drawer.Note()
+    #expect(observationChanges(reading: { _ = note.text }, after: { note.text = "milk" }) == 1)
+    #expect(observationChanges(reading: { _ = note.text }, after: { try? note.setValue("eggs", forKey: "text") }) == 1)
   }
 
   @Test("a class isolated to the main actor is tracked")
