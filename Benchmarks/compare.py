@@ -282,6 +282,9 @@ def main(path):
     floor_ratio = paired_ratio(rows, "paired: OpenCombine Just sink + cancel ÷ OpenCombine @Published sink + cancel")
     add("floor: OpenCombine Just sink + cancel", None, "ns", "@Published sink + cancel", None, floor_ratio,
         "none set", None)
+    add("publisher(for:) map + sink + cancel", None, "ns", "@Published map + sink + cancel", None,
+        paired_ratio(rows, "paired: publisher(for:) map + sink + cancel ÷ OpenCombine @Published map + sink + cancel"),
+        "none set", None)
     info_row("memory per publisher(for:) sink", custom(rows, "memory: ours, publisher(for:) sink",
              "live bytes per registration"), "B", "@Published sink",
              custom(rows, "memory: anchor OpenCombine @Published sink", "live bytes per registration"))

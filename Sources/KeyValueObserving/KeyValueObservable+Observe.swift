@@ -52,10 +52,9 @@ extension KeyValueObservable {
   }
 
   /// ``observe(_:options:changeHandler:)`` with `hooks`: what the
-  /// registration says observes, and what to do when it ends. The one
-  /// registration path of typed observations: the controller, the async
-  /// sequences, the delivery places and the Combine module's publisher
-  /// register through it too.
+  /// registration says observes, and what to do when it ends. The
+  /// controller, the async sequences and the delivery places register
+  /// through it.
   @inlinable
   package func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
@@ -63,13 +62,27 @@ extension KeyValueObservable {
     hooks: ObservationHooks?,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
+    KeyValueObservation(register(keyPath, options: options, hooks: hooks, changeHandler: changeHandler))
+  }
+
+  /// The one registration path of typed observations: registers
+  /// `changeHandler` for `keyPath`, sends the `.initial` notification, and
+  /// returns what names the registration, for a token or for a caller that
+  /// keeps it itself (the Combine module's subscriptions).
+  @inlinable
+  package func register<Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions,
+    hooks: ObservationHooks?,
+    changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
+  ) -> RegistrationHandle {
     let storage = _$kvoStorage()
     let slot: Int
     if let remembered = storage.rememberedSlot(for: keyPath) {
       slot = remembered
     } else {
       guard let found = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
-        return observeDerived(
+        return registerDerived(
           keyPath, in: storage, options: options, hooks: hooks ?? ObservationHooks(), changeHandler: changeHandler
         )
       }
@@ -86,41 +99,41 @@ extension KeyValueObservable {
     // The slot list takes this function's reference. `self` is alive, so its
     // storage is open and the addition succeeds; from then on the list keeps
     // the registration alive until the token removes it.
-    guard storage.add(consume registration) else { return KeyValueObservation(storage: nil, registration: nil) }
+    guard storage.add(consume registration) else { return RegistrationHandle(storage: nil, registration: nil) }
     sendInitial(options: options, isLive: handle._withUnsafeGuaranteedRef { $0.isLive }, value: self[keyPath: keyPath]) {
       changeHandler(self, $0)
     }
-    return KeyValueObservation(storage: consume storage, registration: handle)
+    return RegistrationHandle(storage: consume storage, registration: handle)
   }
 
-  /// `observe` for a key path that is not one stored property without
+  /// `register` for a key path that is not one stored property without
   /// declared dependencies. Inlinable, so that the observation's typed work
   /// is specialised for the caller's types.
   @inlinable
-  func observeDerived<Value>(
+  func registerDerived<Value>(
     _ keyPath: KeyPath<Self, Value>,
     in storage: _KeyValueObservationStorage,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks = ObservationHooks(),
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
-  ) -> KeyValueObservation {
-    observeDerived(
+  ) -> RegistrationHandle {
+    registerDerived(
       keyPath, in: storage, options: options, hooks: hooks,
       changes: DerivedObservation<Self, Value>.changes(), changeHandler: changeHandler
     )
   }
 
-  /// ``observeDerived(_:in:options:hooks:changeHandler:)`` with the
+  /// ``registerDerived(_:in:options:hooks:changeHandler:)`` with the
   /// observation's typed work made by the caller.
   @usableFromInline
-  func observeDerived<Value>(
+  func registerDerived<Value>(
     _ keyPath: KeyPath<Self, Value>,
     in storage: _KeyValueObservationStorage,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
     changes: DerivedObservation<Self, Value>.Changes,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
-  ) -> KeyValueObservation {
+  ) -> RegistrationHandle {
     let observation = DerivedObservation(
       root: self,
       storage: storage,
@@ -132,6 +145,6 @@ extension KeyValueObservable {
     )
     let (anchor, value) = observation.start(root: self)
     sendInitial(options: options, isLive: anchor.isLive, value: value) { changeHandler(self, $0) }
-    return KeyValueObservation(storage: storage, registration: .passUnretained(anchor))
+    return RegistrationHandle(storage: storage, registration: .passUnretained(anchor))
   }
 }

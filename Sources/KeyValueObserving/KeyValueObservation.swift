@@ -32,17 +32,16 @@ public final class KeyValueObservation: Sendable {
   /// `invalidate()` calls removes the registration.
   private let registration: Atomic<UInt>
 
-  /// A token for `registration`, registered in `storage`; the token takes
-  /// over the caller's reference to `storage`. A token for nothing (both
-  /// `nil`) is inert from the start.
+  /// A token for what `handle` names; the token takes over its reference
+  /// to the storage. A token for nothing is inert from the start.
   @usableFromInline
-  init(storage: __owned _KeyValueObservationStorage?, registration: Unmanaged<_KeyValueRegistration>?) {
-    if let storage {
+  init(_ handle: __owned RegistrationHandle) {
+    if let storage = handle.storage {
       self.storage = Unmanaged.passRetained(storage)
     } else {
       self.storage = nil
     }
-    if let registration {
+    if let registration = handle.registration {
       self.registration = Atomic(UInt(bitPattern: registration.toOpaque()))
     } else {
       self.registration = Atomic(0)

@@ -65,10 +65,18 @@ struct DeliveryState<Value> {
   /// deliver now, as the delivering thread.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> Value? {
-    add(more)
-    guard !isDelivering, let first = waiting.popFirst() else { return nil }
+    guard !isDelivering else {
+      add(more)
+      return nil
+    }
+    // Nobody delivers, so nothing waits: a kept value goes out at once,
+    // without passing through the queue.
+    demand += more
+    guard demand > 0, let kept = newest else { return nil }
+    newest = nil
+    demand -= 1
     isDelivering = true
-    return first
+    return kept
   }
 
   /// The subscriber took a value and asked for `more`. Returns the next

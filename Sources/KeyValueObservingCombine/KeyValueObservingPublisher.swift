@@ -75,7 +75,8 @@ public struct KeyValueObservingPublisher<Object: KeyValueObservable, Value>: Pub
     self.keyPath = keyPath
     self.options = options
     subscribe = { object, keyPath, options, downstream in
-      KeyValueObservingSubscription.started(observing: keyPath, of: object, options: options, downstream: downstream)
+      KeyValueObservingSubscription.started(
+        observing: keyPath, of: object, options: options, receiver: .subscriber(downstream))
     }
   }
 

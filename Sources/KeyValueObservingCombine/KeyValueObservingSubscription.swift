@@ -9,16 +9,17 @@ import KeyValueObserving
 /// one observation of the key path, and the subscriber's demand.
 ///
 /// The storage half: a lock around the ``DeliveryState``, the subscriber
-/// and the observation's token. State changes under the lock; the
-/// subscriber is called, and the token invalidated, after it.
+/// and the observation's registration. State changes under the lock; the
+/// subscriber is called, and the registration removed, after it.
 ///
-/// It keeps the subscriber and the token, never the observed object: the
+/// It keeps the subscriber and the registration (the pair a token would
+/// hold, without a token object of its own), never the observed object: the
 /// object's registration keeps the subscription until the subscription is
 /// cancelled or the object is freed, and either ends it the same way —
-/// subscriber, token and waiting values released, nothing sent.
+/// subscriber, registration and waiting values released, nothing sent.
 ///
 /// Generic over the object and the value, not the subscriber, which is
-/// reached through a ``Downstream``: so the subscription's code is
+/// reached through a ``Receiver``: so the subscription's code is
 /// specialised where the publisher was made (see
 /// ``KeyValueObservingPublisher``), whatever generic code of Combine's the
 /// subscriber came through.
@@ -35,13 +36,13 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   struct State {
     @usableFromInline var delivery = DeliveryState<Value>()
     /// The subscriber, until the subscription ends.
-    @usableFromInline var downstream: Downstream<Value>?
+    @usableFromInline var receiver: Receiver<Value>?
     /// The observation, until the subscription ends.
-    @usableFromInline var token: KeyValueObservation?
+    @usableFromInline var registration: RegistrationHandle?
 
     @inlinable
-    init(downstream: Downstream<Value>?) {
-      self.downstream = downstream
+    init(receiver: Receiver<Value>?) {
+      self.receiver = receiver
     }
   }
 
@@ -78,13 +79,13 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   }
 
   @inlinable
-  init(keyPath: KeyPath<Object, Value>, downstream: Downstream<Value>) {
+  init(keyPath: KeyPath<Object, Value>, receiver: Receiver<Value>) {
     self.keyPath = keyPath
-    state = LockedState(State(downstream: downstream))
+    state = LockedState(State(receiver: receiver), ownsCacheLines: false)
     entryPoints = EntryPoints(request: { $0.add($1) }, cancel: { $0.end() })
   }
 
-  /// A subscription for `downstream`, observing `keyPath` on `object`. A
+  /// A subscription for `receiver`, observing `keyPath` on `object`. A
   /// value sent at once (`.initial`) waits for the subscriber's first
   /// demand.
   @inlinable
@@ -92,17 +93,21 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     observing keyPath: KeyPath<Object, Value>,
     of object: Object,
     options: KeyValueObservingOptions,
-    downstream: Downstream<Value>
+    receiver: Receiver<Value>
   ) -> KeyValueObservingSubscription {
-    let subscription = KeyValueObservingSubscription(keyPath: keyPath, downstream: downstream)
-    subscription.start(observing: object, options: options)
+    let subscription = KeyValueObservingSubscription(keyPath: keyPath, receiver: receiver)
+    subscription.start(observing: keyPath, of: object, options: options)
     return subscription
   }
 
   /// Registers the observation. Its closures capture the subscription
   /// alone, which then serves as their context: no allocation of their own.
+  ///
+  /// Takes the key path the caller has, not the stored one: where the
+  /// caller's is a literal, the compiler reads the `.initial` value
+  /// through the property itself instead of the key path.
   @inlinable
-  func start(observing object: Object, options: KeyValueObservingOptions) {
+  func start(observing keyPath: KeyPath<Object, Value>, of object: Object, options: KeyValueObservingOptions) {
     // The registration carries the values the publisher sends: the new one,
     // and the old one before a change when `.prior` asks for it.
     var registrationOptions = KeyValueObservingOptions.new
@@ -116,10 +121,19 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
       describeObserver: { "publisher(for:) subscription" },
       ended: { self.end() }
     )
-    let token = object.observe(keyPath, options: registrationOptions, hooks: hooks) { object, change in
+    let registration = object.register(keyPath, options: registrationOptions, hooks: hooks) { object, change in
       self.receive(self.value(of: change, in: object))
     }
-    state.withLock { $0.token = token }
+    // Nothing can end the subscription before its subscriber has it, but
+    // should it have ended, the registration goes at once.
+    let ended = state.withLock { state -> Bool in
+      guard state.receiver != nil else { return true }
+      state.registration = registration
+      return false
+    }
+    if ended {
+      registration.remove()
+    }
   }
 
   /// The value a change sends: the whole value of the key — after the
@@ -147,24 +161,24 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   /// makes this thread the delivering one, delivers what it returned.
   @inlinable
   func deliver(after change: (inout DeliveryState<Value>) -> Value?) {
-    let send = state.withLock { state -> (Downstream<Value>, Value)? in
-      guard let downstream = state.downstream, let first = change(&state.delivery) else { return nil }
-      return (downstream, first)
+    let send = state.withLock { state -> (Receiver<Value>, Value)? in
+      guard let receiver = state.receiver, let first = change(&state.delivery) else { return nil }
+      return (receiver, first)
     }
-    if let (downstream, first) = send {
-      deliver(first, to: downstream)
+    if let (receiver, first) = send {
+      deliver(first, to: receiver)
     }
   }
 
   /// Sends `first`, then whatever other threads handed over meanwhile, as
   /// long as the subscriber has demand and the subscription lasts.
   @inlinable
-  func deliver(_ first: Value, to downstream: Downstream<Value>) {
+  func deliver(_ first: Value, to receiver: Receiver<Value>) {
     var value = first
     while true {
-      let more = downstream.receive(value)
+      let more = receiver.receive(value)
       let next = state.withLock { state -> Value? in
-        guard state.downstream != nil else { return nil }
+        guard state.receiver != nil else { return nil }
         return state.delivery.delivered(adding: more)
       }
       guard let next else { return }
@@ -202,11 +216,11 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     // Everything leaves the lock together and is released after it: a
     // subscriber's or a value's deinit is user code.
     let ended = state.withLock { state in
-      var ended = State(downstream: nil)
+      var ended = State(receiver: nil)
       swap(&state, &ended)
       return ended
     }
-    ended.token?.invalidate()
+    ended.registration?.remove()
   }
 
   @usableFromInline

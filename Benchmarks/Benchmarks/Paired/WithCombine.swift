@@ -53,6 +53,30 @@ func withCombineBenchmarks() {
     )
   }
 
+  // `sink` on the publisher itself subscribes without Combine's `Sink`;
+  // after an operator, both sides go through Combine's generic code.
+  paired(
+    "paired: publisher(for:) map + sink + cancel ÷ OpenCombine @Published map + sink + cancel",
+    operations: 2_000
+  ) {
+    let ours = PairedObserved()
+    let theirs = PairedPublished()
+    return Pair(
+      reference: { count in
+        for _ in 0..<count {
+          let cancellable = theirs.$value.map { $0 + 1 }.sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      },
+      ours: { count in
+        for _ in 0..<count {
+          let cancellable = ours.publisher(for: \.value).map { $0 + 1 }.sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      }
+    )
+  }
+
   paired("paired: publisher(for:) sink + cancel ÷ OpenCombine @Published sink + cancel", operations: 2_000) {
     let ours = PairedObserved()
     return Pair(

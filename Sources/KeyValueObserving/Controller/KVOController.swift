@@ -266,7 +266,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
       end(observations.withLock { $0.remove(observation) })
       return
     }
-    finish(observation, token: KeyValueObservation(storage: storage, registration: .passUnretained(registration)))
+    finish(observation, token: KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(registration))))
   }
 
   /// What tells observations of one object apart: the name of a stored

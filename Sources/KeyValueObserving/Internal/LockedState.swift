@@ -24,7 +24,9 @@ public import Synchronization
 /// of `trailingBytes`, whose layout and lifetime are the owner's. The
 /// allocation is a whole number of cache lines, so two threads writing two
 /// objects never touch the same line through their locks, whatever the
-/// allocator put next to the objects.
+/// allocator put next to the objects — unless its owner, short-lived and
+/// rarely contended, asks for an ordinary allocation instead
+/// (`ownsCacheLines: false`).
 ///
 /// On Darwin the lock word is an `os_unfair_lock`: as cheap as an atomic,
 /// and it donates priority to the holder. Elsewhere it is one atomic byte,
@@ -68,12 +70,25 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
   /// Makes a lock guarding `initial`, with `unlockedBytes` bytes between
   /// the lock word and the state and `trailingBytes` bytes after the state,
   /// both uninitialised.
+  ///
+  /// `ownsCacheLines: false` gives up the cache-line allocation for one
+  /// just big enough, from the allocator's ordinary (and much cheaper) path:
+  /// for a short-lived lock that one thread at a time mostly takes, such as
+  /// a Combine subscription's.
   @inlinable
-  package init(_ initial: consuming State, unlockedBytes: Int = 0, trailingBytes: Int = 0) {
+  package init(
+    _ initial: consuming State,
+    unlockedBytes: Int = 0,
+    trailingBytes: Int = 0,
+    ownsCacheLines: Bool = true
+  ) {
     let stateOffset = Self.align(Self.unlockedOffset + unlockedBytes, to: MemoryLayout<State>.alignment)
     let trailingOffset = Self.align(stateOffset + MemoryLayout<State>.size, to: 8)
-    let size = Self.align(trailingOffset + trailingBytes, to: Self.lineSize)
-    line = .allocate(byteCount: size, alignment: Self.lineSize)
+    if ownsCacheLines {
+      line = .allocate(byteCount: Self.align(trailingOffset + trailingBytes, to: Self.lineSize), alignment: Self.lineSize)
+    } else {
+      line = .allocate(byteCount: trailingOffset + trailingBytes, alignment: max(8, MemoryLayout<State>.alignment))
+    }
     #if canImport(Darwin)
       line.bindMemory(to: os_unfair_lock.self, capacity: 1).initialize(to: os_unfair_lock())
     #else
