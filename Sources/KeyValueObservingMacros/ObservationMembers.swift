@@ -14,9 +14,9 @@ struct ObservationMembers {
   let classDecl: ClassDeclSyntax
   /// The observable stored properties, in slot order.
   let properties: [String]
-  /// Whether the class can keep its properties' key paths in static
-  /// constants (see ``keyPathMembers``).
-  let keepsKeyPaths: Bool
+  /// The properties whose key paths the class keeps in static constants
+  /// (see ``keyPathMembers``).
+  let keptKeyPaths: Set<String>
 
   /// - Parameter canHoldStaticStorage: whether a static stored property
   ///   compiles in the class: false when it, or a type around it, is
@@ -24,7 +24,9 @@ struct ObservationMembers {
   init(classDecl: ClassDeclSyntax, properties: [String], canHoldStaticStorage: Bool) {
     self.classDecl = classDecl
     self.properties = properties
-    keepsKeyPaths = canHoldStaticStorage && !classDecl.isolatedToGlobalActor
+    keptKeyPaths =
+      canHoldStaticStorage && !classDecl.isolatedToGlobalActor
+      ? classDecl.directlyAccessedProperties : []
   }
 
   private var className: String { classDecl.name.trimmedDescription }
@@ -34,8 +36,9 @@ struct ObservationMembers {
     [registrarMember, eventMember, mutationMember] + keyPathMembers
   }
 
-  /// Each property's key path as a static constant, which the two members
-  /// below hand to the registrar.
+  /// A key path for each property with `nonisolated(unsafe)` storage (see
+  /// ``ClassDeclSyntax/directlyAccessedProperties``), as a static constant
+  /// that the two members below hand to the registrar.
   ///
   /// A key path literal is looked up in the runtime's cache and retained
   /// each time it runs; a constant is a load, and a borrow of it needs no
@@ -43,16 +46,24 @@ struct ObservationMembers {
   /// instructions and an atomic retain–release pair — what puts the
   /// class's unobserved write below `@Observable`'s, which forms its
   /// literal each time.
+  ///
+  /// The constant names the property's storage, not the property: a
+  /// `nonisolated` constant may only be initialised with a key path that
+  /// reaches nothing isolated, and the property is isolated in a class
+  /// that is — or that the module makes (`-default-isolation MainActor`,
+  /// which the macro cannot see). Observation only needs one key path per
+  /// property, the same for reads and changes, and every report of a slot
+  /// goes through these members.
   var keyPathMembers: [DeclSyntax] {
-    guard keepsKeyPaths else { return [] }
-    return properties.map { name in
-      "private static let \(raw: Names.observationKeyPath(of: name)) = \\\(raw: classDecl.selfTypeName).\(raw: name)"
+    properties.filter(keptKeyPaths.contains).map { name in
+      "private nonisolated static let \(raw: Names.observationKeyPath(of: name)) = \\\(raw: classDecl.selfTypeName).\(raw: Names.storage(of: name))"
     }
   }
 
   /// The key path of a property as the two members below write it.
   private func keyPath(of name: String) -> String {
-    keepsKeyPaths ? "Self.\(Names.observationKeyPath(of: name))" : "\\\(classDecl.selfTypeName).\(name)"
+    keptKeyPaths.contains(name)
+      ? "Self.\(Names.observationKeyPath(of: name))" : "\\\(classDecl.selfTypeName).\(name)"
   }
 
   /// Observation's registrar, as `@Observable` keeps one.

@@ -2068,9 +2068,9 @@ struct ObservationExpansionTests {
           }
         }
 
-        private static let _$kvoObservationKeyPath_title = \Sheet.title
+        private nonisolated static let _$kvoObservationKeyPath_title = \Sheet._title
 
-        private static let _$kvoObservationKeyPath_count = \Sheet.count
+        private nonisolated static let _$kvoObservationKeyPath_count = \Sheet._count
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
