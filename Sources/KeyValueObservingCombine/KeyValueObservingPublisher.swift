@@ -28,6 +28,10 @@ public import KeyValueObserving
 /// before it). Values are sent one call at a time, in the order of the
 /// changes, on the thread of the change or of the request that allowed it.
 ///
+/// **`sink`.** Called on the publisher itself, ``sink(receiveValue:)``
+/// subscribes without Combine's `Subscribers.Sink` (same values, same
+/// rules, a fraction of the cost); after an operator, Combine's runs.
+///
 /// **Ending.** The publisher never completes. Cancelling removes the
 /// observation before `cancel()` returns. The subscription does not keep
 /// the object alive: when the object is freed, the subscription ends
