@@ -24,9 +24,7 @@ struct ObservationMembers {
   init(classDecl: ClassDeclSyntax, properties: [String], canHoldStaticStorage: Bool) {
     self.classDecl = classDecl
     self.properties = properties
-    keptKeyPaths =
-      canHoldStaticStorage && !classDecl.isolatedToGlobalActor
-      ? classDecl.directlyAccessedProperties : []
+    keptKeyPaths = canHoldStaticStorage ? classDecl.directlyAccessedProperties : []
   }
 
   private var className: String { classDecl.name.trimmedDescription }
@@ -73,21 +71,24 @@ struct ObservationMembers {
 
   /// Reports an event of the property at a slot with the property's key
   /// path; a subclass's slots, through the key path its table gives. A
-  /// class isolated to a global actor names its key paths as patterns (see
-  /// the key table's `_$kvoKeyPath(forSlot:)`) and reports through the
-  /// key path its pattern captured.
+  /// class isolated to a global actor cannot name an isolated property's
+  /// key path here, except as a pattern (see the key table's
+  /// `_$kvoKeyPath(forSlot:)`): a property whose key path is not kept as a
+  /// constant is reported through the key path its pattern captured.
   var eventMember: DeclSyntax {
     let firstSlot = Names.firstSlot(ofClass: className)
-    let isolated = classDecl.isolatedToGlobalActor
+    let byPattern = classDecl.isolatedToGlobalActor && properties.contains { !keptKeyPaths.contains($0) }
     let report = "\(Names.observationRegistrar).\(Names.observationReport)"
     let cases = properties.enumerated().map { index, name in
-      isolated
-        ? "case (\(index), \\\(classDecl.selfTypeName).\(name)): \(report)(event, self, capture.keyPath)"
-        : "case \(index): \(report)(event, self, \(keyPath(of: name)))"
+      switch (byPattern, keptKeyPaths.contains(name)) {
+      case (true, true): "case (\(index), _): \(report)(event, self, \(keyPath(of: name)))"
+      case (true, false): "case (\(index), \\\(classDecl.selfTypeName).\(name)): \(report)(event, self, capture.keyPath)"
+      case (false, _): "case \(index): \(report)(event, self, \(keyPath(of: name)))"
+      }
     }
     let fallback = "\(report)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
-    let subject = isolated ? "(slot - Self.\(firstSlot), capture)" : "slot - Self.\(firstSlot)"
-    let preamble = isolated ? "let capture = \(Names.keyPathCapture)()\n" : ""
+    let subject = byPattern ? "(slot - Self.\(firstSlot), capture)" : "slot - Self.\(firstSlot)"
+    let preamble = byPattern ? "let capture = \(Names.keyPathCapture)()\n" : ""
     return """
       \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {
         \(raw: preamble)switch \(raw: subject) {
@@ -98,18 +99,16 @@ struct ObservationMembers {
   }
 
   /// Runs a mutation of the property at a slot inside the registrar's
-  /// `withMutation`, with the key path formed once. A subclass's slots,
-  /// and every slot of a class isolated to a global actor, go through
-  /// the two events.
+  /// `withMutation`, with the key path formed once. A subclass's slots, and
+  /// those of a class isolated to a global actor whose key paths are not
+  /// kept as constants, go through the two events.
   var mutationMember: DeclSyntax {
     let firstSlot = Names.firstSlot(ofClass: className)
     let byEvents = "return \(Names.observedMutationByEvents)(ofSlot: slot, mutation)"
-    let cases =
-      classDecl.isolatedToGlobalActor
-      ? []
-      : properties.enumerated().map { index, name in
-        "case \(index): return \(Names.observationRegistrar).withMutation(of: self, keyPath: \(keyPath(of: name)), mutation)"
-      }
+    let cases = properties.enumerated().compactMap { index, name -> String? in
+      guard !classDecl.isolatedToGlobalActor || keptKeyPaths.contains(name) else { return nil }
+      return "case \(index): return \(Names.observationRegistrar).withMutation(of: self, keyPath: \(keyPath(of: name)), mutation)"
+    }
     return """
       \(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
         switch slot - Self.\(raw: firstSlot) {

@@ -2079,13 +2079,16 @@ struct ObservationExpansionTests {
     }
   }
 
-  @Test("a main-actor class that declares Observable names its key paths as patterns")
+  @Test("a main-actor class that declares Observable keeps its storage's key paths as constants; a property with observers is named by a pattern")
   func mainActorDeclaresObservable() {
     assertMacro {
       """
       @MainActor @KeyValueObservable
       final class Screen: Observation.Observable {
         var headline = ""
+        var zoom = 1 {
+          didSet { if zoom < 1 { zoom = 1 } }
+        }
       }
       """
     } expansion: {
@@ -2140,6 +2143,64 @@ struct ObservationExpansionTests {
         }
 
         @exclusivity(unchecked) private final nonisolated(unsafe) var _headline = ""
+        var zoom {
+          didSet { if zoom < 1 { zoom = 1 } }
+          @storageRestrictions(initializes: _zoom)
+          init(initialValue) {
+            _zoom = initialValue
+          }
+
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Screen + 1)
+            return _zoom
+          }
+
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _zoom = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 1, to: newValue, hasPropertyObservers: true, get: {
+                $0._zoom
+              }, set: {
+                $0._zoom = $1
+              })
+          }
+
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage,
+              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 1)
+            else {
+              yield &_zoom
+              return
+            }
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1, get: { $0._zoom
+              }) else {
+              var _$kvoValue = _zoom
+              yield &_$kvoValue
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 1, to: _$kvoValue, hasPropertyObservers: true, get: {
+                  $0._zoom
+                }, set: {
+                  $0._zoom = $1
+                })
+              return
+            }
+            defer {
+              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1, get: {
+                  $0._zoom
+                })
+            }
+            yield &_zoom
+          }
+        }
+
+        @exclusivity(unchecked) private final var _zoom = 1 {
+            didSet {
+              if zoom < 1 {
+                zoom = 1
+              }
+            }
+          }
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -2156,13 +2217,15 @@ struct ObservationExpansionTests {
         }
 
         nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Screen + 1
+          _$kvoFirstSlot_Screen + 2
         }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
           case \Screen.headline:
             return _$kvoFirstSlot_Screen + 0
+          case \Screen.zoom:
+            return _$kvoFirstSlot_Screen + 1
           default:
             break
           }
@@ -2173,6 +2236,8 @@ struct ObservationExpansionTests {
           switch key {
           case "headline":
             return _$kvoFirstSlot_Screen + 0
+          case "zoom":
+            return _$kvoFirstSlot_Screen + 1
           default:
             return nil
           }
@@ -2182,6 +2247,8 @@ struct ObservationExpansionTests {
           switch slot - _$kvoFirstSlot_Screen {
           case 0:
             return "headline"
+          case 1:
+            return "zoom"
           default:
             return nil
           }
@@ -2191,6 +2258,8 @@ struct ObservationExpansionTests {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Screen, capture) {
           case (0, \Screen.headline):
+            return capture.keyPath
+          case (1, \Screen.zoom):
             return capture.keyPath
           default:
             return nil
@@ -2207,6 +2276,8 @@ struct ObservationExpansionTests {
               }, modify: {
                 $0(&$1._headline)
               })
+          case (1, \Screen._zoom):
+            return true
           default:
             return false
           }
@@ -2220,6 +2291,8 @@ struct ObservationExpansionTests {
           switch keyPath {
           case \Screen.headline:
             return "headline"
+          case \Screen.zoom:
+            return "zoom"
           default:
             return nil
           }
@@ -2252,7 +2325,9 @@ struct ObservationExpansionTests {
         nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - Self._$kvoFirstSlot_Screen, capture) {
-            case (0, \Screen.headline):
+            case (0, _):
+            _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_headline)
+          case (1, \Screen.zoom):
             _$kvoObservationRegistrar._$kvoReport(event, self, capture.keyPath)
           default:
             _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
@@ -2261,10 +2336,14 @@ struct ObservationExpansionTests {
 
         nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
           switch slot - Self._$kvoFirstSlot_Screen {
+          case 0:
+            return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_headline, mutation)
           default:
             return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
           }
         }
+
+        private nonisolated static let _$kvoObservationKeyPath_headline = \Screen._headline
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
           try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)

@@ -37,6 +37,10 @@ final class ManualLog: Observable, KeyValueObservingCustomization, @unchecked Se
 @KeyValueObservable
 final class ScreenModel: Observable {
   var headline = "Hello"
+  // Observers of its own keep the storage isolated: reported by pattern.
+  var zoom = 1 {
+    didSet { if zoom < 1 { zoom = 1 } }
+  }
 }
 
 /// A generic model: its key paths are formed where they are reported (a
@@ -211,6 +215,10 @@ struct ObservationTests {
   func mainActorClass() {
     let model = ScreenModel()
     #expect(observationChanges(reading: { _ = model.headline }, after: { model.headline = "Bye" }) == 1)
+    #expect(observationChanges(reading: { _ = model.zoom }, after: { model.zoom = 0 }) == 1)
+    #expect(model.zoom == 1)
+    #expect(observationChanges(reading: { _ = model.zoom }, after: { model.headline = "Again" }) == 0)
+    #expect(observationChanges(reading: { _ = model.headline }, after: { try? model.setValue("By key", forKey: "headline") }) == 1)
   }
 
   @Test("Observations yields the current value, then the changed one", .timeLimit(.minutes(1)))
