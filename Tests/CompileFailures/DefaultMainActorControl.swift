@@ -3,10 +3,12 @@
 // apps): every class here is isolated to the main actor without saying so,
 // which the macro cannot see. This file must type-check without errors.
 //
-// Not yet supported there, and so not here: properties with observers of
-// their own, generic classes and computed properties of such a class (their
-// key paths are formed in nonisolated members, which the compiler refuses
-// for an isolated property).
+// Not yet supported there, and so not here: a computed property with a
+// written type, in any class (the key table's getter for it is a nonisolated
+// member calling an isolated getter); and, in a class that declares
+// `Observable`, a property with observers of its own or a generic class
+// (their key paths are formed in nonisolated members, which the compiler
+// refuses for an isolated property).
 import KeyValueObserving
 import Observation
 
