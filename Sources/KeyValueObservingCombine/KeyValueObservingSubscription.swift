@@ -124,16 +124,10 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     let registration = object.register(keyPath, options: registrationOptions, hooks: hooks) { object, change in
       self.receive(self.value(of: change, in: object))
     }
-    // Nothing can end the subscription before its subscriber has it, but
-    // should it have ended, the registration goes at once.
-    let ended = state.withLock { state -> Bool in
-      guard state.receiver != nil else { return true }
-      state.registration = registration
-      return false
-    }
-    if ended {
-      registration.remove()
-    }
+    // Nothing can have ended the subscription yet: only its owner, who does
+    // not have it before this returns, or the object's deinit, which the
+    // caller's reference holds off, can end it.
+    state.withLock { $0.registration = registration }
   }
 
   /// The value a change sends: the whole value of the key — after the
