@@ -74,6 +74,14 @@ let package = Package(
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
+    // Models and their observation as an app target writes them: the main
+    // actor is the module's default isolation, as Xcode sets it for new
+    // app targets, which the macro cannot see.
+    .testTarget(
+      name: "KeyValueObservingMainActorTests",
+      dependencies: ["KeyValueObserving"],
+      swiftSettings: [.defaultIsolation(MainActor.self)]
+    ),
     .testTarget(
       name: "KeyValueObservingCombineTests",
       dependencies: ["KeyValueObservingCombine"]

@@ -68,11 +68,15 @@ public protocol KeyValueObservable: AnyObject {
   /// rooted at the class that declares it. Written by the macro.
   static func _$kvoOtherKeyPath(forKey key: String) -> AnyKeyPath?
 
-  /// The getter of the computed property `keyPath` names, as a function
-  /// from the class that declares it to the property's type, when the
-  /// class declares it with a getter the table can call: observing it then
-  /// reads it with a direct call, not a key path projection. Written by the
-  /// macro.
+  /// The getter of the computed property `keyPath` names, as a
+  /// `@MainActor` function from the class that declares it to the
+  /// property's type, when the class declares it with a getter the table
+  /// can call: observing it then reads it with a direct call, not a key
+  /// path projection. `@MainActor` only so that it compiles whether the
+  /// getter is isolated to the main actor or not (the macro cannot see a
+  /// module's default isolation); the function has the layout of a plain
+  /// one, and the runtime calls it where it would read the key path.
+  /// Written by the macro.
   static func _$kvoGetter(for keyPath: AnyKeyPath) -> Any?
 
   /// Whether the property called `key` has a `private(set)` or

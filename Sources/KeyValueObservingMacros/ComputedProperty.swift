@@ -3,6 +3,12 @@ import SwiftSyntax
 /// A computed instance property whose getter the key table hands out
 /// (`_$kvoGetter(for:)`), so that observing it reads it with a direct call
 /// instead of a key path projection, which costs several times the read.
+///
+/// The table is `nonisolated`, and the getter may be isolated to the main
+/// actor without the macro seeing it (a module whose default isolation is
+/// the main actor): the table hands it out as a `@MainActor` function, which
+/// may call a getter of either kind, and the runtime calls it as a plain one
+/// (see `DerivedObservation`).
 struct ComputedProperty {
   /// The name as code writes it (with backticks where it needs them).
   let name: String
@@ -15,12 +21,11 @@ extension ClassDeclSyntax {
   /// instance properties declared here, with a getter that neither throws
   /// nor suspends, a written type that is not opaque or implicitly
   /// unwrapped and does not name `Self`, no attributes, neither `private`
-  /// nor `override`. None in a
-  /// generic class, whose key paths the table's literals cannot name, or in
-  /// a class isolated to a global actor, whose getters the table — which is
-  /// `nonisolated` — cannot call.
+  /// nor `override`. None in a generic class, whose key paths the table's
+  /// literals cannot name, or in a class isolated to a global actor other
+  /// than the main actor, whose getters a `@MainActor` function cannot call.
   var computedProperties: [ComputedProperty] {
-    guard !isolatedToGlobalActor, genericParameterClause == nil else { return [] }
+    guard globalActor == nil || globalActor == "MainActor", genericParameterClause == nil else { return [] }
     return memberBlock.members.compactMap { member in
       guard let variable = member.decl.as(VariableDeclSyntax.self),
         variable.bindingSpecifier.tokenKind == .keyword(.var), !variable.isStatic, !variable.isPrivate,
@@ -36,7 +41,7 @@ extension ClassDeclSyntax {
 
 extension PatternBindingSyntax {
   /// Whether the binding has a getter that neither throws nor suspends.
-  fileprivate var hasPlainGetter: Bool {
+  var hasPlainGetter: Bool {
     switch accessorBlock?.accessors {
     case .getter: return true
     case .accessors(let accessors):

@@ -261,9 +261,11 @@ struct KeyTable {
 
   /// Getters of the computed properties (see `computedProperties`), by
   /// key path: observing one reads it through the getter, not the key path.
+  /// `@MainActor`, so that they compile where the getter is isolated to the
+  /// main actor by the module's default, which the macro cannot see.
   var getterMember: DeclSyntax {
     let cases = classDecl.computedProperties.map { property in
-      "case \\\(className).\(property.name): return { (object: \(className)) -> \(property.type) in object.\(property.name) }"
+      "case \\\(className).\(property.name): return { @MainActor (object: \(className)) -> \(property.type) in object.\(property.name) }"
     }
     return switchMember(
       Names.getter, "for keyPath: Swift.AnyKeyPath", returning: "Any?", over: "keyPath",

@@ -70,14 +70,16 @@ struct ObservationMembers {
   }
 
   /// Reports an event of the property at a slot with the property's key
-  /// path; a subclass's slots, through the key path its table gives. A
-  /// class isolated to a global actor cannot name an isolated property's
-  /// key path here, except as a pattern (see the key table's
-  /// `_$kvoKeyPath(forSlot:)`): a property whose key path is not kept as a
-  /// constant is reported through the key path its pattern captured.
+  /// path; a subclass's slots, through the key path its table gives. This
+  /// `nonisolated` member cannot name a key path to an isolated property
+  /// except as a pattern (see the key table's `_$kvoKeyPath(forSlot:)`),
+  /// and the property may be isolated without the macro seeing it (a
+  /// module whose default isolation is the main actor): a property whose
+  /// key path is not kept as a constant is reported through the key path
+  /// its pattern captured.
   var eventMember: DeclSyntax {
     let firstSlot = Names.firstSlot(ofClass: className)
-    let byPattern = classDecl.isolatedToGlobalActor && properties.contains { !keptKeyPaths.contains($0) }
+    let byPattern = properties.contains { !keptKeyPaths.contains($0) }
     let report = "\(Names.observationRegistrar).\(Names.observationReport)"
     let cases = properties.enumerated().map { index, name in
       switch (byPattern, keptKeyPaths.contains(name)) {
@@ -99,14 +101,14 @@ struct ObservationMembers {
   }
 
   /// Runs a mutation of the property at a slot inside the registrar's
-  /// `withMutation`, with the key path formed once. A subclass's slots, and
-  /// those of a class isolated to a global actor whose key paths are not
-  /// kept as constants, go through the two events.
+  /// `withMutation`, with the key path kept as a constant. A subclass's
+  /// slots, and those whose key paths are not kept (which this member could
+  /// not name where the property is isolated), go through the two events.
   var mutationMember: DeclSyntax {
     let firstSlot = Names.firstSlot(ofClass: className)
     let byEvents = "return \(Names.observedMutationByEvents)(ofSlot: slot, mutation)"
     let cases = properties.enumerated().compactMap { index, name -> String? in
-      guard !classDecl.isolatedToGlobalActor || keptKeyPaths.contains(name) else { return nil }
+      guard keptKeyPaths.contains(name) else { return nil }
       return "case \(index): return \(Names.observationRegistrar).withMutation(of: self, keyPath: \(keyPath(of: name)), mutation)"
     }
     return """

@@ -158,12 +158,16 @@ extension ClassDeclSyntax {
   /// The instance properties that key-value coding reads by name but that
   /// are not observable stored ones: constants, computed and lazy
   /// properties, ignored and other plain stored ones. Private ones are left
-  /// out, and so are declarations with several bindings or a pattern.
+  /// out, and so are declarations with several bindings or a pattern, and
+  /// computed properties whose getter throws or suspends (Swift forms no
+  /// key path to them, so nothing can observe them by key path).
   var otherReadableProperties: [String] {
     memberBlock.members.compactMap { member in
       guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic, !variable.isPrivate,
-        variable.bindings.count == 1,
-        let identifier = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
+        variable.bindings.count == 1, let binding = variable.bindings.first,
+        let identifier = binding.pattern.as(IdentifierPatternSyntax.self),
+        // A getter that throws or suspends cannot be named by a key path.
+        binding.isStored || binding.hasPlainGetter
       else { return nil }
       if case .observable = variable.classification { return nil }
       return identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
@@ -360,12 +364,17 @@ extension ClassDeclSyntax {
 
   /// Whether the class is isolated to a global actor by an attribute it
   /// carries: `@MainActor`, or another attribute named `…Actor`.
-  var isolatedToGlobalActor: Bool {
-    attributes.contains { element in
-      guard case .attribute(let attribute) = element else { return false }
+  var isolatedToGlobalActor: Bool { globalActor != nil }
+
+  /// The global actor the class is isolated to by an attribute it carries
+  /// (`MainActor`, or another attribute named `…Actor`), without its module.
+  var globalActor: String? {
+    for element in attributes {
+      guard case .attribute(let attribute) = element else { continue }
       let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
-      return name == "MainActor" || (name.hasSuffix("Actor") && name != "KeyValueObservable")
+      if name == "MainActor" || (name.hasSuffix("Actor") && name != "KeyValueObservable") { return name }
     }
+    return nil
   }
 
   var isFinal: Bool {

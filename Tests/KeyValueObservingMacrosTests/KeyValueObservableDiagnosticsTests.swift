@@ -1103,7 +1103,7 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
           switch keyPath {
           case \Doc.summary:
-            return { (object: Doc) -> String in
+            return { @MainActor (object: Doc) -> String in
               object.summary
             }
           default:

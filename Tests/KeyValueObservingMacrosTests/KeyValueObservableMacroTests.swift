@@ -259,7 +259,7 @@ struct KeyValueObservableMacroTests {
         nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
           switch keyPath {
           case \Person.summary:
-            return { (object: Person) -> String in
+            return { @MainActor (object: Person) -> String in
               object.summary
             }
           default:
@@ -442,10 +442,6 @@ struct KeyValueObservableMacroTests {
             return "area"
           case \Sheet.label:
             return "label"
-          case \Sheet.checked:
-            return "checked"
-          case \Sheet.loaded:
-            return "loaded"
           case \Sheet.anyRows:
             return "anyRows"
           case \Sheet.me:
@@ -471,10 +467,6 @@ struct KeyValueObservableMacroTests {
             return capture.keyPath
           case ("label", \Sheet.label):
             return capture.keyPath
-          case ("checked", \Sheet.checked):
-            return capture.keyPath
-          case ("loaded", \Sheet.loaded):
-            return capture.keyPath
           case ("anyRows", \Sheet.anyRows):
             return capture.keyPath
           case ("me", \Sheet.me):
@@ -489,11 +481,11 @@ struct KeyValueObservableMacroTests {
         nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
           switch keyPath {
           case \Sheet.area:
-            return { (object: Sheet) -> Int in
+            return { @MainActor (object: Sheet) -> Int in
               object.area
             }
           case \Sheet.label:
-            return { (object: Sheet) -> String in
+            return { @MainActor (object: Sheet) -> String in
               object.label
             }
           default:
@@ -1386,7 +1378,7 @@ struct KeyValueObservableMacroTests {
         nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
           switch keyPath {
           case \Vault.total:
-            return { (object: Vault) -> Int in
+            return { @MainActor (object: Vault) -> Int in
               object.total
             }
           default:

@@ -13,9 +13,8 @@ private let refusedFiles: [String] = {
 }()
 
 /// Type-checks `file` against the modules and macro plugin built next to
-/// this test binary, with `flags` added; returns the exit status and
-/// everything printed.
-private func typecheck(_ file: String, flags: [String] = []) throws -> (status: Int32, output: String) {
+/// this test binary; returns the exit status and everything printed.
+private func typecheck(_ file: String) throws -> (status: Int32, output: String) {
   let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -28,7 +27,7 @@ private func typecheck(_ file: String, flags: [String] = []) throws -> (status: 
     "-load-plugin-executable",
     buildDirectory.appendingPathComponent("KeyValueObservingMacros-tool").path + "#KeyValueObservingMacros",
     compileFailures.appendingPathComponent(file).path,
-  ] + flags
+  ]
   let pipe = Pipe()
   process.standardOutput = pipe
   process.standardError = pipe
@@ -43,12 +42,6 @@ struct CompileTimeErrorTests {
   @Test("the correct forms type-check, so the refusals below are the library's doing")
   func controlCompiles() throws {
     let (status, output) = try typecheck("Control.swift")
-    #expect(status == 0, "\(output)")
-  }
-
-  @Test("models compile in a module whose default isolation is the main actor, as in an app target")
-  func defaultMainActorIsolationCompiles() throws {
-    let (status, output) = try typecheck("DefaultMainActorControl.swift", flags: ["-default-isolation", "MainActor"])
     #expect(status == 0, "\(output)")
   }
 

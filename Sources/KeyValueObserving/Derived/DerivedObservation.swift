@@ -76,8 +76,13 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   ) {
     let declares = storage.declaresDependencies
     // A computed property's own getter, where the class's table has it: a
-    // direct call, where a key path read runs a generic projection.
-    let getter = Root._$kvoGetter(for: keyPath) as? (Root) -> Value
+    // direct call, where a key path read runs a generic projection. The
+    // table types it `@MainActor` so that it compiles whatever the
+    // property's isolation (see `KeyValueObservable._$kvoGetter(for:)`); it
+    // is called as the key path would be read, on the thread that reads.
+    let getter = (Root._$kvoGetter(for: keyPath) as? @MainActor (Root) -> Value).map {
+      unsafeBitCast($0, to: ((Root) -> Value).self)
+    }
     // Not optional: an optional unwrapped on each read is a copy of the
     // function, retained and released.
     let get: (Root) -> Value = getter ?? { $0[keyPath: keyPath] }
