@@ -49,16 +49,8 @@ struct KeyTable {
       : "\(Names.registrar).storage"
     return [
       "private nonisolated let \(raw: Names.registrar) = \(raw: Names.registrarType)()",
-      """
-      \(raw: access)nonisolated final var \(raw: Names.observedStorage): Swift.Unmanaged<\(raw: Names.storageType)>? {
-        \(raw: storage)
-      }
-      """,
-      """
-      \(raw: access)nonisolated final func \(raw: Names.makeStorage)() -> \(raw: Names.storageType) {
-        \(raw: Names.registrar).makeStorage(for: self)
-      }
-      """,
+      "\(raw: access)nonisolated final var \(raw: Names.observedStorage): Swift.Unmanaged<\(raw: Names.storageType)>? { \(raw: storage) }",
+      "\(raw: access)nonisolated final func \(raw: Names.makeStorage)() -> \(raw: Names.storageType) { \(raw: Names.registrar).makeStorage(for: self) }",
     ]
   }
 
@@ -66,19 +58,11 @@ struct KeyTable {
 
   /// The class's first slot: after its superclass's keys.
   var firstSlotMember: DeclSyntax {
-    """
-    private nonisolated static var \(raw: firstSlot): Swift.Int {
-      \(raw: isRoot ? "0" : "super.\(Names.keyCount)")
-    }
-    """
+    "private nonisolated static var \(raw: firstSlot): Swift.Int { \(raw: isRoot ? "0" : "super.\(Names.keyCount)") }"
   }
 
   var keyCountMember: DeclSyntax {
-    """
-    \(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.keyCount): Swift.Int {
-      \(raw: firstSlot) + \(raw: properties.count)
-    }
-    """
+    "\(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.keyCount): Swift.Int { \(raw: firstSlot) + \(raw: properties.count) }"
   }
 
   /// The slot a key path names: literal cases for a non-generic class, and a
@@ -93,8 +77,7 @@ struct KeyTable {
     let probe = """
       KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: \(classDecl.selfTypeName).self) {
         func slot<Root: \(classDecl.selfTypeName)>(in _: Root.Type) -> Swift.Int? {
-          switch keyPath {
-          \((probeCases + ["default: return nil"]).joined(separator: "\n"))
+          switch keyPath {\(indented(probeCases + ["default: return nil"], by: "    "))
           }
         }
         return slot(in: Self.self)
@@ -110,11 +93,7 @@ struct KeyTable {
       let literalCases = properties.enumerated().map { index, name in
         "case \\\(className).\(name): return \(firstSlot) + \(index)"
       }
-      body = """
-        switch keyPath {
-        \((literalCases + ["default: break"]).joined(separator: "\n"))
-        }
-        """
+      body = "switch keyPath {\(indented(literalCases + ["default: break"], by: ""))\n}"
       if classDecl.isFinal && isRoot {
         body += "\nreturn nil"
       } else if classDecl.isFinal {
@@ -130,8 +109,7 @@ struct KeyTable {
       }
     }
     return """
-      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.slotForKeyPath)(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-        \(raw: body)
+      \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.slotForKeyPath)(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {\(raw: indented([body]))
       }
       """
   }
@@ -192,10 +170,7 @@ struct KeyTable {
       guard direct.contains(name) else {
         return "case (\(index), \\\(classDecl.selfTypeName).\(storage)): return true"
       }
-      return """
-        case (\(index), _):
-        return access.visit(\\\(classDecl.selfTypeName).\(storage), get: { $0.\(storage) }, set: { $0.\(storage) = $1 }, modify: { $0(&$1.\(storage)) })
-        """
+      return "case (\(index), _): return access.visit(\\\(classDecl.selfTypeName).\(storage), get: { $0.\(storage) }, set: { $0.\(storage) = $1 }, modify: { $0(&$1.\(storage)) })"
     }
     var fallback = isRoot ? "false" : "super.\(Names.accessStorage)(ofSlot: slot, access)"
     let overridden = classDecl.overriddenProperties
@@ -213,11 +188,7 @@ struct KeyTable {
   /// class belongs to a subclass the macro did not see, whose overrides
   /// ``accessStorageMember`` cannot know.
   var markedTypeMember: DeclSyntax {
-    """
-    \(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.markedType): Swift.AnyObject.Type {
-      \(raw: classDecl.selfTypeName).self
-    }
-    """
+    "\(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.markedType): Swift.AnyObject.Type { \(raw: classDecl.selfTypeName).self }"
   }
 
   // MARK: Names and other keys
@@ -276,7 +247,9 @@ struct KeyTable {
   // MARK: Shape
 
   /// `class func name(parameter) -> result { preamble; switch subject { cases; default: return fallback } }`,
-  /// overriding the superclass's in a subclass.
+  /// overriding the superclass's in a subclass; with no cases, only
+  /// `fallback`. Laid out here, one case a line: the macro's expansions are
+  /// not formatted afterwards.
   private func switchMember(
     _ name: String,
     _ parameter: String,
@@ -286,15 +259,17 @@ struct KeyTable {
     cases: [String],
     fallback: String
   ) -> DeclSyntax {
-    let lines = (preamble.map { [$0] } ?? []) + [
-      "switch \(subject) {",
-      (cases + ["default: return \(fallback)"]).joined(separator: "\n"),
-      "}",
-    ]
-    return """
-      \(raw: overridable)nonisolated \(raw: override)class func \(raw: name)(\(raw: parameter)) -> \(raw: result) {
-        \(raw: lines.joined(separator: "\n"))
-      }
-      """
+    let signature = "\(overridable)nonisolated \(override)class func \(name)(\(parameter)) -> \(result)"
+    guard !cases.isEmpty else {
+      return "\(raw: signature) { \(raw: fallback) }"
+    }
+    let lines = (preamble.map { [$0] } ?? []) + ["switch \(subject) {"] + cases + ["default: return \(fallback)", "}"]
+    return "\(raw: signature) {\(raw: indented(lines))\n}"
   }
+}
+
+/// `lines` as the body of a declaration: each on a line of its own,
+/// indented by `indentation` (a line's own line breaks included).
+func indented(_ lines: [String], by indentation: String = "  ") -> String {
+  lines.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: false) }.map { "\n" + indentation + $0 }.joined()
 }

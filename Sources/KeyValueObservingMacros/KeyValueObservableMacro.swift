@@ -9,6 +9,13 @@ public import SwiftSyntaxMacros
 /// (``ObservationMembers``).
 public enum KeyValueObservableMacro {}
 
+extension KeyValueObservableMacro: Macro {
+  /// Every member is written laid out, one `case` a line; formatting them
+  /// again would spread each over two lines and each closure over three,
+  /// and cost the plugin a pass over every expansion.
+  public static var formatMode: FormatMode { .disabled }
+}
+
 // MARK: - Members: registrar and key table
 
 extension KeyValueObservableMacro: MemberMacro {

@@ -1,4 +1,5 @@
 public import SwiftSyntax
+import SwiftBasicFormat
 import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 
@@ -7,6 +8,13 @@ public import SwiftSyntaxMacros
 /// reads. The property's own `willSet`/`didSet` move to the backing storage,
 /// so they run around the assignment, before observers are notified.
 public enum KeyValueObservablePropertyMacro {}
+
+extension KeyValueObservablePropertyMacro: Macro {
+  /// The accessors are written laid out; formatting them again would only
+  /// spread each closure over three lines, and cost the plugin a pass over
+  /// every expansion.
+  public static var formatMode: FormatMode { .disabled }
+}
 
 extension KeyValueObservablePropertyMacro: AccessorMacro {
   public static func expansion(
@@ -24,50 +32,52 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     // derived getter, which a subclass of a non-final class may override.
     let isFinal = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first?.isFinal ?? true
     let read = isFinal ? storage : variable.bindings.first?.pattern.trimmedDescription ?? storage
+    let get = "get: { $0.\(read) }"
     func notify(_ value: String) -> String {
-      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value)\(observers), get: { $0.\(read) }, set: { $0.\(storage) = $1 })"
+      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
     }
+    // Laid out here as it reads best, and not formatted again (see
+    // `formatMode`): each closure stays on its call's line.
     return [
       """
-      @storageRestrictions(initializes: \(raw: storage))
-      init(initialValue) {
-        \(raw: storage) = initialValue
-      }
-      """,
-      """
-      get {
-        \(raw: Names.tracking).access(self, slot: \(raw: slot))
-        return \(raw: storage)
-      }
-      """,
-      """
-      set {
-        guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage) else {
-          \(raw: storage) = newValue
-          return
+        @storageRestrictions(initializes: \(raw: storage))
+        init(initialValue) {
+          \(raw: storage) = initialValue
         }
-        \(raw: notify("newValue"))
-      }
       """,
       """
-      _modify {
-        guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage),
-          !\(raw: Names.storageLocal).modifiesInPlace(slot: \(raw: slot))
-        else {
+
+        get {
+          \(raw: Names.tracking).access(self, slot: \(raw: slot))
+          return \(raw: storage)
+        }
+      """,
+      """
+
+        set {
+          guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage) else {
+            \(raw: storage) = newValue
+            return
+          }
+          \(raw: notify("newValue"))
+        }
+      """,
+      """
+
+        _modify {
+          guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage), !\(raw: Names.storageLocal).modifiesInPlace(slot: \(raw: slot)) else {
+            yield &\(raw: storage)
+            return
+          }
+          guard \(raw: Names.storageLocal).willModifyInPlace(self, slot: \(raw: slot), \(raw: get)) else {
+            var \(raw: Names.modifyLocal) = \(raw: storage)
+            yield &\(raw: Names.modifyLocal)
+            \(raw: notify(Names.modifyLocal))
+            return
+          }
+          defer { \(raw: Names.storageLocal).didModifyInPlace(self, slot: \(raw: slot), \(raw: get)) }
           yield &\(raw: storage)
-          return
         }
-        guard \(raw: Names.storageLocal).willModifyInPlace(self, slot: \(raw: slot), get: { $0.\(raw: read) }) else {
-          var \(raw: Names.modifyLocal) = \(raw: storage)
-          yield &\(raw: Names.modifyLocal)
-          \(raw: notify(Names.modifyLocal))
-          return
-        }
-        defer {
-          \(raw: Names.storageLocal).didModifyInPlace(self, slot: \(raw: slot), get: { $0.\(raw: read) })
-        }
-        yield &\(raw: storage)
-      }
       """,
     ]
   }
@@ -133,6 +143,8 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
       bindingSpecifier: .keyword(.var),
       bindings: [binding.with(\.leadingTrivia, .space)]
     )
-    return [DeclSyntax(storage)]
+    // Built from nodes, so laid out here (the macro's expansions are not
+    // formatted afterwards).
+    return [DeclSyntax(storage).formatted().cast(DeclSyntax.self)]
   }
 }

@@ -38,113 +38,68 @@ struct KeyValueObservableDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Point: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Point: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Point + 1
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Point + 1 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Point.x:
-            return _$kvoFirstSlot_Point + 0
-          default:
-            break
+          case \Point.x: return _$kvoFirstSlot_Point + 0
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "x":
-            return _$kvoFirstSlot_Point + 0
-          default:
-            return nil
+          case "x": return _$kvoFirstSlot_Point + 0
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Point {
-          case 0:
-            return "x"
-          default:
-            return nil
+          case 0: return "x"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Point, capture) {
-          case (0, \Point.x):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Point.x): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Point, access) {
-          case (0, _):
-            return access.visit(\Point._x, get: {
-                $0._x
-              }, set: {
-                $0._x = $1
-              }, modify: {
-                $0(&$1._x)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Point._x, get: { $0._x }, set: { $0._x = $1 }, modify: { $0(&$1._x) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Point.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Point.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Point.x:
-            return "x"
-          default:
-            return nil
+          case \Point.x: return "x"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
-      extension Point: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Point: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
@@ -205,113 +160,68 @@ struct KeyValueObservableDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Bank: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Bank: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Bank + 1
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Bank + 1 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Bank.balance:
-            return _$kvoFirstSlot_Bank + 0
-          default:
-            break
+          case \Bank.balance: return _$kvoFirstSlot_Bank + 0
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "balance":
-            return _$kvoFirstSlot_Bank + 0
-          default:
-            return nil
+          case "balance": return _$kvoFirstSlot_Bank + 0
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Bank {
-          case 0:
-            return "balance"
-          default:
-            return nil
+          case 0: return "balance"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Bank, capture) {
-          case (0, \Bank.balance):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Bank.balance): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Bank, access) {
-          case (0, _):
-            return access.visit(\Bank._balance, get: {
-                $0._balance
-              }, set: {
-                $0._balance = $1
-              }, modify: {
-                $0(&$1._balance)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Bank._balance, get: { $0._balance }, set: { $0._balance = $1 }, modify: { $0(&$1._balance) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Bank.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Bank.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Bank.balance:
-            return "balance"
-          default:
-            return nil
+          case \Bank.balance: return "balance"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
-      extension Bank: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Bank: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
@@ -376,117 +286,75 @@ struct KeyValueObservableDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Node: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Node: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Node + 1
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Node + 1 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Node.value:
-            return _$kvoFirstSlot_Node + 0
-          default:
-            break
+          case \Node.value: return _$kvoFirstSlot_Node + 0
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "value":
-            return _$kvoFirstSlot_Node + 0
-          default:
-            return nil
+          case "value": return _$kvoFirstSlot_Node + 0
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Node {
-          case 0:
-            return "value"
-          default:
-            return nil
+          case 0: return "value"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Node, capture) {
-          case (0, \Node.value):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Node.value): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Node, access) {
-          case (0, _):
-            return access.visit(\Node._value, get: {
-                $0._value
-              }, set: {
-                $0._value = $1
-              }, modify: {
-                $0(&$1._value)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Node._value, get: { $0._value }, set: { $0._value = $1 }, modify: { $0(&$1._value) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Node.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Node.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Node.value:
-            return "value"
-          case \Node.level:
-            return "level"
-          default:
-            return nil
+          case \Node.value: return "value"
+          case \Node.level: return "level"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
-          case ("level", \Node.level):
-            return capture.keyPath
-          default:
-            return nil
+          case ("level", \Node.level): return capture.keyPath
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
-      extension Node: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Node: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
@@ -519,35 +387,20 @@ struct KeyValueObservableDiagnosticsTests {
               _parent = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: newValue, get: {
-                $0._parent
-              }, set: {
-                $0._parent = $1
-              })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: newValue, get: { $0._parent }, set: { $0._parent = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage,
-              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 0)
-            else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 0) else {
               yield &_parent
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: { $0._parent
-              }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: { $0._parent }) else {
               var _$kvoValue = _parent
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: _$kvoValue, get: {
-                  $0._parent
-                }, set: {
-                  $0._parent = $1
-                })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: _$kvoValue, get: { $0._parent }, set: { $0._parent = $1 })
               return
             }
-            defer {
-              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: {
-                  $0._parent
-                })
-            }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: { $0._parent }) }
             yield &_parent
           }
         }
@@ -567,35 +420,20 @@ struct KeyValueObservableDiagnosticsTests {
               _owner = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: newValue, get: {
-                $0._owner
-              }, set: {
-                $0._owner = $1
-              })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: newValue, get: { $0._owner }, set: { $0._owner = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage,
-              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 1)
-            else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 1) else {
               yield &_owner
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: { $0._owner
-              }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: { $0._owner }) else {
               var _$kvoValue = _owner
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: _$kvoValue, get: {
-                  $0._owner
-                }, set: {
-                  $0._owner = $1
-                })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: _$kvoValue, get: { $0._owner }, set: { $0._owner = $1 })
               return
             }
-            defer {
-              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: {
-                  $0._owner
-                })
-            }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: { $0._owner }) }
             yield &_owner
           }
         }
@@ -615,35 +453,20 @@ struct KeyValueObservableDiagnosticsTests {
               _last = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: newValue, get: {
-                $0._last
-              }, set: {
-                $0._last = $1
-              })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: newValue, get: { $0._last }, set: { $0._last = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage,
-              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 2)
-            else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 2) else {
               yield &_last
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: { $0._last
-              }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: { $0._last }) else {
               var _$kvoValue = _last
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: _$kvoValue, get: {
-                  $0._last
-                }, set: {
-                  $0._last = $1
-                })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: _$kvoValue, get: { $0._last }, set: { $0._last = $1 })
               return
             }
-            defer {
-              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: {
-                  $0._last
-                })
-            }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: { $0._last }) }
             yield &_last
           }
         }
@@ -652,149 +475,80 @@ struct KeyValueObservableDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Node: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Node: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Node + 3
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Node + 3 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Node.parent:
-            return _$kvoFirstSlot_Node + 0
-          case \Node.owner:
-            return _$kvoFirstSlot_Node + 1
-          case \Node.last:
-            return _$kvoFirstSlot_Node + 2
-          default:
-            break
+          case \Node.parent: return _$kvoFirstSlot_Node + 0
+          case \Node.owner: return _$kvoFirstSlot_Node + 1
+          case \Node.last: return _$kvoFirstSlot_Node + 2
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "parent":
-            return _$kvoFirstSlot_Node + 0
-          case "owner":
-            return _$kvoFirstSlot_Node + 1
-          case "last":
-            return _$kvoFirstSlot_Node + 2
-          default:
-            return nil
+          case "parent": return _$kvoFirstSlot_Node + 0
+          case "owner": return _$kvoFirstSlot_Node + 1
+          case "last": return _$kvoFirstSlot_Node + 2
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Node {
-          case 0:
-            return "parent"
-          case 1:
-            return "owner"
-          case 2:
-            return "last"
-          default:
-            return nil
+          case 0: return "parent"
+          case 1: return "owner"
+          case 2: return "last"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Node, capture) {
-          case (0, \Node.parent):
-            return capture.keyPath
-          case (1, \Node.owner):
-            return capture.keyPath
-          case (2, \Node.last):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Node.parent): return capture.keyPath
+          case (1, \Node.owner): return capture.keyPath
+          case (2, \Node.last): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Node, access) {
-          case (0, _):
-            return access.visit(\Node._parent, get: {
-                $0._parent
-              }, set: {
-                $0._parent = $1
-              }, modify: {
-                $0(&$1._parent)
-              })
-          case (1, _):
-            return access.visit(\Node._owner, get: {
-                $0._owner
-              }, set: {
-                $0._owner = $1
-              }, modify: {
-                $0(&$1._owner)
-              })
-          case (2, _):
-            return access.visit(\Node._last, get: {
-                $0._last
-              }, set: {
-                $0._last = $1
-              }, modify: {
-                $0(&$1._last)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Node._parent, get: { $0._parent }, set: { $0._parent = $1 }, modify: { $0(&$1._parent) })
+          case (1, _): return access.visit(\Node._owner, get: { $0._owner }, set: { $0._owner = $1 }, modify: { $0(&$1._owner) })
+          case (2, _): return access.visit(\Node._last, get: { $0._last }, set: { $0._last = $1 }, modify: { $0(&$1._last) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Node.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Node.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Node.parent:
-            return "parent"
-          case \Node.owner:
-            return "owner"
-          case \Node.last:
-            return "last"
-          default:
-            return nil
+          case \Node.parent: return "parent"
+          case \Node.owner: return "owner"
+          case \Node.last: return "last"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
-      extension Node: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Node: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
@@ -880,35 +634,20 @@ struct KeyValueObservableDiagnosticsTests {
               _title = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: newValue, get: {
-                $0._title
-              }, set: {
-                $0._title = $1
-              })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage,
-              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Doc + 0)
-            else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Doc + 0) else {
               yield &_title
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: { $0._title
-              }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: { $0._title }) else {
               var _$kvoValue = _title
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: _$kvoValue, get: {
-                  $0._title
-                }, set: {
-                  $0._title = $1
-                })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: _$kvoValue, get: { $0._title }, set: { $0._title = $1 })
               return
             }
-            defer {
-              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: {
-                  $0._title
-                })
-            }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: { $0._title }) }
             yield &_title
           }
         }
@@ -928,35 +667,20 @@ struct KeyValueObservableDiagnosticsTests {
               _default = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: newValue, get: {
-                $0._default
-              }, set: {
-                $0._default = $1
-              })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: newValue, get: { $0._default }, set: { $0._default = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage,
-              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Doc + 1)
-            else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Doc + 1) else {
               yield &_default
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: { $0._default
-              }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: { $0._default }) else {
               var _$kvoValue = _default
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: _$kvoValue, get: {
-                  $0._default
-                }, set: {
-                  $0._default = $1
-                })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: _$kvoValue, get: { $0._default }, set: { $0._default = $1 })
               return
             }
-            defer {
-              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: {
-                  $0._default
-                })
-            }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: { $0._default }) }
             yield &_default
           }
         }
@@ -969,158 +693,99 @@ struct KeyValueObservableDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Doc: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Doc: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Doc + 2
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Doc + 2 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Doc.title:
-            return _$kvoFirstSlot_Doc + 0
-          case \Doc.default:
-            return _$kvoFirstSlot_Doc + 1
-          default:
-            break
+          case \Doc.title: return _$kvoFirstSlot_Doc + 0
+          case \Doc.default: return _$kvoFirstSlot_Doc + 1
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "title":
-            return _$kvoFirstSlot_Doc + 0
-          case "default":
-            return _$kvoFirstSlot_Doc + 1
-          default:
-            return nil
+          case "title": return _$kvoFirstSlot_Doc + 0
+          case "default": return _$kvoFirstSlot_Doc + 1
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Doc {
-          case 0:
-            return "title"
-          case 1:
-            return "default"
-          default:
-            return nil
+          case 0: return "title"
+          case 1: return "default"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Doc, capture) {
-          case (0, \Doc.title):
-            return capture.keyPath
-          case (1, \Doc.default):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Doc.title): return capture.keyPath
+          case (1, \Doc.default): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Doc, access) {
-          case (0, _):
-            return access.visit(\Doc._title, get: {
-                $0._title
-              }, set: {
-                $0._title = $1
-              }, modify: {
-                $0(&$1._title)
-              })
-          case (1, _):
-            return access.visit(\Doc._default, get: {
-                $0._default
-              }, set: {
-                $0._default = $1
-              }, modify: {
-                $0(&$1._default)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Doc._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
+          case (1, _): return access.visit(\Doc._default, get: { $0._default }, set: { $0._default = $1 }, modify: { $0(&$1._default) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Doc.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Doc.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Doc.title:
-            return "title"
-          case \Doc.default:
-            return "default"
-          case \Doc.id:
-            return "id"
-          case \Doc.kind:
-            return "kind"
-          case \Doc.cache:
-            return "cache"
-          case \Doc.summary:
-            return "summary"
-          default:
-            return nil
+          case \Doc.title: return "title"
+          case \Doc.default: return "default"
+          case \Doc.id: return "id"
+          case \Doc.kind: return "kind"
+          case \Doc.cache: return "cache"
+          case \Doc.summary: return "summary"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
-          case ("id", \Doc.id):
-            return capture.keyPath
-          case ("kind", \Doc.kind):
-            return capture.keyPath
-          case ("cache", \Doc.cache):
-            return capture.keyPath
-          case ("summary", \Doc.summary):
-            return capture.keyPath
-          default:
-            return nil
+          case ("id", \Doc.id): return capture.keyPath
+          case ("kind", \Doc.kind): return capture.keyPath
+          case ("cache", \Doc.cache): return capture.keyPath
+          case ("summary", \Doc.summary): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
           switch keyPath {
-          case \Doc.summary:
-            return { @MainActor (object: Doc) -> String in
-              object.summary
-            }
-          default:
-            return nil
+          case \Doc.summary: return { @MainActor (object: Doc) -> String in object.summary }
+          default: return nil
           }
         }
 
         private enum CodingKeys: Swift.String, Swift.CodingKey {
           case _title = "title"
-          case _default = "default"
-          case id
-          case cache
+        case _default = "default"
+        case id
+        case cache
         }
       }
 
-      extension Doc: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Doc: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
     assertMacro {
@@ -1181,131 +846,74 @@ struct KeyValueObservableDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Renamed: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Renamed: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Renamed + 2
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Renamed + 2 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Renamed.title:
-            return _$kvoFirstSlot_Renamed + 0
-          case \Renamed.body:
-            return _$kvoFirstSlot_Renamed + 1
-          default:
-            break
+          case \Renamed.title: return _$kvoFirstSlot_Renamed + 0
+          case \Renamed.body: return _$kvoFirstSlot_Renamed + 1
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "title":
-            return _$kvoFirstSlot_Renamed + 0
-          case "body":
-            return _$kvoFirstSlot_Renamed + 1
-          default:
-            return nil
+          case "title": return _$kvoFirstSlot_Renamed + 0
+          case "body": return _$kvoFirstSlot_Renamed + 1
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Renamed {
-          case 0:
-            return "title"
-          case 1:
-            return "body"
-          default:
-            return nil
+          case 0: return "title"
+          case 1: return "body"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Renamed, capture) {
-          case (0, \Renamed.title):
-            return capture.keyPath
-          case (1, \Renamed.body):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Renamed.title): return capture.keyPath
+          case (1, \Renamed.body): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Renamed, access) {
-          case (0, _):
-            return access.visit(\Renamed._title, get: {
-                $0._title
-              }, set: {
-                $0._title = $1
-              }, modify: {
-                $0(&$1._title)
-              })
-          case (1, _):
-            return access.visit(\Renamed._body, get: {
-                $0._body
-              }, set: {
-                $0._body = $1
-              }, modify: {
-                $0(&$1._body)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Renamed._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
+          case (1, _): return access.visit(\Renamed._body, get: { $0._body }, set: { $0._body = $1 }, modify: { $0(&$1._body) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Renamed.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Renamed.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Renamed.title:
-            return "title"
-          case \Renamed.body:
-            return "body"
-          default:
-            return nil
+          case \Renamed.title: return "title"
+          case \Renamed.body: return "body"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
-      extension Renamed: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Renamed: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
@@ -1376,35 +984,20 @@ struct KeyValueObservableDiagnosticsTests {
               _name = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: newValue, get: {
-                $0._name
-              }, set: {
-                $0._name = $1
-              })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage,
-              !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Build + 0)
-            else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Build + 0) else {
               yield &_name
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: { $0._name
-              }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: { $0._name }) else {
               var _$kvoValue = _name
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: {
-                  $0._name
-                }, set: {
-                  $0._name = $1
-                })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: { $0._name }, set: { $0._name = $1 })
               return
             }
-            defer {
-              _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: {
-                  $0._name
-                })
-            }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: { $0._name }) }
             yield &_name
           }
         }
@@ -1416,113 +1009,68 @@ struct KeyValueObservableDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Build: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Build: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Build + 1
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Build + 1 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Build.name:
-            return _$kvoFirstSlot_Build + 0
-          default:
-            break
+          case \Build.name: return _$kvoFirstSlot_Build + 0
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "name":
-            return _$kvoFirstSlot_Build + 0
-          default:
-            return nil
+          case "name": return _$kvoFirstSlot_Build + 0
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Build {
-          case 0:
-            return "name"
-          default:
-            return nil
+          case 0: return "name"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Build, capture) {
-          case (0, \Build.name):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Build.name): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Build, access) {
-          case (0, _):
-            return access.visit(\Build._name, get: {
-                $0._name
-              }, set: {
-                $0._name = $1
-              }, modify: {
-                $0(&$1._name)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Build._name, get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Build.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Build.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Build.name:
-            return "name"
-          default:
-            return nil
+          case \Build.name: return "name"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
-      extension Build: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Build: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
@@ -1565,113 +1113,68 @@ struct ObservationDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Sheet + 1
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Sheet + 1 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          case \Sheet.title:
-            return _$kvoFirstSlot_Sheet + 0
-          default:
-            break
+          case \Sheet.title: return _$kvoFirstSlot_Sheet + 0
+          default: break
           }
           return nil
         }
 
         nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
           switch key {
-          case "title":
-            return _$kvoFirstSlot_Sheet + 0
-          default:
-            return nil
+          case "title": return _$kvoFirstSlot_Sheet + 0
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
           switch slot - _$kvoFirstSlot_Sheet {
-          case 0:
-            return "title"
-          default:
-            return nil
+          case 0: return "title"
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (slot - _$kvoFirstSlot_Sheet, capture) {
-          case (0, \Sheet.title):
-            return capture.keyPath
-          default:
-            return nil
+          case (0, \Sheet.title): return capture.keyPath
+          default: return nil
           }
         }
 
         nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
           switch (slot - _$kvoFirstSlot_Sheet, access) {
-          case (0, _):
-            return access.visit(\Sheet._title, get: {
-                $0._title
-              }, set: {
-                $0._title = $1
-              }, modify: {
-                $0(&$1._title)
-              })
-          default:
-            return false
+          case (0, _): return access.visit(\Sheet._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
+          default: return false
           }
         }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Sheet.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Sheet.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Sheet.title:
-            return "title"
-          default:
-            return nil
+          case \Sheet.title: return "title"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
-      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
@@ -1709,115 +1212,66 @@ struct ObservationDiagnosticsTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? {
-          _$kvoRegistrar.storage ?? Swift.Unmanaged.passUnretained(_$kvoRegistrar.makeStorage(for: self))
-        }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage ?? Swift.Unmanaged.passUnretained(_$kvoRegistrar.makeStorage(for: self)) }
 
-        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage {
-          _$kvoRegistrar.makeStorage(for: self)
-        }
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
-        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int {
-          0
-        }
+        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int { 0 }
 
-        nonisolated class var _$kvoKeyCount: Swift.Int {
-          _$kvoFirstSlot_Sheet + 0
-        }
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Sheet + 0 }
 
         nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
           switch keyPath {
-          default:
-            break
+          default: break
           }
           return nil
         }
 
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? { nil }
 
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Sheet {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? { nil }
 
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Sheet, capture) {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? { nil }
 
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Sheet, access) {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool { false }
 
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type {
-          Sheet.self
-        }
+        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Sheet.self }
 
         nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
           switch keyPath {
-          case \Sheet.cache:
-            return "cache"
-          default:
-            return nil
+          case \Sheet.cache: return "cache"
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool {
-          switch key {
-          default:
-            return false
-          }
-        }
+        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
 
         nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
           let capture = KeyValueObserving._KeyPathCapture()
           switch (key, capture) {
-          case ("cache", \Sheet.cache):
-            return capture.keyPath
-          default:
-            return nil
+          case ("cache", \Sheet.cache): return capture.keyPath
+          default: return nil
           }
         }
 
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          default:
-            return nil
-          }
-        }
+        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
         nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           switch slot - Self._$kvoFirstSlot_Sheet {
-          default:
-            _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+          default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
         }
 
         nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
           switch slot - Self._$kvoFirstSlot_Sheet {
-          default:
-            return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
+          default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
           }
         }
       }
 
-      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {
-      }
+      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}
       """#
     }
   }
