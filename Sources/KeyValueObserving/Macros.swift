@@ -18,9 +18,10 @@
 /// ```
 ///
 /// Left alone: `let` constants, computed properties, `static` and `lazy`
-/// properties, and properties marked ``KeyValueIgnored()``. Properties that
-/// cannot be rewritten (`weak`, `unowned`, property-wrapped, several bound in
-/// one declaration, declared inside `#if`) are diagnosed.
+/// properties, and properties marked ``KeyValueIgnored()``. `weak` and
+/// `unowned` properties are observable and keep their ownership. Properties
+/// that cannot be rewritten (property-wrapped, several bound in one
+/// declaration, declared inside `#if`) are diagnosed.
 ///
 /// Works on final and non-final classes, generic classes, and subclasses:
 /// mark a subclass of an observable class too, and it adds its own keys after
@@ -32,7 +33,7 @@
   member,
   conformances: KeyValueObservable,
   names: named(_$kvoRegistrar), named(_$kvoObservedStorage), named(_$kvoStorage),
-  named(_$kvoKeyCount), named(_$kvoSlot), named(_$kvoKey), named(_$kvoIsReadOnly), named(_$kvoName), arbitrary
+  named(_$kvoKeyCount), named(_$kvoKeys), named(_$kvoSlot), arbitrary
 )
 @attached(memberAttribute)
 @attached(extension, conformances: KeyValueObservable)

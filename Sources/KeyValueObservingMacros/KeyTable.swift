@@ -1,26 +1,46 @@
 import SwiftSyntax
 import SwiftSyntaxBuilder
 
-/// The members `@KeyValueObservable` writes into one class, one builder per
-/// member: the registrar (root classes only) and the key table — slots,
-/// string keys, names and key paths — that a subclass extends.
+/// The members `@KeyValueObservable` writes into one class: the registrar
+/// (root classes only), the slot numbering, and one key table — a line per
+/// property — that the runtime (`_KeyValueKeyTable`) answers every question
+/// about the class's keys from.
+///
+/// Compared with what `@Observable` writes into a class (a registrar,
+/// `access`/`withMutation` and four `shouldNotifyObservers` overloads), each
+/// extra member is here for one reason:
+/// - `_$kvoObservedStorage` and `_$kvoStorage()`: the per-object
+///   registrations, which a write finds with one load;
+/// - `_$kvoFirstSlot_…` and `_$kvoKeyCount`: a subclass numbers its keys
+///   after its superclass's, and a setter knows its slot as a constant;
+/// - the key table: key paths, string keys, storage and getters, which
+///   KVO's string keys, key-value coding, collection proxies and computed
+///   keys need and `@Observable` does not offer;
+/// - `_$kvoSlot(for:)`, only in a class that can have subclasses: a key
+///   path rooted at a subclass names the class's property with another
+///   root, which only code generic over the subclass can write.
 struct KeyTable {
   let classDecl: ClassDeclSyntax
   /// Whether the class is the first observable one in its hierarchy.
   let isRoot: Bool
   /// Whether Swift Observation tracks the class (see ``ObservationMembers``).
   let tracksObservation: Bool
+  /// Whether the class may hold a static constant: not when it, or a type
+  /// around it, is generic, or when it sits in an extension.
+  let canHoldStaticStorage: Bool
   /// The observable stored properties, in slot order.
   let properties: [String]
 
-  init(_ classDecl: ClassDeclSyntax, isRoot: Bool, tracksObservation: Bool) {
+  init(_ classDecl: ClassDeclSyntax, isRoot: Bool, tracksObservation: Bool, canHoldStaticStorage: Bool) {
     self.classDecl = classDecl
     self.isRoot = isRoot
     self.tracksObservation = tracksObservation
+    self.canHoldStaticStorage = canHoldStaticStorage
     self.properties = classDecl.observableProperties
   }
 
   private var className: String { classDecl.name.trimmedDescription }
+  private var selfType: String { classDecl.selfTypeName }
   private var firstSlot: String { Names.firstSlot(ofClass: className) }
   private var access: String { classDecl.witnessAccess(overridable: false) }
   private var overridable: String { classDecl.witnessAccess(overridable: true) }
@@ -28,11 +48,7 @@ struct KeyTable {
 
   /// Every member, in the order the expansion lists them.
   var members: [DeclSyntax] {
-    registrarMembers + [
-      firstSlotMember, keyCountMember, slotForKeyPathMember, slotForKeyMember, keyForSlotMember,
-      keyPathForSlotMember, accessStorageMember, markedTypeMember, nameForKeyPathMember, isReadOnlyMember,
-      otherKeyPathMember, getterMember,
-    ]
+    registrarMembers + [firstSlotMember, keyCountMember] + tableMembers + (slotForKeyPathMember.map { [$0] } ?? [])
   }
 
   // MARK: The registrar
@@ -56,7 +72,8 @@ struct KeyTable {
 
   // MARK: Slots
 
-  /// The class's first slot: after its superclass's keys.
+  /// The class's first slot: after its superclass's keys. A constant the
+  /// compiler folds into each setter (a chain of them in a subclass).
   var firstSlotMember: DeclSyntax {
     "private nonisolated static var \(raw: firstSlot): Swift.Int { \(raw: isRoot ? "0" : "super.\(Names.keyCount)") }"
   }
@@ -65,206 +82,98 @@ struct KeyTable {
     "\(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.keyCount): Swift.Int { \(raw: firstSlot) + \(raw: properties.count) }"
   }
 
-  /// The slot a key path names: literal cases for a non-generic class, and a
-  /// cached probe with key paths rooted at `Self` for a key path rooted at a
-  /// subclass (or at a generic class), which names the same property with
-  /// another root.
-  var slotForKeyPathMember: DeclSyntax {
-    let isGeneric = !(classDecl.genericParameterClause?.parameters.isEmpty ?? true)
-    let probeCases = properties.enumerated().map { index, name in
-      "case \\Root.\(name): return \(firstSlot) + \(index)"
-    }
-    let probe = """
-      KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: \(classDecl.selfTypeName).self) {
-        func slot<Root: \(classDecl.selfTypeName)>(in _: Root.Type) -> Swift.Int? {
-          switch keyPath {\(indented(probeCases + ["default: return nil"], by: "    "))
-          }
-        }
-        return slot(in: Self.self)
-      }
-      """
-    let fallback = isRoot ? "nil" : "super.\(Names.slotForKeyPath)(for: keyPath)"
-    let probeOrFallback = isRoot ? probe : "\(probe) ?? \(fallback)"
-    var body: String
-    if isGeneric {
-      body = "return \(probeOrFallback)"
-    } else {
-      // The key path literals of a non-generic class are built once.
-      let literalCases = properties.enumerated().map { index, name in
-        "case \\\(className).\(name): return \(firstSlot) + \(index)"
-      }
-      body = "switch keyPath {\(indented(literalCases + ["default: break"], by: ""))\n}"
-      if classDecl.isFinal && isRoot {
-        body += "\nreturn nil"
-      } else if classDecl.isFinal {
-        body += "\nreturn super.\(Names.slotForKeyPath)(for: keyPath)"
-      } else {
-        body += """
+  // MARK: The key table
 
-          guard Self.self != \(className).self else {
-            return \(fallback)
-          }
-          return \(probeOrFallback)
-          """
-      }
+  /// `_$kvoKeys`, and the constant that holds the table where the class
+  /// can hold one; a generic class's table is built once per
+  /// specialization, by the runtime.
+  var tableMembers: [DeclSyntax] {
+    let signature = "\(overridable)nonisolated \(override)class var \(Names.keys): \(Names.keyTableType)"
+    guard canHoldStaticStorage else {
+      let superTable = isRoot ? "" : ", after: super.\(Names.keys)"
+      let build = "\(Names.keyTableType).shared(\(selfType).self\(superTable)) {\(indented(tableLines))\n}"
+      return ["\(raw: signature) {\(raw: indented([build]))\n}"]
     }
+    let superTable = isRoot ? "" : classDecl.superclassName.map { ", after: \($0).\(Names.keys)" } ?? ""
+    return [
+      "\(raw: signature) { \(raw: Names.keyTable(ofClass: className)) }",
+      """
+      private nonisolated static let \(raw: Names.keyTable(ofClass: className)) = \(raw: Names.keyTableType)(\(raw: selfType).self\(raw: superTable)) {\(raw: indented(tableLines))
+      }
+      """,
+    ]
+  }
+
+  /// One line per property, each matching the key path to the property, as
+  /// a `case` pattern, against the key it adds: a `nonisolated` member may
+  /// name a property isolated to a global actor (a `@MainActor` class's, or
+  /// any class's in a module whose default isolation is the main actor) in
+  /// a pattern, but not in an expression. Storage the table reaches
+  /// directly (see `ClassDeclSyntax.directlyAccessedProperties`) comes with
+  /// typed accessors; other storage only as a key path, the line's second
+  /// pattern.
+  var tableLines: [String] {
+    let direct = classDecl.directlyAccessedProperties
+    let privateProperties = classDecl.privateObservableProperties
+    var lines = properties.map { name in
+      let storage = Names.storage(of: name)
+      let key = StringLiteralExprSyntax(content: name).description + (privateProperties.contains(name) ? ", keyedByString: false" : "")
+      guard direct.contains(name) else {
+        return "if case (\\\(selfType).\(name), \\\(selfType).\(storage)) = $0.stored(\(key)) {}"
+      }
+      return "if case \\\(selfType).\(name) = $0.stored(\(key), get: { $0.\(storage) }, set: { $0.\(storage) = $1 }, modify: { $0(&$1.\(storage)) }) {}"
+    }
+    let getters = classDecl.computedProperties
+    lines += classDecl.otherReadableProperties.map { name in
+      let key = StringLiteralExprSyntax(content: name).description
+      guard getters.contains(name) else { return "if case \\\(selfType).\(name) = $0.other(\(key)) {}" }
+      return "if case \\\(selfType).\(name) = $0.computed(\(key), { @MainActor in $0.\(name) }) {}"
+    }
+    let readOnly = classDecl.readOnlyByStringProperties
+    if !readOnly.isEmpty {
+      lines.append("$0.readOnly(\(readOnly.map { StringLiteralExprSyntax(content: $0).description }.joined(separator: ", ")))")
+    }
+    let overridden = isRoot ? [] : classDecl.overriddenProperties
+    if !overridden.isEmpty {
+      lines.append("$0.overrides(\(overridden.map { StringLiteralExprSyntax(content: $0).description }.joined(separator: ", ")))")
+    }
+    return lines.isEmpty ? ["_ = $0"] : lines
+  }
+
+  /// The slot of a key path rooted at a subclass, in a class that can have
+  /// subclasses (and in every subclass): a key path rooted at the class
+  /// itself is found in the table, one rooted at a subclass by cases
+  /// written generic over the root, once per key path and root.
+  var slotForKeyPathMember: DeclSyntax? {
+    guard !classDecl.isFinal || !isRoot else { return nil }
+    let table = canHoldStaticStorage ? Names.keyTable(ofClass: className) : "\(selfType).\(Names.keys)"
+    var probe = "{ nil }"
+    if !classDecl.isFinal && !properties.isEmpty {
+      let cases = properties.enumerated().map { index, name in "case \\Root.\(name): return \(firstSlot) + \(index)" }
+      probe = """
+        {
+          func slot<Root: \(selfType)>(in _: Root.Type) -> Swift.Int? {
+            switch keyPath {\(indented(cases + ["default: return nil"], by: "    "))
+            }
+          }
+          return slot(in: Self.self)
+        }
+        """
+    }
+    let fallback = isRoot ? "" : " ?? super.\(Names.slotForKeyPath)(for: keyPath)"
+    let body = "\(table).slot(for: keyPath, in: Self.self) \(probe)\(fallback)"
     return """
       \(raw: overridable)nonisolated \(raw: override)class func \(raw: Names.slotForKeyPath)(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {\(raw: indented([body]))
       }
       """
   }
+}
 
-  /// The slot of a string key. A private property keeps its slot but has no
-  /// string key.
-  var slotForKeyMember: DeclSyntax {
-    let privateProperties = classDecl.privateObservableProperties
-    let cases = properties.enumerated().filter { !privateProperties.contains($0.element) }.map { index, name in
-      "case \(StringLiteralExprSyntax(content: name)): return \(firstSlot) + \(index)"
-    }
-    return switchMember(
-      Names.slotForKeyPath, "forKey key: Swift.String", returning: "Swift.Int?", over: "key",
-      cases: cases, fallback: isRoot ? "nil" : "super.\(Names.slotForKeyPath)(forKey: key)"
-    )
-  }
-
-  var keyForSlotMember: DeclSyntax {
-    let cases = properties.enumerated().map { index, name in
-      "case \(index): return \(StringLiteralExprSyntax(content: name))"
-    }
-    return switchMember(
-      Names.keyForSlot, "forSlot slot: Swift.Int", returning: "Swift.String?", over: "slot - \(firstSlot)",
-      cases: cases, fallback: isRoot ? "nil" : "super.\(Names.keyForSlot)(forSlot: slot)"
-    )
-  }
-
-  /// Written as patterns: a key path to a property of a class isolated to a
-  /// global actor cannot be an expression in this nonisolated member.
-  var keyPathForSlotMember: DeclSyntax {
-    let cases = properties.enumerated().map { index, name in
-      "case (\(index), \\\(classDecl.selfTypeName).\(name)): return capture.keyPath"
-    }
-    return switchMember(
-      Names.keyPathForSlot, "forSlot slot: Swift.Int", returning: "Swift.AnyKeyPath?",
-      preamble: "let capture = \(Names.keyPathCapture)()", over: "(slot - \(firstSlot), capture)",
-      cases: cases, fallback: isRoot ? "nil" : "super.\(Names.keyPathForSlot)(forSlot: slot)"
-    )
-  }
-
-  /// Typed access to the properties' backing storage: `access` is matched
-  /// against a key path to the storage of the property at `slot`, which
-  /// hands it the key path with its types (a key path to the property
-  /// itself would read and write a copy, through its accessors). Collection
-  /// proxies change an array or a set in place through it, and
-  /// `setValue(_:forKey:)` assigns without opening types at run time. A
-  /// property that this class overrides has none: the override's accessors
-  /// must run.
-  ///
-  /// Storage the table reaches directly (see
-  /// `ClassDeclSyntax.directlyAccessedProperties`) comes with typed
-  /// accessors; other storage (isolated to the class's actor) only as a key
-  /// path, written as a pattern.
-  var accessStorageMember: DeclSyntax {
-    let direct = classDecl.directlyAccessedProperties
-    let cases = properties.enumerated().map { index, name in
-      let storage = Names.storage(of: name)
-      guard direct.contains(name) else {
-        return "case (\(index), \\\(classDecl.selfTypeName).\(storage)): return true"
-      }
-      return "case (\(index), _): return access.visit(\\\(classDecl.selfTypeName).\(storage), get: { $0.\(storage) }, set: { $0.\(storage) = $1 }, modify: { $0(&$1.\(storage)) })"
-    }
-    var fallback = isRoot ? "false" : "super.\(Names.accessStorage)(ofSlot: slot, access)"
-    let overridden = classDecl.overriddenProperties
-    if !isRoot && !overridden.isEmpty {
-      let slots = overridden.map { "super.\(Names.slotForKeyPath)(forKey: \(StringLiteralExprSyntax(content: $0)))" }
-      fallback = "![\(slots.joined(separator: ", "))].contains(slot) && \(fallback)"
-    }
-    return switchMember(
-      Names.accessStorage, "ofSlot slot: Swift.Int, _ access: \(Names.storageAccess)", returning: "Swift.Bool",
-      over: "(slot - \(firstSlot), access)", cases: cases, fallback: fallback
-    )
-  }
-
-  /// The class itself: an object whose dynamic type answers with another
-  /// class belongs to a subclass the macro did not see, whose overrides
-  /// ``accessStorageMember`` cannot know.
-  var markedTypeMember: DeclSyntax {
-    "\(raw: overridable)nonisolated \(raw: override)class var \(raw: Names.markedType): Swift.AnyObject.Type { \(raw: classDecl.selfTypeName).self }"
-  }
-
-  // MARK: Names and other keys
-
-  /// Names for key paths, so that diagnostics and observationInfo can say
-  /// `summary` where a key path reads as `<computed 0x…>`.
-  var nameForKeyPathMember: DeclSyntax {
-    let cases = (properties + classDecl.otherReadableProperties).map { name in
-      "case \\\(classDecl.selfTypeName).\(name): return \(StringLiteralExprSyntax(content: name))"
-    }
-    return switchMember(
-      Names.nameForKeyPath, "for keyPath: Swift.AnyKeyPath", returning: "Swift.String?", over: "keyPath",
-      cases: cases, fallback: isRoot ? "nil" : "super.\(Names.nameForKeyPath)(for: keyPath)"
-    )
-  }
-
-  /// The keys whose setter is `private(set)` or `fileprivate(set)`.
-  var isReadOnlyMember: DeclSyntax {
-    let readOnly = classDecl.readOnlyByStringProperties
-    let cases =
-      readOnly.isEmpty
-      ? [] : ["case " + readOnly.map { "\(StringLiteralExprSyntax(content: $0))" }.joined(separator: ", ") + ": return true"]
-    return switchMember(
-      Names.isReadOnly, "forKey key: Swift.String", returning: "Swift.Bool", over: "key",
-      cases: cases, fallback: isRoot ? "false" : "super.\(Names.isReadOnly)(forKey: key)"
-    )
-  }
-
-  /// Key paths to the readable properties that are not observable stored
-  /// ones, for key-value coding.
-  var otherKeyPathMember: DeclSyntax {
-    let cases = classDecl.otherReadableProperties.map { name in
-      "case (\(StringLiteralExprSyntax(content: name)), \\\(classDecl.selfTypeName).\(name)): return capture.keyPath"
-    }
-    return switchMember(
-      Names.otherKeyPath, "forKey key: Swift.String", returning: "Swift.AnyKeyPath?",
-      preamble: "let capture = \(Names.keyPathCapture)()", over: "(key, capture)",
-      cases: cases, fallback: isRoot ? "nil" : "super.\(Names.otherKeyPath)(forKey: key)"
-    )
-  }
-
-  /// Getters of the computed properties (see `computedProperties`), by
-  /// key path: observing one reads it through the getter, not the key path.
-  /// `@MainActor`, so that they compile where the getter is isolated to the
-  /// main actor by the module's default, which the macro cannot see.
-  var getterMember: DeclSyntax {
-    let cases = classDecl.computedProperties.map { property in
-      "case \\\(className).\(property.name): return { @MainActor (object: \(className)) -> \(property.type) in object.\(property.name) }"
-    }
-    return switchMember(
-      Names.getter, "for keyPath: Swift.AnyKeyPath", returning: "Any?", over: "keyPath",
-      cases: cases, fallback: isRoot ? "nil" : "super.\(Names.getter)(for: keyPath)"
-    )
-  }
-
-  // MARK: Shape
-
-  /// `class func name(parameter) -> result { preamble; switch subject { cases; default: return fallback } }`,
-  /// overriding the superclass's in a subclass; with no cases, only
-  /// `fallback`. Laid out here, one case a line: the macro's expansions are
-  /// not formatted afterwards.
-  private func switchMember(
-    _ name: String,
-    _ parameter: String,
-    returning result: String,
-    preamble: String? = nil,
-    over subject: String,
-    cases: [String],
-    fallback: String
-  ) -> DeclSyntax {
-    let signature = "\(overridable)nonisolated \(override)class func \(name)(\(parameter)) -> \(result)"
-    guard !cases.isEmpty else {
-      return "\(raw: signature) { \(raw: fallback) }"
-    }
-    let lines = (preamble.map { [$0] } ?? []) + ["switch \(subject) {"] + cases + ["default: return \(fallback)", "}"]
-    return "\(raw: signature) {\(raw: indented(lines))\n}"
+extension ClassDeclSyntax {
+  /// The superclass as the inheritance clause writes it, in a class that
+  /// has one: its first inherited type.
+  var superclassName: String? {
+    inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
   }
 }
 

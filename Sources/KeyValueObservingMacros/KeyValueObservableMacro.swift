@@ -55,12 +55,15 @@ extension KeyValueObservableMacro: MemberMacro {
     // is tracked by Swift Observation when the superclass is).
     let isRoot = !protocols.isEmpty
     let tracksObservation = isRoot && classDecl.declaresObservable
-    var members = KeyTable(classDecl, isRoot: isRoot, tracksObservation: tracksObservation).members
+    let canHoldStaticStorage = classDecl.genericParameterClause == nil && !context.isInsideGenericTypeOrExtension
+    var members = KeyTable(
+      classDecl, isRoot: isRoot, tracksObservation: tracksObservation, canHoldStaticStorage: canHoldStaticStorage
+    ).members
     if tracksObservation {
       members += ObservationMembers(
         classDecl: classDecl,
         properties: classDecl.observableProperties,
-        canHoldStaticStorage: classDecl.genericParameterClause == nil && !context.isInsideGenericTypeOrExtension
+        canHoldStaticStorage: canHoldStaticStorage
       ).members
     }
     if isRoot && classDecl.isolatedToGlobalActor {

@@ -7,7 +7,7 @@ enum Names {
   static let storageType = "\(module)._KeyValueObservationStorage"
   static let tracking = "\(module)._KeyValueAccessTracking"
   static let keyPathCapture = "\(module)._KeyPathCapture"
-  static let storageAccess = "\(module)._KeyValueStorageAccess"
+  static let keyTableType = "\(module)._KeyValueKeyTable"
   static let observableProtocol = "Observable"
   static let observationModule = "Observation"
   static let observationEventType = "\(module)._KeyValueObservationEvent"
@@ -21,14 +21,8 @@ enum Names {
   static let makeStorage = "_$kvoStorage"
   static let keyCount = "_$kvoKeyCount"
   static let slotForKeyPath = "_$kvoSlot"
-  static let keyForSlot = "_$kvoKey"
   static let keyPathForSlot = "_$kvoKeyPath"
-  static let otherKeyPath = "_$kvoOtherKeyPath"
-  static let isReadOnly = "_$kvoIsReadOnly"
-  static let nameForKeyPath = "_$kvoName"
-  static let accessStorage = "_$kvoAccessStorage"
-  static let markedType = "_$kvoMarkedType"
-  static let getter = "_$kvoGetter"
+  static let keys = "_$kvoKeys"
   static let observationRegistrar = "_$kvoObservationRegistrar"
   static let observationEvent = "_$kvoObservationEvent"
   static let observationReport = "_$kvoReport"
@@ -42,6 +36,12 @@ enum Names {
   /// superclass's.
   static func firstSlot(ofClass className: String) -> String {
     "_$kvoFirstSlot_\(className)"
+  }
+
+  /// The static constant holding the class's key table, named after the
+  /// class as ``firstSlot(ofClass:)`` is.
+  static func keyTable(ofClass className: String) -> String {
+    "_$kvoKeys_\(className)"
   }
 
   /// The static constant holding a property's key path, in a class that

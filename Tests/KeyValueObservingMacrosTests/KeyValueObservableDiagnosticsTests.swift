@@ -46,57 +46,11 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Point + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Point.x: return _$kvoFirstSlot_Point + 0
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Point }
+
+        private nonisolated static let _$kvoKeys_Point = KeyValueObserving._KeyValueKeyTable(Point.self) {
+          if case \Point.x = $0.stored("x", get: { $0._x }, set: { $0._x = $1 }, modify: { $0(&$1._x) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "x": return _$kvoFirstSlot_Point + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Point {
-          case 0: return "x"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Point, capture) {
-          case (0, \Point.x): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Point, access) {
-          case (0, _): return access.visit(\Point._x, get: { $0._x }, set: { $0._x = $1 }, modify: { $0(&$1._x) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Point.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Point.x: return "x"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Point: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -168,57 +122,11 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Bank + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Bank.balance: return _$kvoFirstSlot_Bank + 0
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Bank }
+
+        private nonisolated static let _$kvoKeys_Bank = KeyValueObserving._KeyValueKeyTable(Bank.self) {
+          if case \Bank.balance = $0.stored("balance", get: { $0._balance }, set: { $0._balance = $1 }, modify: { $0(&$1._balance) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "balance": return _$kvoFirstSlot_Bank + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Bank {
-          case 0: return "balance"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Bank, capture) {
-          case (0, \Bank.balance): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Bank, access) {
-          case (0, _): return access.visit(\Bank._balance, get: { $0._balance }, set: { $0._balance = $1 }, modify: { $0(&$1._balance) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Bank.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Bank.balance: return "balance"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Bank: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -294,64 +202,12 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Node + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Node.value: return _$kvoFirstSlot_Node + 0
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Node }
+
+        private nonisolated static let _$kvoKeys_Node = KeyValueObserving._KeyValueKeyTable(Node.self) {
+          if case \Node.value = $0.stored("value", get: { $0._value }, set: { $0._value = $1 }, modify: { $0(&$1._value) }) {}
+          if case \Node.level = $0.other("level") {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "value": return _$kvoFirstSlot_Node + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Node {
-          case 0: return "value"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Node, capture) {
-          case (0, \Node.value): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Node, access) {
-          case (0, _): return access.visit(\Node._value, get: { $0._value }, set: { $0._value = $1 }, modify: { $0(&$1._value) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Node.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Node.value: return "value"
-          case \Node.level: return "level"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("level", \Node.level): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Node: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -483,69 +339,13 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Node + 3 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Node.parent: return _$kvoFirstSlot_Node + 0
-          case \Node.owner: return _$kvoFirstSlot_Node + 1
-          case \Node.last: return _$kvoFirstSlot_Node + 2
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Node }
+
+        private nonisolated static let _$kvoKeys_Node = KeyValueObserving._KeyValueKeyTable(Node.self) {
+          if case \Node.parent = $0.stored("parent", get: { $0._parent }, set: { $0._parent = $1 }, modify: { $0(&$1._parent) }) {}
+          if case \Node.owner = $0.stored("owner", get: { $0._owner }, set: { $0._owner = $1 }, modify: { $0(&$1._owner) }) {}
+          if case \Node.last = $0.stored("last", get: { $0._last }, set: { $0._last = $1 }, modify: { $0(&$1._last) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "parent": return _$kvoFirstSlot_Node + 0
-          case "owner": return _$kvoFirstSlot_Node + 1
-          case "last": return _$kvoFirstSlot_Node + 2
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Node {
-          case 0: return "parent"
-          case 1: return "owner"
-          case 2: return "last"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Node, capture) {
-          case (0, \Node.parent): return capture.keyPath
-          case (1, \Node.owner): return capture.keyPath
-          case (2, \Node.last): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Node, access) {
-          case (0, _): return access.visit(\Node._parent, get: { $0._parent }, set: { $0._parent = $1 }, modify: { $0(&$1._parent) })
-          case (1, _): return access.visit(\Node._owner, get: { $0._owner }, set: { $0._owner = $1 }, modify: { $0(&$1._owner) })
-          case (2, _): return access.visit(\Node._last, get: { $0._last }, set: { $0._last = $1 }, modify: { $0(&$1._last) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Node.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Node.parent: return "parent"
-          case \Node.owner: return "owner"
-          case \Node.last: return "last"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Node: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -701,80 +501,15 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Doc + 2 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Doc.title: return _$kvoFirstSlot_Doc + 0
-          case \Doc.default: return _$kvoFirstSlot_Doc + 1
-          default: break
-          }
-          return nil
-        }
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Doc }
 
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "title": return _$kvoFirstSlot_Doc + 0
-          case "default": return _$kvoFirstSlot_Doc + 1
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Doc {
-          case 0: return "title"
-          case 1: return "default"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Doc, capture) {
-          case (0, \Doc.title): return capture.keyPath
-          case (1, \Doc.default): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Doc, access) {
-          case (0, _): return access.visit(\Doc._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
-          case (1, _): return access.visit(\Doc._default, get: { $0._default }, set: { $0._default = $1 }, modify: { $0(&$1._default) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Doc.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Doc.title: return "title"
-          case \Doc.default: return "default"
-          case \Doc.id: return "id"
-          case \Doc.kind: return "kind"
-          case \Doc.cache: return "cache"
-          case \Doc.summary: return "summary"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("id", \Doc.id): return capture.keyPath
-          case ("kind", \Doc.kind): return capture.keyPath
-          case ("cache", \Doc.cache): return capture.keyPath
-          case ("summary", \Doc.summary): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          case \Doc.summary: return { @MainActor (object: Doc) -> String in object.summary }
-          default: return nil
-          }
+        private nonisolated static let _$kvoKeys_Doc = KeyValueObserving._KeyValueKeyTable(Doc.self) {
+          if case \Doc.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
+          if case \Doc.default = $0.stored("default", get: { $0._default }, set: { $0._default = $1 }, modify: { $0(&$1._default) }) {}
+          if case \Doc.id = $0.other("id") {}
+          if case \Doc.kind = $0.other("kind") {}
+          if case \Doc.cache = $0.other("cache") {}
+          if case \Doc.summary = $0.computed("summary", { @MainActor in $0.summary }) {}
         }
 
         private enum CodingKeys: Swift.String, Swift.CodingKey {
@@ -854,63 +589,12 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Renamed + 2 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Renamed.title: return _$kvoFirstSlot_Renamed + 0
-          case \Renamed.body: return _$kvoFirstSlot_Renamed + 1
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Renamed }
+
+        private nonisolated static let _$kvoKeys_Renamed = KeyValueObserving._KeyValueKeyTable(Renamed.self) {
+          if case \Renamed.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
+          if case \Renamed.body = $0.stored("body", get: { $0._body }, set: { $0._body = $1 }, modify: { $0(&$1._body) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "title": return _$kvoFirstSlot_Renamed + 0
-          case "body": return _$kvoFirstSlot_Renamed + 1
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Renamed {
-          case 0: return "title"
-          case 1: return "body"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Renamed, capture) {
-          case (0, \Renamed.title): return capture.keyPath
-          case (1, \Renamed.body): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Renamed, access) {
-          case (0, _): return access.visit(\Renamed._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
-          case (1, _): return access.visit(\Renamed._body, get: { $0._body }, set: { $0._body = $1 }, modify: { $0(&$1._body) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Renamed.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Renamed.title: return "title"
-          case \Renamed.body: return "body"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Renamed: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -1017,57 +701,11 @@ struct KeyValueObservableDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Build + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Build.name: return _$kvoFirstSlot_Build + 0
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Build }
+
+        private nonisolated static let _$kvoKeys_Build = KeyValueObserving._KeyValueKeyTable(Build.self) {
+          if case \Build.name = $0.stored("name", get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "name": return _$kvoFirstSlot_Build + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Build {
-          case 0: return "name"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Build, capture) {
-          case (0, \Build.name): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Build, access) {
-          case (0, _): return access.visit(\Build._name, get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Build.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Build.name: return "name"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Build: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -1121,57 +759,11 @@ struct ObservationDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Sheet + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Sheet.title: return _$kvoFirstSlot_Sheet + 0
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
+
+        private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
+          if case \Sheet.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "title": return _$kvoFirstSlot_Sheet + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Sheet {
-          case 0: return "title"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Sheet, capture) {
-          case (0, \Sheet.title): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Sheet, access) {
-          case (0, _): return access.visit(\Sheet._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Sheet.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Sheet.title: return "title"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -1220,41 +812,11 @@ struct ObservationDiagnosticsTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Sheet + 0 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
+
+        private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
+          if case \Sheet.cache = $0.other("cache") {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? { nil }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? { nil }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool { false }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Sheet.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Sheet.cache: return "cache"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("cache", \Sheet.cache): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 

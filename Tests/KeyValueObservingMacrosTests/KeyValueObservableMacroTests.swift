@@ -103,80 +103,15 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Person + 2 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Person.name: return _$kvoFirstSlot_Person + 0
-          case \Person.nickname: return _$kvoFirstSlot_Person + 1
-          default: break
-          }
-          return nil
-        }
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Person }
 
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "name": return _$kvoFirstSlot_Person + 0
-          case "nickname": return _$kvoFirstSlot_Person + 1
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Person {
-          case 0: return "name"
-          case 1: return "nickname"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Person, capture) {
-          case (0, \Person.name): return capture.keyPath
-          case (1, \Person.nickname): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Person, access) {
-          case (0, _): return access.visit(\Person._name, get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) })
-          case (1, _): return access.visit(\Person._nickname, get: { $0._nickname }, set: { $0._nickname = $1 }, modify: { $0(&$1._nickname) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Person.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Person.name: return "name"
-          case \Person.nickname: return "nickname"
-          case \Person.id: return "id"
-          case \Person.summary: return "summary"
-          case \Person.greeting: return "greeting"
-          case \Person.cache: return "cache"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("id", \Person.id): return capture.keyPath
-          case ("summary", \Person.summary): return capture.keyPath
-          case ("greeting", \Person.greeting): return capture.keyPath
-          case ("cache", \Person.cache): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          case \Person.summary: return { @MainActor (object: Person) -> String in object.summary }
-          default: return nil
-          }
+        private nonisolated static let _$kvoKeys_Person = KeyValueObserving._KeyValueKeyTable(Person.self) {
+          if case \Person.name = $0.stored("name", get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) }) {}
+          if case \Person.nickname = $0.stored("nickname", get: { $0._nickname }, set: { $0._nickname = $1 }, modify: { $0(&$1._nickname) }) {}
+          if case \Person.id = $0.other("id") {}
+          if case \Person.summary = $0.computed("summary", { @MainActor in $0.summary }) {}
+          if case \Person.greeting = $0.other("greeting") {}
+          if case \Person.cache = $0.other("cache") {}
         }
       }
 
@@ -265,77 +200,15 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Sheet + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Sheet.rows: return _$kvoFirstSlot_Sheet + 0
-          default: break
-          }
-          return nil
-        }
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "rows": return _$kvoFirstSlot_Sheet + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Sheet {
-          case 0: return "rows"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Sheet, capture) {
-          case (0, \Sheet.rows): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Sheet, access) {
-          case (0, _): return access.visit(\Sheet._rows, get: { $0._rows }, set: { $0._rows = $1 }, modify: { $0(&$1._rows) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Sheet.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Sheet.rows: return "rows"
-          case \Sheet.area: return "area"
-          case \Sheet.label: return "label"
-          case \Sheet.anyRows: return "anyRows"
-          case \Sheet.me: return "me"
-          case \Sheet.onMain: return "onMain"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("area", \Sheet.area): return capture.keyPath
-          case ("label", \Sheet.label): return capture.keyPath
-          case ("anyRows", \Sheet.anyRows): return capture.keyPath
-          case ("me", \Sheet.me): return capture.keyPath
-          case ("onMain", \Sheet.onMain): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          case \Sheet.area: return { @MainActor (object: Sheet) -> Int in object.area }
-          case \Sheet.label: return { @MainActor (object: Sheet) -> String in object.label }
-          default: return nil
-          }
+        private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
+          if case \Sheet.rows = $0.stored("rows", get: { $0._rows }, set: { $0._rows = $1 }, modify: { $0(&$1._rows) }) {}
+          if case \Sheet.area = $0.computed("area", { @MainActor in $0.area }) {}
+          if case \Sheet.label = $0.computed("label", { @MainActor in $0.label }) {}
+          if case \Sheet.anyRows = $0.computed("anyRows", { @MainActor in $0.anyRows }) {}
+          if case \Sheet.me = $0.computed("me", { @MainActor in $0.me }) {}
+          if case \Sheet.onMain = $0.other("onMain") {}
         }
       }
 
@@ -418,57 +291,11 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Thermostat + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Thermostat.target: return _$kvoFirstSlot_Thermostat + 0
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Thermostat }
+
+        private nonisolated static let _$kvoKeys_Thermostat = KeyValueObserving._KeyValueKeyTable(Thermostat.self) {
+          if case (\Thermostat.target, \Thermostat._target) = $0.stored("target") {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "target": return _$kvoFirstSlot_Thermostat + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Thermostat {
-          case 0: return "target"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Thermostat, capture) {
-          case (0, \Thermostat.target): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Thermostat, access) {
-          case (0, \Thermostat._target): return true
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Thermostat.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Thermostat.target: return "target"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Thermostat: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -534,15 +361,14 @@ struct KeyValueObservableMacroTests {
 
         open nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Vehicle + 1 }
 
+        open nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Vehicle }
+
+        private nonisolated static let _$kvoKeys_Vehicle = KeyValueObserving._KeyValueKeyTable(Vehicle.self) {
+          if case \Vehicle.wheels = $0.stored("wheels", get: { $0._wheels }, set: { $0._wheels = $1 }, modify: { $0(&$1._wheels) }) {}
+        }
+
         open nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Vehicle.wheels: return _$kvoFirstSlot_Vehicle + 0
-          default: break
-          }
-          guard Self.self != Vehicle.self else {
-            return nil
-          }
-          return KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Vehicle.self) {
+          _$kvoKeys_Vehicle.slot(for: keyPath, in: Self.self) {
             func slot<Root: Vehicle>(in _: Root.Type) -> Swift.Int? {
               switch keyPath {
               case \Root.wheels: return _$kvoFirstSlot_Vehicle + 0
@@ -552,50 +378,6 @@ struct KeyValueObservableMacroTests {
             return slot(in: Self.self)
           }
         }
-
-        open nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "wheels": return _$kvoFirstSlot_Vehicle + 0
-          default: return nil
-          }
-        }
-
-        open nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Vehicle {
-          case 0: return "wheels"
-          default: return nil
-          }
-        }
-
-        open nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Vehicle, capture) {
-          case (0, \Vehicle.wheels): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        open nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Vehicle, access) {
-          case (0, _): return access.visit(\Vehicle._wheels, get: { $0._wheels }, set: { $0._wheels = $1 }, modify: { $0(&$1._wheels) })
-          default: return false
-          }
-        }
-
-        open nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Vehicle.self }
-
-        open nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Vehicle.wheels: return "wheels"
-          default: return nil
-          }
-        }
-
-        open nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        open nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        open nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Vehicle: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -661,61 +443,11 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Box + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          return KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Box<Content, Tag>.self) {
-            func slot<Root: Box<Content, Tag>>(in _: Root.Type) -> Swift.Int? {
-              switch keyPath {
-              case \Root.content: return _$kvoFirstSlot_Box + 0
-              default: return nil
-              }
-            }
-            return slot(in: Self.self)
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable {
+          KeyValueObserving._KeyValueKeyTable.shared(Box<Content, Tag>.self) {
+            if case \Box<Content, Tag>.content = $0.stored("content", get: { $0._content }, set: { $0._content = $1 }, modify: { $0(&$1._content) }) {}
           }
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "content": return _$kvoFirstSlot_Box + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Box {
-          case 0: return "content"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Box, capture) {
-          case (0, \Box<Content, Tag>.content): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Box, access) {
-          case (0, _): return access.visit(\Box<Content, Tag>._content, get: { $0._content }, set: { $0._content = $1 }, modify: { $0(&$1._content) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Box<Content, Tag>.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Box<Content, Tag>.content: return "content"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Box: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -781,57 +513,11 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_ViewModel + 1 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \ViewModel.title: return _$kvoFirstSlot_ViewModel + 0
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_ViewModel }
+
+        private nonisolated static let _$kvoKeys_ViewModel = KeyValueObserving._KeyValueKeyTable(ViewModel.self) {
+          if case \ViewModel.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "title": return _$kvoFirstSlot_ViewModel + 0
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_ViewModel {
-          case 0: return "title"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_ViewModel, capture) {
-          case (0, \ViewModel.title): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_ViewModel, access) {
-          case (0, _): return access.visit(\ViewModel._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { ViewModel.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \ViewModel.title: return "title"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
           try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)
@@ -907,47 +593,11 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Vault + 0 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          default: break
-          }
-          return nil
-        }
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Vault }
 
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? { nil }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? { nil }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool { false }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Vault.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Vault.shown: return "shown"
-          case \Vault.total: return "total"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("shown", \Vault.shown): return capture.keyPath
-          case ("total", \Vault.total): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? {
-          switch keyPath {
-          case \Vault.total: return { @MainActor (object: Vault) -> Int in object.total }
-          default: return nil
-          }
+        private nonisolated static let _$kvoKeys_Vault = KeyValueObserving._KeyValueKeyTable(Vault.self) {
+          if case \Vault.shown = $0.other("shown") {}
+          if case \Vault.total = $0.computed("total", { @MainActor in $0.total }) {}
         }
       }
 
@@ -980,41 +630,11 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Empty + 0 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Empty }
+
+        private nonisolated static let _$kvoKeys_Empty = KeyValueObserving._KeyValueKeyTable(Empty.self) {
+          if case \Empty.id = $0.other("id") {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? { nil }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? { nil }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool { false }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Empty.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Empty.id: return "id"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("id", \Empty.id): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
       }
 
       extension Empty: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -1075,15 +695,14 @@ struct KeyValueObservableSubclassMacroTests {
 
         nonisolated override class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Truck + 1 }
 
+        nonisolated override class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Truck }
+
+        private nonisolated static let _$kvoKeys_Truck = KeyValueObserving._KeyValueKeyTable(Truck.self, after: Vehicle._$kvoKeys) {
+          if case \Truck.payload = $0.stored("payload", get: { $0._payload }, set: { $0._payload = $1 }, modify: { $0(&$1._payload) }) {}
+        }
+
         nonisolated override class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Truck.payload: return _$kvoFirstSlot_Truck + 0
-          default: break
-          }
-          guard Self.self != Truck.self else {
-            return super._$kvoSlot(for: keyPath)
-          }
-          return KeyValueObserving._KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Truck.self) {
+          _$kvoKeys_Truck.slot(for: keyPath, in: Self.self) {
             func slot<Root: Truck>(in _: Root.Type) -> Swift.Int? {
               switch keyPath {
               case \Root.payload: return _$kvoFirstSlot_Truck + 0
@@ -1093,50 +712,6 @@ struct KeyValueObservableSubclassMacroTests {
             return slot(in: Self.self)
           } ?? super._$kvoSlot(for: keyPath)
         }
-
-        nonisolated override class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "payload": return _$kvoFirstSlot_Truck + 0
-          default: return super._$kvoSlot(forKey: key)
-          }
-        }
-
-        nonisolated override class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Truck {
-          case 0: return "payload"
-          default: return super._$kvoKey(forSlot: slot)
-          }
-        }
-
-        nonisolated override class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Truck, capture) {
-          case (0, \Truck.payload): return capture.keyPath
-          default: return super._$kvoKeyPath(forSlot: slot)
-          }
-        }
-
-        nonisolated override class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Truck, access) {
-          case (0, _): return access.visit(\Truck._payload, get: { $0._payload }, set: { $0._payload = $1 }, modify: { $0(&$1._payload) })
-          default: return super._$kvoAccessStorage(ofSlot: slot, access)
-          }
-        }
-
-        nonisolated override class var _$kvoMarkedType: Swift.AnyObject.Type { Truck.self }
-
-        nonisolated override class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Truck.payload: return "payload"
-          default: return super._$kvoName(for: keyPath)
-          }
-        }
-
-        nonisolated override class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { super._$kvoIsReadOnly(forKey: key) }
-
-        nonisolated override class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { super._$kvoOtherKeyPath(forKey: key) }
-
-        nonisolated override class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { super._$kvoGetter(for: keyPath) }
       }
       """#
     }
@@ -1172,43 +747,17 @@ struct KeyValueObservableSubclassMacroTests {
 
         nonisolated override class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_ClampedDial + 0 }
 
+        nonisolated override class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_ClampedDial }
+
+        private nonisolated static let _$kvoKeys_ClampedDial = KeyValueObserving._KeyValueKeyTable(ClampedDial.self, after: Dial._$kvoKeys) {
+          if case \ClampedDial.level = $0.other("level") {}
+          if case \ClampedDial.label = $0.other("label") {}
+          $0.overrides("level", "label")
+        }
+
         nonisolated override class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          default: break
-          }
-          return super._$kvoSlot(for: keyPath)
+          _$kvoKeys_ClampedDial.slot(for: keyPath, in: Self.self) { nil } ?? super._$kvoSlot(for: keyPath)
         }
-
-        nonisolated override class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? { super._$kvoSlot(forKey: key) }
-
-        nonisolated override class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? { super._$kvoKey(forSlot: slot) }
-
-        nonisolated override class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? { super._$kvoKeyPath(forSlot: slot) }
-
-        nonisolated override class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool { ![super._$kvoSlot(forKey: "level"), super._$kvoSlot(forKey: "label")].contains(slot) && super._$kvoAccessStorage(ofSlot: slot, access) }
-
-        nonisolated override class var _$kvoMarkedType: Swift.AnyObject.Type { ClampedDial.self }
-
-        nonisolated override class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \ClampedDial.level: return "level"
-          case \ClampedDial.label: return "label"
-          default: return super._$kvoName(for: keyPath)
-          }
-        }
-
-        nonisolated override class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { super._$kvoIsReadOnly(forKey: key) }
-
-        nonisolated override class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (key, capture) {
-          case ("level", \ClampedDial.level): return capture.keyPath
-          case ("label", \ClampedDial.label): return capture.keyPath
-          default: return super._$kvoOtherKeyPath(forKey: key)
-          }
-        }
-
-        nonisolated override class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { super._$kvoGetter(for: keyPath) }
       }
       """#
     }
@@ -1307,63 +856,12 @@ struct ObservationExpansionTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Sheet + 2 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Sheet.title: return _$kvoFirstSlot_Sheet + 0
-          case \Sheet.count: return _$kvoFirstSlot_Sheet + 1
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
+
+        private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
+          if case \Sheet.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
+          if case \Sheet.count = $0.stored("count", get: { $0._count }, set: { $0._count = $1 }, modify: { $0(&$1._count) }) {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "title": return _$kvoFirstSlot_Sheet + 0
-          case "count": return _$kvoFirstSlot_Sheet + 1
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Sheet {
-          case 0: return "title"
-          case 1: return "count"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Sheet, capture) {
-          case (0, \Sheet.title): return capture.keyPath
-          case (1, \Sheet.count): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Sheet, access) {
-          case (0, _): return access.visit(\Sheet._title, get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) })
-          case (1, _): return access.visit(\Sheet._count, get: { $0._count }, set: { $0._count = $1 }, modify: { $0(&$1._count) })
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Sheet.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Sheet.title: return "title"
-          case \Sheet.count: return "count"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
@@ -1499,63 +997,12 @@ struct ObservationExpansionTests {
 
         nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Screen + 2 }
 
-        nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
-          switch keyPath {
-          case \Screen.headline: return _$kvoFirstSlot_Screen + 0
-          case \Screen.zoom: return _$kvoFirstSlot_Screen + 1
-          default: break
-          }
-          return nil
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Screen }
+
+        private nonisolated static let _$kvoKeys_Screen = KeyValueObserving._KeyValueKeyTable(Screen.self) {
+          if case \Screen.headline = $0.stored("headline", get: { $0._headline }, set: { $0._headline = $1 }, modify: { $0(&$1._headline) }) {}
+          if case (\Screen.zoom, \Screen._zoom) = $0.stored("zoom") {}
         }
-
-        nonisolated class func _$kvoSlot(forKey key: Swift.String) -> Swift.Int? {
-          switch key {
-          case "headline": return _$kvoFirstSlot_Screen + 0
-          case "zoom": return _$kvoFirstSlot_Screen + 1
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKey(forSlot slot: Swift.Int) -> Swift.String? {
-          switch slot - _$kvoFirstSlot_Screen {
-          case 0: return "headline"
-          case 1: return "zoom"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoKeyPath(forSlot slot: Swift.Int) -> Swift.AnyKeyPath? {
-          let capture = KeyValueObserving._KeyPathCapture()
-          switch (slot - _$kvoFirstSlot_Screen, capture) {
-          case (0, \Screen.headline): return capture.keyPath
-          case (1, \Screen.zoom): return capture.keyPath
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoAccessStorage(ofSlot slot: Swift.Int, _ access: KeyValueObserving._KeyValueStorageAccess) -> Swift.Bool {
-          switch (slot - _$kvoFirstSlot_Screen, access) {
-          case (0, _): return access.visit(\Screen._headline, get: { $0._headline }, set: { $0._headline = $1 }, modify: { $0(&$1._headline) })
-          case (1, \Screen._zoom): return true
-          default: return false
-          }
-        }
-
-        nonisolated class var _$kvoMarkedType: Swift.AnyObject.Type { Screen.self }
-
-        nonisolated class func _$kvoName(for keyPath: Swift.AnyKeyPath) -> Swift.String? {
-          switch keyPath {
-          case \Screen.headline: return "headline"
-          case \Screen.zoom: return "zoom"
-          default: return nil
-          }
-        }
-
-        nonisolated class func _$kvoIsReadOnly(forKey key: Swift.String) -> Swift.Bool { false }
-
-        nonisolated class func _$kvoOtherKeyPath(forKey key: Swift.String) -> Swift.AnyKeyPath? { nil }
-
-        nonisolated class func _$kvoGetter(for keyPath: Swift.AnyKeyPath) -> Any? { nil }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
