@@ -33,10 +33,37 @@ extension KeyValueObservable {
   /// person.address?.city = "Bergen"         // prints "Optional(Optional("Bergen"))"
   /// ```
   ///
+  /// The handler takes the isolation of the code that registers it, as any
+  /// closure that is not `@Sendable` does: registered from the main actor,
+  /// it may touch main-actor state, and it runs synchronously when the
+  /// change is made there — which, for a `@MainActor` model, is every
+  /// change made through its properties. In debug builds each call checks
+  /// that it runs on that actor and stops with a message naming the class
+  /// and the key when it does not (a change made from another thread, by
+  /// string or through a reference the compiler could not check); release
+  /// builds call it as they find it. To be called on the main actor
+  /// whoever changes the value, use
+  /// ``observeOnMainActor(_:options:changeHandler:)``, which hops.
+  ///
+  /// ```swift
+  /// @MainActor final class Screen {
+  ///     let model = Model()  // a @MainActor @KeyValueObservable class
+  ///     var title = ""
+  ///     var token: KeyValueObservation?
+  ///     func start() {
+  ///         token = model.observe(\.name, options: .new) { [unowned self] _, change in
+  ///             title = change.newValue!  // main-actor state, no hop, no await
+  ///         }
+  ///     }
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - keyPath: The value to observe, rooted at this object's type.
   ///   - options: Which values the changes carry and which extra
   ///     notifications are sent; see ``KeyValueObservingOptions``.
+  ///   - isolation: The actor the handler is isolated to: the caller's,
+  ///     which Swift passes for you.
   ///   - changeHandler: Called with the object and the change.
   /// - Returns: The token that keeps the registration alive.
   /// - Complexity: For a stored property, O(1) amortised whatever the number
@@ -46,12 +73,16 @@ extension KeyValueObservable {
   public func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [],
+    isolation: isolated (any Actor)? = #isolation,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    observe(keyPath, options: options, hooks: nil, changeHandler: changeHandler)
+    guard _isDebugAssertConfiguration(), let isolation else {
+      return observe(keyPath, options: options, hooks: nil, changeHandler: changeHandler)
+    }
+    return observe(keyPath, options: options, hooks: nil, changeHandler: Self.checking(changeHandler, runsOn: isolation, for: keyPath))
   }
 
-  /// ``observe(_:options:changeHandler:)`` with `hooks`: what the
+  /// ``observe(_:options:isolation:changeHandler:)`` with `hooks`: what the
   /// registration says observes, and what to do when it ends. The
   /// controller, the async sequences and the delivery places register
   /// through it.

@@ -85,3 +85,10 @@ final class Draft: Document {
   var revision = 0
   var label: String { "\(name) r\(revision)" }
 }
+
+/// A model that any thread may change: not isolated, and `Sendable` by its
+/// author's word.
+@KeyValueObservable
+nonisolated final class Counter: @unchecked Sendable {
+  var value = 0
+}

@@ -1,15 +1,20 @@
 /// One use of an observable property's backing storage, handed over with
-/// its types by the class's key table (``_KeyValueKeyTable``), which holds
-/// typed functions that read and change the storage.
+/// its types by the class's key table (``_KeyValueKeyTable``): each key
+/// holds a function, compiled where the table is built, that does the job
+/// with typed functions over the storage. An assignment by string runs as
+/// typed code there, with no type opened at run time.
 ///
 /// A value, allocating nothing: what the job leaves goes to its caller's
 /// ``Outcome`` through a pointer (see ``perform(_:_:)``).
 ///
+/// Not API: the key table's builder uses it.
+///
 /// ```swift
 /// let (handled, outcome) = person.accessStorage(ofSlot: 0, .accessors)
 /// ```
-struct _KeyValueStorageAccess {
+public struct _KeyValueStorageAccess {
   /// What to do with the storage.
+  @usableFromInline
   enum Job {
     /// Keep typed functions that read the storage and change it in place,
     /// in ``Outcome/accessors``.
@@ -25,28 +30,31 @@ struct _KeyValueStorageAccess {
   }
 
   /// What the job leaves for its caller.
+  @usableFromInline
   struct Outcome {
     /// For ``Job/accessors``: a ``StorageAccessors`` of the property's
     /// value type, rooted at `AnyObject`.
-    var accessors: Any?
+    @usableFromInline var accessors: Any?
     /// For ``Job/assign(object:value:slot:)``, the property's type when the
     /// value was not of it (nothing was assigned).
-    var mismatchedType: Any.Type?
+    @usableFromInline var mismatchedType: Any.Type?
     /// For ``Job/chainLink``: the observation storage of an object of the
     /// class (or a subclass of it).
-    var linkStorage: ((AnyObject) -> Unmanaged<_KeyValueObservationStorage>?)?
+    @usableFromInline var linkStorage: ((AnyObject) -> Unmanaged<_KeyValueObservationStorage>?)?
     /// For ``Job/chainLink``, when the property holds an object: reads it,
     /// without retaining it (see ``StoredChain``).
-    var linkObject: ((AnyObject) -> Unmanaged<AnyObject>)?
+    @usableFromInline var linkObject: ((AnyObject) -> Unmanaged<AnyObject>)?
 
+    @usableFromInline
     init() {}
   }
 
-  let job: Job
+  @usableFromInline let job: Job
   /// Where the job leaves its outcome: the caller's, on its stack (see
   /// ``perform(_:_:)``), so that an access allocates nothing.
-  let outcome: UnsafeMutablePointer<Outcome>
+  @usableFromInline let outcome: UnsafeMutablePointer<Outcome>
 
+  @usableFromInline
   init(_ job: Job, outcome: UnsafeMutablePointer<Outcome>) {
     self.job = job
     self.outcome = outcome
@@ -62,7 +70,10 @@ struct _KeyValueStorageAccess {
   }
 
   /// Does the job on the storage `get`, `set` and `modify` reach, which
-  /// has `willSet`/`didSet` of its own or not; returns `true`.
+  /// has `willSet`/`didSet` of its own or not; returns `true`. Inlined
+  /// where the class's table is built, so that the job runs as code
+  /// specialised for the property's types.
+  @inlinable
   func perform<Root: KeyValueObservable, Value>(
     hasPropertyObservers: Bool,
     get: @escaping (Root) -> Value,
@@ -98,6 +109,7 @@ struct _KeyValueStorageAccess {
   /// Assigns the value `value` points to (`nil`: an optional's `nil`) to
   /// `root`'s storage through `set`, notifying the registrations of `slot`
   /// as the setter does, or records that it is not a `Value`.
+  @inlinable
   func assign<Root: KeyValueObservable, Value>(
     _ value: UnsafePointer<Any>?,
     to root: Root,

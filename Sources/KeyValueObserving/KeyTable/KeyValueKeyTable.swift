@@ -140,7 +140,7 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
     guard slot >= firstSlot else {
       return !overriddenSlots.contains(slot) && (superTable?.accessStorage(ofSlot: slot, access) ?? false)
     }
-    return key(forSlot: slot)?.storage?.perform(access) ?? false
+    return key(forSlot: slot)?.storage?(access) ?? false
   }
 
   /// The property `keyPath` names among this class's keys, stored or not,
@@ -168,20 +168,28 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
 /// Not API: ``_KeyValueKeyTableBuilder`` makes them.
 public final class _KeyValueKey {
   /// The property's name.
-  let name: String
+  @usableFromInline let name: String
   /// Whether key-value coding finds the property by its name: not for a
   /// `private` observable property, which keeps its slot.
-  let isKeyedByString: Bool
+  @usableFromInline let isKeyedByString: Bool
   /// The property's key path, rooted at the class that declares it; set by
   /// the `case` pattern that names it (see ``~=(_:_:)``).
   private(set) var keyPath: AnyKeyPath?
-  /// The property's backing storage, with its types.
-  fileprivate(set) var storage: _KeyValueKeyStorage?
+  /// Does a job on the property's backing storage with its types: a
+  /// function compiled where the table is built (see
+  /// ``_KeyValueStorageAccess``).
+  @usableFromInline var storage: ((_KeyValueStorageAccess) -> Bool)?
   /// The getter of a computed property, as a `@MainActor (Root) -> Value`
   /// (see ``KeyValueObservable/_$kvoGetter(for:)``).
-  let getter: Any?
+  @usableFromInline let getter: Any?
 
-  init(_ name: String, isKeyedByString: Bool = true, storage: _KeyValueKeyStorage? = nil, getter: Any? = nil) {
+  @usableFromInline
+  init(
+    _ name: String,
+    isKeyedByString: Bool = true,
+    storage: ((_KeyValueStorageAccess) -> Bool)? = nil,
+    getter: Any? = nil
+  ) {
     self.name = name
     self.isKeyedByString = isKeyedByString
     self.storage = storage
@@ -209,55 +217,31 @@ public final class _KeyValueKey {
 ///
 /// Not API: ``_KeyValueKeyTableBuilder/stored(_:keyedByString:)`` makes it.
 public struct _KeyValueKeyStorageMatch {
-  let key: _KeyValueKey
+  @usableFromInline let key: _KeyValueKey
+
+  @usableFromInline
+  init(key: _KeyValueKey) {
+    self.key = key
+  }
 
   /// Gives the key storage reached through `pattern`, the key path to it.
   ///
   /// ```swift
   /// // if case (\Person.mood, \Person._mood) = $0.stored("mood") {}
   /// ```
+  @inlinable
   public static func ~= <Root: KeyValueObservable, Value>(
     pattern: ReferenceWritableKeyPath<Root, Value>,
     match: _KeyValueKeyStorageMatch
   ) -> Bool {
-    match.key.storage = _KeyValueTypedStorage<Root, Value>(
-      hasPropertyObservers: true,
-      get: { $0[keyPath: pattern] },
-      set: { $0[keyPath: pattern] = $1 },
-      modify: { body, root in body(&root[keyPath: pattern]) }
-    )
+    match.key.storage = { access in
+      access.perform(
+        hasPropertyObservers: true,
+        get: { (root: Root) in root[keyPath: pattern] },
+        set: { (root: Root, value: Value) in root[keyPath: pattern] = value },
+        modify: { (body: (inout Value) -> Void, root: Root) in body(&root[keyPath: pattern]) }
+      )
+    }
     return true
-  }
-}
-
-/// The backing storage of an observable stored property, with its types
-/// hidden: hands them to a ``_KeyValueStorageAccess``.
-class _KeyValueKeyStorage {
-  /// Does `access`'s job on the storage; returns `true`.
-  func perform(_ access: _KeyValueStorageAccess) -> Bool { false }
-}
-
-/// The backing storage of a property of `Root` holding a `Value`, as typed
-/// functions.
-final class _KeyValueTypedStorage<Root: KeyValueObservable, Value>: _KeyValueKeyStorage {
-  let hasPropertyObservers: Bool
-  let get: (Root) -> Value
-  let set: (Root, Value) -> Void
-  let modify: ((inout Value) -> Void, Root) -> Void
-
-  init(
-    hasPropertyObservers: Bool,
-    get: @escaping (Root) -> Value,
-    set: @escaping (Root, Value) -> Void,
-    modify: @escaping ((inout Value) -> Void, Root) -> Void
-  ) {
-    self.hasPropertyObservers = hasPropertyObservers
-    self.get = get
-    self.set = set
-    self.modify = modify
-  }
-
-  override func perform(_ access: _KeyValueStorageAccess) -> Bool {
-    access.perform(hasPropertyObservers: hasPropertyObservers, get: get, set: set, modify: modify)
   }
 }

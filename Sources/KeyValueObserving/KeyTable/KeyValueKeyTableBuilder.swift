@@ -15,8 +15,8 @@
 /// // }
 /// ```
 public final class _KeyValueKeyTableBuilder<Root: KeyValueObservable> {
-  var stored: [_KeyValueKey] = []
-  var others: [_KeyValueKey] = []
+  @usableFromInline var stored: [_KeyValueKey] = []
+  @usableFromInline var others: [_KeyValueKey] = []
   var readOnlyKeys: [String] = []
   var overriddenKeys: [String] = []
 
@@ -29,6 +29,11 @@ public final class _KeyValueKeyTableBuilder<Root: KeyValueObservable> {
   /// ```swift
   /// // if case \Person.name = $0.stored("name", get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) }) {}
   /// ```
+  ///
+  /// Inlined into the table's initializer, so that the jobs done on the
+  /// storage (an assignment by string, a proxy's mutation in place, a
+  /// chain's read) run as code specialised for the property's types.
+  @inlinable
   public func stored<Value>(
     _ name: String,
     keyedByString: Bool = true,
@@ -36,8 +41,9 @@ public final class _KeyValueKeyTableBuilder<Root: KeyValueObservable> {
     set: @escaping (Root, Value) -> Void,
     modify: @escaping ((inout Value) -> Void, Root) -> Void
   ) -> _KeyValueKey {
-    let storage = _KeyValueTypedStorage(hasPropertyObservers: false, get: get, set: set, modify: modify)
-    let key = _KeyValueKey(name, isKeyedByString: keyedByString, storage: storage)
+    let key = _KeyValueKey(name, isKeyedByString: keyedByString) { access in
+      access.perform(hasPropertyObservers: false, get: get, set: set, modify: modify)
+    }
     stored.append(key)
     return key
   }
@@ -49,6 +55,7 @@ public final class _KeyValueKeyTableBuilder<Root: KeyValueObservable> {
   /// ```swift
   /// // if case (\Person.mood, \Person._mood) = $0.stored("mood") {}
   /// ```
+  @inlinable
   public func stored(_ name: String, keyedByString: Bool = true) -> (_KeyValueKey, _KeyValueKeyStorageMatch) {
     let key = _KeyValueKey(name, isKeyedByString: keyedByString)
     stored.append(key)

@@ -1,0 +1,31 @@
+extension KeyValueObservable {
+  /// `handler`, checking on each call that it runs on `actor`, the actor
+  /// it is isolated to: a debug build's check of
+  /// ``observe(_:options:isolation:changeHandler:)``. A call anywhere else
+  /// stops the process, in this function, with a message that names the
+  /// class and the key where the platform prints it (the main actor's
+  /// check on Linux stops it through dispatch's queue assertion, whose
+  /// backtrace shows this function).
+  ///
+  /// ```swift
+  /// // In a debug build, observe(_:options:changeHandler:) called on the main actor registers
+  /// let handler = Person.checking({ _, _ in }, runsOn: MainActor.shared, for: \Person.name)
+  /// ```
+  @usableFromInline
+  static func checking<Value>(
+    _ handler: @escaping (Self, KeyValueObservedChange<Value>) -> Void,
+    runsOn actor: any Actor,
+    for keyPath: KeyPath<Self, Value>
+  ) -> (Self, KeyValueObservedChange<Value>) -> Void {
+    { object, change in
+      actor.preconditionIsolated(
+        """
+        KeyValueObserving: \(Self.self).\(Self.describe(keyPath)) changed off \(actor), the actor the \
+        observation's handler is isolated to (it was registered there). To be called there whoever changes \
+        it, observe with observeOnMainActor(_:options:changeHandler:) or observe(_:options:on:changeHandler:).
+        """
+      )
+      handler(object, change)
+    }
+  }
+}
