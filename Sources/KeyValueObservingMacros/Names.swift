@@ -6,7 +6,6 @@ enum Names {
   static let registrarType = "\(module)._KeyValueObservationRegistrar"
   static let storageType = "\(module)._KeyValueObservationStorage"
   static let tracking = "\(module)._KeyValueAccessTracking"
-  static let keyPathCapture = "\(module)._KeyPathCapture"
   static let keyTableType = "\(module)._KeyValueKeyTable"
   static let observableProtocol = "Observable"
   static let observationModule = "Observation"

@@ -58,10 +58,10 @@ struct ObservationMembers {
     }
   }
 
-  /// The key path of a property as the two members below write it.
+  /// The constant holding a property's key path, as the two members below
+  /// write it.
   private func keyPath(of name: String) -> String {
-    keptKeyPaths.contains(name)
-      ? "Self.\(Names.observationKeyPath(of: name))" : "\\\(classDecl.selfTypeName).\(name)"
+    "Self.\(Names.observationKeyPath(of: name))"
   }
 
   /// Observation's registrar, as `@Observable` keeps one.
@@ -69,33 +69,25 @@ struct ObservationMembers {
     "\(raw: access)nonisolated let \(raw: Names.observationRegistrar) = \(raw: Names.observationRegistrarType)()"
   }
 
-  /// Reports an event of the property at a slot with the property's key
-  /// path; a subclass's slots, through the key path its table gives. This
-  /// `nonisolated` member cannot name a key path to an isolated property
-  /// except as a pattern (see the key table's `_$kvoKeyPath(forSlot:)`),
-  /// and the property may be isolated without the macro seeing it (a
-  /// module whose default isolation is the main actor): a property whose
-  /// key path is not kept as a constant is reported through the key path
-  /// its pattern captured.
+  /// Reports an event of the property at a slot with the key path kept as
+  /// a constant; every other slot — a subclass's, or a property whose key
+  /// path the class cannot keep (a generic class's, or one with observers
+  /// of its own, whose storage is isolated) — with the key path its key
+  /// table holds, the same for each of its events.
   var eventMember: DeclSyntax {
     let firstSlot = Names.firstSlot(ofClass: className)
-    let byPattern = properties.contains { !keptKeyPaths.contains($0) }
     let report = "\(Names.observationRegistrar).\(Names.observationReport)"
-    let cases = properties.enumerated().map { index, name in
-      switch (byPattern, keptKeyPaths.contains(name)) {
-      case (true, true): "case (\(index), _): \(report)(event, self, \(keyPath(of: name)))"
-      case (true, false): "case (\(index), \\\(classDecl.selfTypeName).\(name)): \(report)(event, self, capture.keyPath)"
-      case (false, _): "case \(index): \(report)(event, self, \(keyPath(of: name)))"
-      }
+    let cases = properties.enumerated().compactMap { index, name -> String? in
+      guard keptKeyPaths.contains(name) else { return nil }
+      return "case \(index): \(report)(event, self, \(keyPath(of: name)))"
     }
     let fallback = "\(report)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
-    let subject = byPattern ? "(slot - Self.\(firstSlot), capture)" : "slot - Self.\(firstSlot)"
-    let preamble = byPattern ? "let capture = \(Names.keyPathCapture)()\n" : ""
+    guard !cases.isEmpty else {
+      return "\(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) { \(raw: fallback) }"
+    }
+    let body = ["switch slot - Self.\(firstSlot) {"] + cases + ["default: \(fallback)", "}"]
     return """
-      \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {
-        \(raw: preamble)switch \(raw: subject) {
-        \(raw: (cases + ["default: \(fallback)"]).joined(separator: "\n"))
-        }
+      \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {\(raw: indented(body))
       }
       """
   }
@@ -111,11 +103,12 @@ struct ObservationMembers {
       guard keptKeyPaths.contains(name) else { return nil }
       return "case \(index): return \(Names.observationRegistrar).withMutation(of: self, keyPath: \(keyPath(of: name)), mutation)"
     }
+    guard !cases.isEmpty else {
+      return "\(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result { \(raw: byEvents) }"
+    }
+    let body = ["switch slot - Self.\(firstSlot) {"] + cases + ["default: \(byEvents)", "}"]
     return """
-      \(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
-        switch slot - Self.\(raw: firstSlot) {
-        \(raw: (cases + ["default: \(byEvents)"]).joined(separator: "\n"))
-        }
+      \(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {\(raw: indented(body))
       }
       """
   }

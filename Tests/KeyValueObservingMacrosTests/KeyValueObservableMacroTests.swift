@@ -868,16 +868,16 @@ struct ObservationExpansionTests {
         nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           switch slot - Self._$kvoFirstSlot_Sheet {
           case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_title)
-        case 1: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_count)
-        default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+          case 1: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_count)
+          default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
         }
 
         nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
           switch slot - Self._$kvoFirstSlot_Sheet {
           case 0: return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_title, mutation)
-        case 1: return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_count, mutation)
-        default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
+          case 1: return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_count, mutation)
+          default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
           }
         }
 
@@ -1007,18 +1007,16 @@ struct ObservationExpansionTests {
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
         nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
-          let capture = KeyValueObserving._KeyPathCapture()
-        switch (slot - Self._$kvoFirstSlot_Screen, capture) {
-          case (0, _): _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_headline)
-        case (1, \Screen.zoom): _$kvoObservationRegistrar._$kvoReport(event, self, capture.keyPath)
-        default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+          switch slot - Self._$kvoFirstSlot_Screen {
+          case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_headline)
+          default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
         }
 
         nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
           switch slot - Self._$kvoFirstSlot_Screen {
           case 0: return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_headline, mutation)
-        default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
+          default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
           }
         }
 

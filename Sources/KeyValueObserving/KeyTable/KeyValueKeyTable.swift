@@ -173,12 +173,14 @@ public final class _KeyValueKey {
   /// `private` observable property, which keeps its slot.
   @usableFromInline let isKeyedByString: Bool
   /// The property's key path, rooted at the class that declares it; set by
-  /// the `case` pattern that names it (see ``~=(_:_:)``).
-  private(set) var keyPath: AnyKeyPath?
+  /// the `case` pattern that names it (see ``~=(_:_:)``). Like ``storage``,
+  /// set while the table is built and only read afterwards: unchecked, so
+  /// that reading it costs no exclusivity check.
+  @exclusivity(unchecked) private(set) var keyPath: AnyKeyPath?
   /// Does a job on the property's backing storage with its types: a
   /// function compiled where the table is built (see
   /// ``_KeyValueStorageAccess``).
-  @usableFromInline var storage: ((_KeyValueStorageAccess) -> Bool)?
+  @exclusivity(unchecked) @usableFromInline var storage: ((_KeyValueStorageAccess) -> Bool)?
   /// The getter of a computed property, as a `@MainActor (Root) -> Value`
   /// (see ``KeyValueObservable/_$kvoGetter(for:)``).
   @usableFromInline let getter: Any?
