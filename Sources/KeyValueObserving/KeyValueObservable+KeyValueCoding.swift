@@ -43,8 +43,9 @@ extension KeyValueObservable {
   public func setValue(_ value: Any?, forKey key: String) throws(KeyValueCodingError) {
     // An observable stored property: assigned by the class's own table,
     // as typed code.
-    if let slot = Self._$kvoSlot(forKey: key) {
-      guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: "\(Self.self)") }
+    let keys = Self._$kvoKeys
+    if let slot = keys.slot(forKey: key) {
+      guard !keys.isReadOnly(forKey: key) else { throw .readOnly(key, type: "\(Self.self)") }
       func assign(_ value: UnsafePointer<Any>?) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
         accessStorage(ofSlot: slot, .assign(object: .passUnretained(self), value: value, slot: slot))
       }

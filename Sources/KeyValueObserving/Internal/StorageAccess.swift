@@ -157,7 +157,8 @@ extension KeyValueObservable {
     _ job: _KeyValueStorageAccess.Job
   ) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
     let dynamicType = type(of: self)
-    guard ObjectIdentifier(dynamicType._$kvoMarkedType) == ObjectIdentifier(dynamicType) else { return (false, .init()) }
-    return _KeyValueStorageAccess.perform(job) { dynamicType._$kvoAccessStorage(ofSlot: slot, $0) }
+    let keys = dynamicType._$kvoKeys
+    guard ObjectIdentifier(keys.markedType) == ObjectIdentifier(dynamicType) else { return (false, .init()) }
+    return _KeyValueStorageAccess.perform(job) { keys.accessStorage(ofSlot: slot, $0) }
   }
 }

@@ -38,6 +38,9 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   /// Names of properties whose setter is `private(set)` or
   /// `fileprivate(set)`.
   let readOnlyKeys: [String]
+  /// Whether this class or a superclass has read-only keys: most have none,
+  /// and a setter by string then asks nothing more.
+  let hasReadOnlyKeys: Bool
   /// The superclass's slots whose properties this class overrides: their
   /// storage is the superclass's, but the override's accessors must run.
   let overriddenSlots: [Int]
@@ -61,6 +64,7 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
     stored = builder.stored
     others = builder.others
     readOnlyKeys = builder.readOnlyKeys
+    hasReadOnlyKeys = !readOnlyKeys.isEmpty || (superTable?.hasReadOnlyKeys ?? false)
     overriddenSlots = superTable.map { table in builder.overriddenKeys.compactMap { table.slot(forKey: $0) } } ?? []
   }
 
@@ -157,7 +161,7 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
 
   /// Whether the property called `key` is read-only by string.
   func isReadOnly(forKey key: String) -> Bool {
-    readOnlyKeys.contains(key) || (superTable?.isReadOnly(forKey: key) ?? false)
+    hasReadOnlyKeys && (readOnlyKeys.contains(key) || (superTable?.isReadOnly(forKey: key) ?? false))
   }
 }
 
