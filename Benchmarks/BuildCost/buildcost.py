@@ -2,10 +2,10 @@
 """What a team pays at build time to adopt @KeyValueObservable.
 
 Generates a client package of N model classes (six stored properties of
-mixed types and one computed property each, in ten files), four times over:
-as plain classes, as `@Observable` classes, as `@KeyValueObservable`
-classes, and as `@KeyValueObservable` classes that also declare
-`Observable`. With the dependencies built beforehand it measures, for each:
+mixed types and one computed property each, all public, in ten files), four
+times over: as plain classes, as `@Observable` classes, as
+`@KeyValueObservable` classes, and as `@KeyValueObservable` classes that also
+declare `Observable`. With the dependencies built beforehand it measures, for each:
 
 - the CPU time of building the client target in debug and in release
   (interleaved rounds, best of them; a no-op build's CPU time, SwiftPM's own
@@ -48,15 +48,19 @@ REFERENCE = "WithObservable"
 
 
 def model(index, attribute, inheritance):
+    # Public, as a module of models is used from other modules: nothing of
+    # it may be stripped as unused, which would leave the object code and
+    # the release build of classes nobody calls.
     return f"""{attribute}
-final class Model{index}{inheritance} {{
-  var name = ""
-  var count = 0
-  var price: Double = 1.5
-  var tags: [String] = []
-  var isEnabled = false
-  var note: String? = nil
-  var summary: String {{ "\\(name) \\(count)" }}
+public final class Model{index}{inheritance} {{
+  public var name = ""
+  public var count = 0
+  public var price: Double = 1.5
+  public var tags: [String] = []
+  public var isEnabled = false
+  public var note: String? = nil
+  public var summary: String {{ "\\(name) \\(count)" }}
+  public init() {{}}
 }}
 """
 

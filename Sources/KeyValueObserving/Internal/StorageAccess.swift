@@ -69,68 +69,98 @@ public struct _KeyValueStorageAccess {
     return (handled, outcome)
   }
 
-  /// Does the job on the storage `get`, `set` and `modify` reach, which
-  /// has `willSet`/`didSet` of its own or not; returns `true`. Inlined
-  /// where the class's table is built, so that the job runs as code
-  /// specialised for the property's types.
-  @inlinable
-  func perform<Root: KeyValueObservable, Value>(
-    hasPropertyObservers: Bool,
-    get: @escaping (Root) -> Value,
-    set: @escaping (Root, Value) -> Void,
-    modify: @escaping ((inout Value) -> Void, Root) -> Void
-  ) -> Bool {
+  /// Does the job on `storage`; returns `true`. Specialised for each
+  /// value type where tables are built, once for all the properties of
+  /// that type in the module, and not inlined into each.
+  @inlinable @inline(never)
+  func perform<Value>(_ storage: _KeyValueTypedStorage<Value>) -> Bool {
     switch job {
     case .accessors, .chainLink:
       // The table belongs to the object's class or to a superclass of it.
       outcome.pointee.accessors = StorageAccessors<Value>(
-        get: { get(unsafeDowncast($0, to: Root.self)) },
-        modify: { object, body in modify(body, unsafeDowncast(object, to: Root.self)) },
-        hasPropertyObservers: hasPropertyObservers
+        get: storage.get, modify: storage.modify, hasPropertyObservers: storage.hasPropertyObservers
       )
       guard case .chainLink = job else { break }
-      outcome.pointee.linkStorage = { unsafeDowncast($0, to: Root.self)._$kvoObservedStorage }
+      outcome.pointee.linkStorage = storage.observedStorage
       // A class: one reference, handed on as it is (`as AnyObject` would
       // go through the run time's bridging).
       if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
-        outcome.pointee.linkObject = {
-          Unmanaged.passUnretained(unsafeBitCast(get(unsafeDowncast($0, to: Root.self)), to: AnyObject.self))
-        }
+        let get = storage.get
+        outcome.pointee.linkObject = { Unmanaged.passUnretained(unsafeBitCast(get($0), to: AnyObject.self)) }
       }
     case .assign(let object, let value, let slot):
-      object._withUnsafeGuaranteedRef { object in
-        let root = unsafeDowncast(object, to: Root.self)
-        assign(value, to: root, slot: slot, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
-      }
+      object._withUnsafeGuaranteedRef { assign(value, to: $0, slot: slot, through: storage) }
     }
     return true
   }
 
   /// Assigns the value `value` points to (`nil`: an optional's `nil`) to
-  /// `root`'s storage through `set`, notifying the registrations of `slot`
-  /// as the setter does, or records that it is not a `Value`.
+  /// `object`'s storage, notifying the registrations of `slot` as the
+  /// setter does, or records that it is not a `Value`.
   @inlinable
-  func assign<Root: KeyValueObservable, Value>(
+  func assign<Value>(
     _ value: UnsafePointer<Any>?,
-    to root: Root,
+    to object: AnyObject,
     slot: Int,
-    hasPropertyObservers: Bool,
-    get: (Root) -> Value,
-    set: (Root, Value) -> Void
+    through storage: _KeyValueTypedStorage<Value>
   ) {
     guard let newValue = assignable(value, as: Value.self) else {
       outcome.pointee.mismatchedType = Value.self
       return
     }
-    root._$kvoObservedMutation(ofSlot: slot) {
-      guard let storage = root._$kvoObservedStorage else {
-        set(root, newValue)
+    storage.mutation(object, slot) {
+      guard let observed = storage.observedStorage(object) else {
+        storage.set(object, newValue)
         return
       }
-      storage.notifyingSet(
-        root, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
+      observed.notifyingSet(
+        object, slot: slot, to: newValue, hasPropertyObservers: storage.hasPropertyObservers,
+        get: storage.get, set: storage.set
       )
     }
+  }
+}
+
+/// The backing storage of one observable property holding a `Value`, as
+/// functions of the object: what a key table keeps for a property, made
+/// where the table is built, with the class's type. The jobs done on the
+/// storage (``_KeyValueStorageAccess``) need only the value's type, so
+/// that they are compiled once per value type, not once per property.
+///
+/// Not API: the key table's builder makes them.
+public struct _KeyValueTypedStorage<Value> {
+  /// Whether the storage has `willSet`/`didSet` of its own, which may
+  /// assign it again while it changes.
+  @usableFromInline let hasPropertyObservers: Bool
+  @usableFromInline let get: (AnyObject) -> Value
+  @usableFromInline let set: (AnyObject, Value) -> Void
+  @usableFromInline let modify: (AnyObject, (inout Value) -> Void) -> Void
+  /// The object's registrations (its `_$kvoObservedStorage`).
+  @usableFromInline let observedStorage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
+  /// Runs a change of a slot as one mutation as Swift Observation sees it
+  /// (the object's `_$kvoObservedMutation(ofSlot:_:)`).
+  @usableFromInline let mutation: (AnyObject, Int, () -> Void) -> Void
+
+  /// The storage of a property of `Root`, through functions typed with it.
+  ///
+  /// ```swift
+  /// let storage = _KeyValueTypedStorage(Person.self, hasPropertyObservers: false,
+  ///     get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) })
+  /// ```
+  @inlinable
+  public init<Root: KeyValueObservable>(
+    _: Root.Type,
+    hasPropertyObservers: Bool,
+    get: @escaping (Root) -> Value,
+    set: @escaping (Root, Value) -> Void,
+    modify: @escaping ((inout Value) -> Void, Root) -> Void
+  ) {
+    self.hasPropertyObservers = hasPropertyObservers
+    self.get = { get(unsafeDowncast($0, to: Root.self)) }
+    self.set = { set(unsafeDowncast($0, to: Root.self), $1) }
+    self.modify = { object, body in modify(body, unsafeDowncast(object, to: Root.self)) }
+    self.observedStorage = { unsafeDowncast($0, to: Root.self)._$kvoObservedStorage }
+    self.mutation = { object, slot, body in unsafeDowncast(object, to: Root.self)._$kvoObservedMutation(ofSlot: slot, body) }
   }
 }
 

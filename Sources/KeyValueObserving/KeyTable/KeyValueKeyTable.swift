@@ -240,14 +240,14 @@ public struct _KeyValueKeyStorageMatch {
     pattern: ReferenceWritableKeyPath<Root, Value>,
     match: _KeyValueKeyStorageMatch
   ) -> Bool {
-    match.key.storage = { access in
-      access.perform(
-        hasPropertyObservers: true,
-        get: { (root: Root) in root[keyPath: pattern] },
-        set: { (root: Root, value: Value) in root[keyPath: pattern] = value },
-        modify: { (body: (inout Value) -> Void, root: Root) in body(&root[keyPath: pattern]) }
-      )
-    }
+    let storage = _KeyValueTypedStorage(
+      Root.self,
+      hasPropertyObservers: true,
+      get: { $0[keyPath: pattern] },
+      set: { $0[keyPath: pattern] = $1 },
+      modify: { body, root in body(&root[keyPath: pattern]) }
+    )
+    match.key.storage = { access in access.perform(storage) }
     return true
   }
 }

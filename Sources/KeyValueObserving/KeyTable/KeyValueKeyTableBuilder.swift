@@ -32,7 +32,8 @@ public final class _KeyValueKeyTableBuilder<Root: KeyValueObservable> {
   ///
   /// Inlined into the table's initializer, so that the jobs done on the
   /// storage (an assignment by string, a proxy's mutation in place, a
-  /// chain's read) run as code specialised for the property's types.
+  /// chain's read) run as code specialised for the property's value type
+  /// (see ``_KeyValueTypedStorage``).
   @inlinable
   public func stored<Value>(
     _ name: String,
@@ -41,9 +42,8 @@ public final class _KeyValueKeyTableBuilder<Root: KeyValueObservable> {
     set: @escaping (Root, Value) -> Void,
     modify: @escaping ((inout Value) -> Void, Root) -> Void
   ) -> _KeyValueKey {
-    let key = _KeyValueKey(name, isKeyedByString: keyedByString) { access in
-      access.perform(hasPropertyObservers: false, get: get, set: set, modify: modify)
-    }
+    let storage = _KeyValueTypedStorage(Root.self, hasPropertyObservers: false, get: get, set: set, modify: modify)
+    let key = _KeyValueKey(name, isKeyedByString: keyedByString) { access in access.perform(storage) }
     stored.append(key)
     return key
   }
