@@ -108,16 +108,7 @@ public struct _KeyValueStorageAccess {
       outcome.pointee.mismatchedType = Value.self
       return
     }
-    storage.mutation(object, slot) {
-      guard let observed = storage.observedStorage(object) else {
-        storage.set(object, newValue)
-        return
-      }
-      observed.notifyingSet(
-        object, slot: slot, to: newValue, hasPropertyObservers: storage.hasPropertyObservers,
-        get: storage.get, set: storage.set
-      )
-    }
+    storage.assign(object, slot, newValue)
   }
 }
 
@@ -133,13 +124,13 @@ public struct _KeyValueTypedStorage<Value> {
   /// assign it again while it changes.
   @usableFromInline let hasPropertyObservers: Bool
   @usableFromInline let get: (AnyObject) -> Value
-  @usableFromInline let set: (AnyObject, Value) -> Void
   @usableFromInline let modify: (AnyObject, (inout Value) -> Void) -> Void
   /// The object's registrations (its `_$kvoObservedStorage`).
   @usableFromInline let observedStorage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
-  /// Runs a change of a slot as one mutation as Swift Observation sees it
-  /// (the object's `_$kvoObservedMutation(ofSlot:_:)`).
-  @usableFromInline let mutation: (AnyObject, Int, () -> Void) -> Void
+  /// Assigns a value to the storage of the object's slot, notifying as the
+  /// property's setter does: compiled with the class's type, as the setter
+  /// is, so that it shares the setter's specialised notification path.
+  @usableFromInline let assign: (AnyObject, Int, Value) -> Void
 
   /// The storage of a property of `Root`, through functions typed with it.
   ///
@@ -157,10 +148,20 @@ public struct _KeyValueTypedStorage<Value> {
   ) {
     self.hasPropertyObservers = hasPropertyObservers
     self.get = { get(unsafeDowncast($0, to: Root.self)) }
-    self.set = { set(unsafeDowncast($0, to: Root.self), $1) }
     self.modify = { object, body in modify(body, unsafeDowncast(object, to: Root.self)) }
     self.observedStorage = { unsafeDowncast($0, to: Root.self)._$kvoObservedStorage }
-    self.mutation = { object, slot, body in unsafeDowncast(object, to: Root.self)._$kvoObservedMutation(ofSlot: slot, body) }
+    self.assign = { object, slot, newValue in
+      let root = unsafeDowncast(object, to: Root.self)
+      root._$kvoObservedMutation(ofSlot: slot) {
+        guard let storage = root._$kvoObservedStorage else {
+          set(root, newValue)
+          return
+        }
+        storage.notifyingSet(
+          root, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
+        )
+      }
+    }
   }
 }
 
