@@ -6,7 +6,7 @@ extension KeyValueObservable {
   /// value now). The sequence ends when the object deinitialises, and its
   /// registration ends when the iterating task is cancelled or the
   /// sequence and its iterator are dropped. Any key path
-  /// ``observe(_:options:changeHandler:)`` accepts works.
+  /// ``observe(_:options:isolation:changeHandler:)`` accepts works.
   ///
   /// ```swift
   /// for await change in person.changes(for: \.age, options: [.old, .new]) {

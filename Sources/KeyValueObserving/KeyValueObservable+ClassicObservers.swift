@@ -6,7 +6,7 @@ extension KeyValueObservable {
   ///
   /// Any key path string works: a stored property (`"name"`), a computed
   /// one (`"summary"`, its dependencies found as for
-  /// ``observe(_:options:changeHandler:)``), and a chain through
+  /// ``observe(_:options:isolation:changeHandler:)``), and a chain through
   /// `@KeyValueObservable` objects (`"address.street"`, re-wired when a link
   /// is replaced). The path is checked against the types' key tables now:
   /// a mistyped key throws here instead of never firing.

@@ -40,7 +40,7 @@
 ///   finishing when it returns.
 /// - A `nil` object is ignored, as in FBKVOController.
 ///
-/// Use tokens (``KeyValueObservable/observe(_:options:changeHandler:)``)
+/// Use tokens (``KeyValueObservable/observe(_:options:isolation:changeHandler:)``)
 /// for one or two observations held by anyone; use a controller when an
 /// object observes many things and should stop observing all of them when
 /// it goes away.
@@ -96,7 +96,7 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// Observes `keyPath` on `object` and calls `block` with the observer,
   /// the object and the change, for every change until unobserved.
   ///
-  /// Any key path ``KeyValueObservable/observe(_:options:changeHandler:)``
+  /// Any key path ``KeyValueObservable/observe(_:options:isolation:changeHandler:)``
   /// accepts works. A second observation of the same object and key path is
   /// ignored; a `nil` object is ignored.
   ///

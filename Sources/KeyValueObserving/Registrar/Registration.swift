@@ -126,7 +126,7 @@ public class _KeyValueValueRegistration<Value>: _KeyValueRegistration, @unchecke
   }
 }
 
-/// A registration made by ``KeyValueObservable/observe(_:options:changeHandler:)``:
+/// A registration made by ``KeyValueObservable/observe(_:options:isolation:changeHandler:)``:
 /// a closure that receives the observed object with its static type.
 @usableFromInline
 final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistration<Value>,
