@@ -8,7 +8,7 @@ extension KeyValueObservable {
   /// backtrace shows this function).
   ///
   /// ```swift
-  /// // In a debug build, observe(_:options:changeHandler:) called on the main actor registers
+  /// // What a debug build's observe(\.name) { … } registers when called on the main actor:
   /// let handler = Person.checking({ _, _ in }, runsOn: MainActor.shared, for: \Person.name)
   /// ```
   @usableFromInline
