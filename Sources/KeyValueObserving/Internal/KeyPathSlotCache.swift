@@ -10,8 +10,9 @@
 /// over when full, so key paths built on the fly cannot grow it without
 /// bound.
 ///
-/// Not API: macro-generated key tables call ``slot(for:in:orCompute:)``.
-public enum _KeyPathSlotCache {
+/// The key table's probe for key paths rooted at a subclass
+/// (``_KeyValueKeyTable/slot(for:in:probe:)``) goes through it.
+enum _KeyPathSlotCache {
   private struct Key: Hashable {
     let keyPath: ObjectIdentifier
     let root: ObjectIdentifier
@@ -32,7 +33,7 @@ public enum _KeyPathSlotCache {
   /// ```swift
   /// _KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Vehicle.self) { probe(keyPath) }
   /// ```
-  public static func slot(
+  static func slot(
     for keyPath: AnyKeyPath,
     in root: Any.Type,
     declaredIn table: Any.Type,

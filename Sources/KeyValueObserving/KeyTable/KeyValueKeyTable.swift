@@ -105,8 +105,13 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   /// The slot of the observable stored property `keyPath` names, rooted at
   /// this class or at a superclass.
   func slot(for keyPath: AnyKeyPath) -> Int? {
-    if let index = stored.firstIndex(where: { $0.keyPath == keyPath }) { return firstSlot + index }
-    return superTable?.slot(for: keyPath)
+    ownSlot(for: keyPath) ?? superTable?.slot(for: keyPath)
+  }
+
+  /// The slot of one of this class's own observable stored properties that
+  /// `keyPath` names, rooted at this class.
+  private func ownSlot(for keyPath: AnyKeyPath) -> Int? {
+    stored.firstIndex { $0.keyPath == keyPath }.map { firstSlot + $0 }
   }
 
   /// The slot of the observable stored property `keyPath` names, for a
@@ -120,7 +125,7 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   /// // _$kvoKeys_Vehicle.slot(for: keyPath, in: Self.self) { probe(Self.self) }
   /// ```
   public func slot(for keyPath: AnyKeyPath, in root: AnyObject.Type, probe: () -> Int?) -> Int? {
-    if let index = stored.firstIndex(where: { $0.keyPath == keyPath }) { return firstSlot + index }
+    if let slot = ownSlot(for: keyPath) { return slot }
     guard ObjectIdentifier(root) != ObjectIdentifier(markedType) else { return nil }
     return _KeyPathSlotCache.slot(for: keyPath, in: root, declaredIn: markedType, orCompute: probe)
   }
