@@ -109,9 +109,11 @@ struct KeyTable {
   /// name a property isolated to a global actor (a `@MainActor` class's, or
   /// any class's in a module whose default isolation is the main actor) in
   /// a pattern, but not in an expression. Storage the table reaches
-  /// directly (see `ClassDeclSyntax.directlyAccessedProperties`) comes with
-  /// typed accessors; other storage only as a key path, the line's second
-  /// pattern.
+  /// directly (see `ClassDeclSyntax.directlyAccessedProperties`) comes as
+  /// two closures, one that reads it and one that hands it in place to a
+  /// body, taking the object as `AnyObject` so that the runtime code behind
+  /// the line is compiled per value type, not per class; other storage
+  /// only as a key path, the line's second pattern.
   var tableLines: [String] {
     let direct = classDecl.directlyAccessedProperties
     let privateProperties = classDecl.privateObservableProperties
@@ -121,13 +123,14 @@ struct KeyTable {
       guard direct.contains(name) else {
         return "if case (\\\(selfType).\(name), \\\(selfType).\(storage)) = $0.stored(\(key)) {}"
       }
-      return "if case \\\(selfType).\(name) = $0.stored(\(key), get: { $0.\(storage) }, set: { $0.\(storage) = $1 }, modify: { $0(&$1.\(storage)) }) {}"
+      func object(_ parameter: String) -> String { "Swift.unsafeDowncast(\(parameter), to: \(selfType).self)" }
+      return "if case \\\(selfType).\(name) = $0.stored(\(key), get: { \(object("$0")).\(storage) }, modify: { $0(&\(object("$1")).\(storage)) }) {}"
     }
     let getters = classDecl.computedProperties
     lines += classDecl.otherReadableProperties.map { name in
       let key = StringLiteralExprSyntax(content: name).description
       guard getters.contains(name) else { return "if case \\\(selfType).\(name) = $0.other(\(key)) {}" }
-      return "if case \\\(selfType).\(name) = $0.computed(\(key), { @MainActor in $0.\(name) }) {}"
+      return "if case \\\(selfType).\(name) = $0.computed(\(key), { @MainActor (object: \(selfType)) in object.\(name) }) {}"
     }
     let readOnly = classDecl.readOnlyByStringProperties
     if !readOnly.isEmpty {

@@ -49,7 +49,7 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Point }
 
         private nonisolated static let _$kvoKeys_Point = KeyValueObserving._KeyValueKeyTable(Point.self) {
-          if case \Point.x = $0.stored("x", get: { $0._x }, set: { $0._x = $1 }, modify: { $0(&$1._x) }) {}
+          if case \Point.x = $0.stored("x", get: { Swift.unsafeDowncast($0, to: Point.self)._x }, modify: { $0(&Swift.unsafeDowncast($1, to: Point.self)._x) }) {}
         }
       }
 
@@ -125,7 +125,7 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Bank }
 
         private nonisolated static let _$kvoKeys_Bank = KeyValueObserving._KeyValueKeyTable(Bank.self) {
-          if case \Bank.balance = $0.stored("balance", get: { $0._balance }, set: { $0._balance = $1 }, modify: { $0(&$1._balance) }) {}
+          if case \Bank.balance = $0.stored("balance", get: { Swift.unsafeDowncast($0, to: Bank.self)._balance }, modify: { $0(&Swift.unsafeDowncast($1, to: Bank.self)._balance) }) {}
         }
       }
 
@@ -205,7 +205,7 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Node }
 
         private nonisolated static let _$kvoKeys_Node = KeyValueObserving._KeyValueKeyTable(Node.self) {
-          if case \Node.value = $0.stored("value", get: { $0._value }, set: { $0._value = $1 }, modify: { $0(&$1._value) }) {}
+          if case \Node.value = $0.stored("value", get: { Swift.unsafeDowncast($0, to: Node.self)._value }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._value) }) {}
           if case \Node.level = $0.other("level") {}
         }
       }
@@ -342,9 +342,9 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Node }
 
         private nonisolated static let _$kvoKeys_Node = KeyValueObserving._KeyValueKeyTable(Node.self) {
-          if case \Node.parent = $0.stored("parent", get: { $0._parent }, set: { $0._parent = $1 }, modify: { $0(&$1._parent) }) {}
-          if case \Node.owner = $0.stored("owner", get: { $0._owner }, set: { $0._owner = $1 }, modify: { $0(&$1._owner) }) {}
-          if case \Node.last = $0.stored("last", get: { $0._last }, set: { $0._last = $1 }, modify: { $0(&$1._last) }) {}
+          if case \Node.parent = $0.stored("parent", get: { Swift.unsafeDowncast($0, to: Node.self)._parent }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._parent) }) {}
+          if case \Node.owner = $0.stored("owner", get: { Swift.unsafeDowncast($0, to: Node.self)._owner }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._owner) }) {}
+          if case \Node.last = $0.stored("last", get: { Swift.unsafeDowncast($0, to: Node.self)._last }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._last) }) {}
         }
       }
 
@@ -504,12 +504,12 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Doc }
 
         private nonisolated static let _$kvoKeys_Doc = KeyValueObserving._KeyValueKeyTable(Doc.self) {
-          if case \Doc.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
-          if case \Doc.default = $0.stored("default", get: { $0._default }, set: { $0._default = $1 }, modify: { $0(&$1._default) }) {}
+          if case \Doc.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Doc.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._title) }) {}
+          if case \Doc.default = $0.stored("default", get: { Swift.unsafeDowncast($0, to: Doc.self)._default }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._default) }) {}
           if case \Doc.id = $0.other("id") {}
           if case \Doc.kind = $0.other("kind") {}
           if case \Doc.cache = $0.other("cache") {}
-          if case \Doc.summary = $0.computed("summary", { @MainActor in $0.summary }) {}
+          if case \Doc.summary = $0.computed("summary", { @MainActor (object: Doc) in object.summary }) {}
         }
 
         private enum CodingKeys: Swift.String, Swift.CodingKey {
@@ -592,8 +592,8 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Renamed }
 
         private nonisolated static let _$kvoKeys_Renamed = KeyValueObserving._KeyValueKeyTable(Renamed.self) {
-          if case \Renamed.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
-          if case \Renamed.body = $0.stored("body", get: { $0._body }, set: { $0._body = $1 }, modify: { $0(&$1._body) }) {}
+          if case \Renamed.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Renamed.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._title) }) {}
+          if case \Renamed.body = $0.stored("body", get: { Swift.unsafeDowncast($0, to: Renamed.self)._body }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._body) }) {}
         }
       }
 
@@ -704,7 +704,7 @@ struct KeyValueObservableDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Build }
 
         private nonisolated static let _$kvoKeys_Build = KeyValueObserving._KeyValueKeyTable(Build.self) {
-          if case \Build.name = $0.stored("name", get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) }) {}
+          if case \Build.name = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Build.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Build.self)._name) }) {}
         }
       }
 
@@ -762,7 +762,7 @@ struct ObservationDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
-          if case \Sheet.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
+          if case \Sheet.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Sheet.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._title) }) {}
         }
       }
 

@@ -106,10 +106,10 @@ struct KeyValueObservableMacroTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Person }
 
         private nonisolated static let _$kvoKeys_Person = KeyValueObserving._KeyValueKeyTable(Person.self) {
-          if case \Person.name = $0.stored("name", get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) }) {}
-          if case \Person.nickname = $0.stored("nickname", get: { $0._nickname }, set: { $0._nickname = $1 }, modify: { $0(&$1._nickname) }) {}
+          if case \Person.name = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Person.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._name) }) {}
+          if case \Person.nickname = $0.stored("nickname", get: { Swift.unsafeDowncast($0, to: Person.self)._nickname }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._nickname) }) {}
           if case \Person.id = $0.other("id") {}
-          if case \Person.summary = $0.computed("summary", { @MainActor in $0.summary }) {}
+          if case \Person.summary = $0.computed("summary", { @MainActor (object: Person) in object.summary }) {}
           if case \Person.greeting = $0.other("greeting") {}
           if case \Person.cache = $0.other("cache") {}
         }
@@ -203,11 +203,11 @@ struct KeyValueObservableMacroTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
-          if case \Sheet.rows = $0.stored("rows", get: { $0._rows }, set: { $0._rows = $1 }, modify: { $0(&$1._rows) }) {}
-          if case \Sheet.area = $0.computed("area", { @MainActor in $0.area }) {}
-          if case \Sheet.label = $0.computed("label", { @MainActor in $0.label }) {}
-          if case \Sheet.anyRows = $0.computed("anyRows", { @MainActor in $0.anyRows }) {}
-          if case \Sheet.me = $0.computed("me", { @MainActor in $0.me }) {}
+          if case \Sheet.rows = $0.stored("rows", get: { Swift.unsafeDowncast($0, to: Sheet.self)._rows }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._rows) }) {}
+          if case \Sheet.area = $0.computed("area", { @MainActor (object: Sheet) in object.area }) {}
+          if case \Sheet.label = $0.computed("label", { @MainActor (object: Sheet) in object.label }) {}
+          if case \Sheet.anyRows = $0.computed("anyRows", { @MainActor (object: Sheet) in object.anyRows }) {}
+          if case \Sheet.me = $0.computed("me", { @MainActor (object: Sheet) in object.me }) {}
           if case \Sheet.onMain = $0.other("onMain") {}
         }
       }
@@ -364,7 +364,7 @@ struct KeyValueObservableMacroTests {
         open nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Vehicle }
 
         private nonisolated static let _$kvoKeys_Vehicle = KeyValueObserving._KeyValueKeyTable(Vehicle.self) {
-          if case \Vehicle.wheels = $0.stored("wheels", get: { $0._wheels }, set: { $0._wheels = $1 }, modify: { $0(&$1._wheels) }) {}
+          if case \Vehicle.wheels = $0.stored("wheels", get: { Swift.unsafeDowncast($0, to: Vehicle.self)._wheels }, modify: { $0(&Swift.unsafeDowncast($1, to: Vehicle.self)._wheels) }) {}
         }
 
         open nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
@@ -445,7 +445,7 @@ struct KeyValueObservableMacroTests {
 
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable {
           KeyValueObserving._KeyValueKeyTable.shared(Box<Content, Tag>.self) {
-            if case \Box<Content, Tag>.content = $0.stored("content", get: { $0._content }, set: { $0._content = $1 }, modify: { $0(&$1._content) }) {}
+            if case \Box<Content, Tag>.content = $0.stored("content", get: { Swift.unsafeDowncast($0, to: Box<Content, Tag>.self)._content }, modify: { $0(&Swift.unsafeDowncast($1, to: Box<Content, Tag>.self)._content) }) {}
           }
         }
       }
@@ -516,7 +516,7 @@ struct KeyValueObservableMacroTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_ViewModel }
 
         private nonisolated static let _$kvoKeys_ViewModel = KeyValueObserving._KeyValueKeyTable(ViewModel.self) {
-          if case \ViewModel.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
+          if case \ViewModel.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: ViewModel.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: ViewModel.self)._title) }) {}
         }
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
@@ -597,7 +597,7 @@ struct KeyValueObservableMacroTests {
 
         private nonisolated static let _$kvoKeys_Vault = KeyValueObserving._KeyValueKeyTable(Vault.self) {
           if case \Vault.shown = $0.other("shown") {}
-          if case \Vault.total = $0.computed("total", { @MainActor in $0.total }) {}
+          if case \Vault.total = $0.computed("total", { @MainActor (object: Vault) in object.total }) {}
         }
       }
 
@@ -698,7 +698,7 @@ struct KeyValueObservableSubclassMacroTests {
         nonisolated override class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Truck }
 
         private nonisolated static let _$kvoKeys_Truck = KeyValueObserving._KeyValueKeyTable(Truck.self, after: Vehicle._$kvoKeys) {
-          if case \Truck.payload = $0.stored("payload", get: { $0._payload }, set: { $0._payload = $1 }, modify: { $0(&$1._payload) }) {}
+          if case \Truck.payload = $0.stored("payload", get: { Swift.unsafeDowncast($0, to: Truck.self)._payload }, modify: { $0(&Swift.unsafeDowncast($1, to: Truck.self)._payload) }) {}
         }
 
         nonisolated override class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
@@ -859,8 +859,8 @@ struct ObservationExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
-          if case \Sheet.title = $0.stored("title", get: { $0._title }, set: { $0._title = $1 }, modify: { $0(&$1._title) }) {}
-          if case \Sheet.count = $0.stored("count", get: { $0._count }, set: { $0._count = $1 }, modify: { $0(&$1._count) }) {}
+          if case \Sheet.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Sheet.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._title) }) {}
+          if case \Sheet.count = $0.stored("count", get: { Swift.unsafeDowncast($0, to: Sheet.self)._count }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._count) }) {}
         }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
@@ -1000,7 +1000,7 @@ struct ObservationExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Screen }
 
         private nonisolated static let _$kvoKeys_Screen = KeyValueObserving._KeyValueKeyTable(Screen.self) {
-          if case \Screen.headline = $0.stored("headline", get: { $0._headline }, set: { $0._headline = $1 }, modify: { $0(&$1._headline) }) {}
+          if case \Screen.headline = $0.stored("headline", get: { Swift.unsafeDowncast($0, to: Screen.self)._headline }, modify: { $0(&Swift.unsafeDowncast($1, to: Screen.self)._headline) }) {}
           if case (\Screen.zoom, \Screen._zoom) = $0.stored("zoom") {}
         }
 

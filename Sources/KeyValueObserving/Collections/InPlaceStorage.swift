@@ -1,37 +1,3 @@
-/// Typed functions that read an observable stored property's backing
-/// storage and change it where it is stored, without the copy that a write
-/// through a key path to the property makes (its getter hands out a second
-/// reference, so the first mutation copies).
-///
-/// Not API.
-///
-/// ```swift
-/// // accessors.modify(person) { $0.append("swift") }  // no copy of the array
-/// ```
-///
-/// The object is an `AnyObject`, not a generic parameter: a generic one is
-/// passed to the functions indirectly, through a copy that costs a retain
-/// and a release of the object on every call.
-@usableFromInline
-struct StorageAccessors<Value> {
-  @usableFromInline let get: (AnyObject) -> Value
-  @usableFromInline let modify: (AnyObject, (inout Value) -> Void) -> Void
-  /// Whether the storage has `willSet`/`didSet` of its own, which may
-  /// assign it again while it changes.
-  @usableFromInline let hasPropertyObservers: Bool
-
-  @usableFromInline
-  init(
-    get: @escaping (AnyObject) -> Value,
-    modify: @escaping (AnyObject, (inout Value) -> Void) -> Void,
-    hasPropertyObservers: Bool
-  ) {
-    self.get = get
-    self.modify = modify
-    self.hasPropertyObservers = hasPropertyObservers
-  }
-}
-
 /// The storage of the observable stored property a key path names on one
 /// object: the object, the property's slot, and accessors that change it
 /// in place. A class, so that a proxy's call takes one reference to it,
@@ -51,14 +17,14 @@ struct StorageAccessors<Value> {
 final class InPlaceStorage<Object: KeyValueObservable, Value> {
   @usableFromInline let object: Object
   @usableFromInline let slot: Int
-  @usableFromInline let accessors: StorageAccessors<Value>
+  @usableFromInline let accessors: _KeyValueTypedStorage<Value>
 
   /// The storage of the property `keyPath` names on `object`'s class, or
   /// `nil` when there is none.
   init?(_ keyPath: AnyKeyPath, of object: Object) {
     guard let slot = Object._$kvoSlot(for: keyPath) else { return nil }
     let (handled, outcome) = object.accessStorage(ofSlot: slot, .accessors)
-    guard handled, let accessors = outcome.accessors as? StorageAccessors<Value> else { return nil }
+    guard handled, let accessors = outcome.accessors as? _KeyValueTypedStorage<Value> else { return nil }
     self.object = object
     self.slot = slot
     self.accessors = accessors
@@ -74,7 +40,7 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
   /// change of its key that notifies for it.
   @inlinable
   func modify(_ change: (inout Value) -> Void) {
-    accessors.modify(object, change)
+    accessors.modify(change, object)
   }
 
   /// Makes `change` of the property's value in place, as one change of its
@@ -89,7 +55,7 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
     object._$kvoObservedMutation(ofSlot: slot) {
       guard let storage = object._$kvoObservedStorage, storage._withUnsafeGuaranteedRef({ $0.isObserved(slot: slot) })
       else {
-        accessors.modify(object, change)
+        accessors.modify(change, object)
         return
       }
       storage._withUnsafeGuaranteedRef { storage in
@@ -99,7 +65,7 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
           shape: shape,
           mayNest: accessors.hasPropertyObservers,
           oldValue: { values(accessors.get($0)) },
-          change: { accessors.modify($0, change) },
+          change: { accessors.modify(change, $0) },
           newValue: { values(accessors.get($0)) }
         )
       }

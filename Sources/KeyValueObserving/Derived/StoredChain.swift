@@ -74,18 +74,16 @@ final class StoredChain<Value> {
         let link = linkType._$kvoKeyPath(forSlot: read.slot)
       else { return nil }
       linkKeyPaths.append(link)
-      let (handled, outcome) = _KeyValueStorageAccess.perform(.chainLink) {
-        linkType._$kvoAccessStorage(ofSlot: read.slot, $0)
-      }
+      let (handled, outcome) = _KeyValueStorageAccess.perform(.chainLink, on: linkType._$kvoKeys, slot: read.slot)
       guard handled, let storage = outcome.linkStorage else { return nil }
       links.append(Link(type: ObjectIdentifier(linkType), slot: read.slot, storage: storage, object: outcome.linkObject))
       if index < reads.count - 1 {
         guard outcome.linkObject != nil else { return nil }
       } else {
         guard Self.appended(linkKeyPaths) == keyPath,
-          let accessors = outcome.accessors as? StorageAccessors<Value>
+          let storage = outcome.accessors as? _KeyValueTypedStorage<Value>
         else { return nil }
-        value = accessors.get
+        value = storage.get
       }
     }
     guard let value, let last = links.last else { return nil }

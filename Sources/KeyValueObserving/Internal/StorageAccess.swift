@@ -5,7 +5,7 @@
 /// typed code there, with no type opened at run time.
 ///
 /// A value, allocating nothing: what the job leaves goes to its caller's
-/// ``Outcome`` through a pointer (see ``perform(_:_:)``).
+/// ``Outcome`` through a pointer (see ``perform(_:on:slot:)``).
 ///
 /// Not API: the key table's builder uses it.
 ///
@@ -16,8 +16,8 @@ public struct _KeyValueStorageAccess {
   /// What to do with the storage.
   @usableFromInline
   enum Job {
-    /// Keep typed functions that read the storage and change it in place,
-    /// in ``Outcome/accessors``.
+    /// Keep the property's ``_KeyValueTypedStorage`` in
+    /// ``Outcome/accessors``.
     case accessors
     /// What ``accessors`` keeps, and functions that read the property as a
     /// link of a chain of them (``Outcome/linkStorage``,
@@ -32,8 +32,8 @@ public struct _KeyValueStorageAccess {
   /// What the job leaves for its caller.
   @usableFromInline
   struct Outcome {
-    /// For ``Job/accessors``: a ``StorageAccessors`` of the property's
-    /// value type, rooted at `AnyObject`.
+    /// For ``Job/accessors`` and ``Job/chainLink``: the property's
+    /// ``_KeyValueTypedStorage``.
     @usableFromInline var accessors: Any?
     /// For ``Job/assign(object:value:slot:)``, the property's type when the
     /// value was not of it (nothing was assigned).
@@ -50,22 +50,29 @@ public struct _KeyValueStorageAccess {
   }
 
   @usableFromInline let job: Job
+  /// The table of the object's class, whose functions of the class as a
+  /// whole (its observation storage, its mutations as Swift Observation
+  /// sees them) the jobs use.
+  @usableFromInline let table: _KeyValueKeyTable
   /// Where the job leaves its outcome: the caller's, on its stack (see
-  /// ``perform(_:_:)``), so that an access allocates nothing.
+  /// ``perform(_:on:slot:)``), so that an access allocates nothing.
   @usableFromInline let outcome: UnsafeMutablePointer<Outcome>
 
   @usableFromInline
-  init(_ job: Job, outcome: UnsafeMutablePointer<Outcome>) {
+  init(_ job: Job, table: _KeyValueKeyTable, outcome: UnsafeMutablePointer<Outcome>) {
     self.job = job
+    self.table = table
     self.outcome = outcome
   }
 
-  /// Runs `run` with an access doing `job`; returns what `run` returned and
-  /// the job's outcome. The access, and the pointers in `job`, are valid
-  /// only inside `run`.
-  static func perform(_ job: Job, _ run: (_KeyValueStorageAccess) -> Bool) -> (handled: Bool, outcome: Outcome) {
+  /// Does `job` on the storage of the property at `slot`, through `table`,
+  /// the table of the object's class (the most derived marked one);
+  /// returns whether there was storage to hand and the job's outcome.
+  static func perform(_ job: Job, on table: _KeyValueKeyTable, slot: Int) -> (handled: Bool, outcome: Outcome) {
     var outcome = Outcome()
-    let handled = withUnsafeMutablePointer(to: &outcome) { run(_KeyValueStorageAccess(job, outcome: $0)) }
+    let handled = withUnsafeMutablePointer(to: &outcome) {
+      table.accessStorage(ofSlot: slot, _KeyValueStorageAccess(job, table: table, outcome: $0))
+    }
     return (handled, outcome)
   }
 
@@ -77,11 +84,9 @@ public struct _KeyValueStorageAccess {
     switch job {
     case .accessors, .chainLink:
       // The table belongs to the object's class or to a superclass of it.
-      outcome.pointee.accessors = StorageAccessors<Value>(
-        get: storage.get, modify: storage.modify, hasPropertyObservers: storage.hasPropertyObservers
-      )
+      outcome.pointee.accessors = storage
       guard case .chainLink = job else { break }
-      outcome.pointee.linkStorage = storage.observedStorage
+      outcome.pointee.linkStorage = table.classFunctions.observedStorage
       // A class: one reference, handed on as it is (`as AnyObject` would
       // go through the run time's bridging).
       if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
@@ -96,7 +101,8 @@ public struct _KeyValueStorageAccess {
 
   /// Assigns the value `value` points to (`nil`: an optional's `nil`) to
   /// `object`'s storage, notifying the registrations of `slot` as the
-  /// setter does, or records that it is not a `Value`.
+  /// setter does — one mutation, for a class Swift Observation tracks — or
+  /// records that it is not a `Value`.
   @inlinable
   func assign<Value>(
     _ value: UnsafePointer<Any>?,
@@ -108,69 +114,78 @@ public struct _KeyValueStorageAccess {
       outcome.pointee.mismatchedType = Value.self
       return
     }
-    storage.assign(object, slot, newValue)
+    let functions = table.classFunctions
+    func assign() {
+      guard let observed = functions.observedStorage(object) else {
+        storage.set(object, newValue)
+        return
+      }
+      observed.notifyingSet(
+        object, slot: slot, to: newValue, hasPropertyObservers: storage.hasPropertyObservers,
+        get: storage.get, set: { storage.set($0, $1) }
+      )
+    }
+    guard let mutation = functions.observedMutation else { return assign() }
+    mutation(object, slot, assign)
   }
 }
 
 /// The backing storage of one observable property holding a `Value`, as
-/// functions of the object: what a key table keeps for a property, made
-/// where the table is built, with the class's type. The jobs done on the
-/// storage (``_KeyValueStorageAccess``) need only the value's type, so
-/// that they are compiled once per value type, not once per property.
+/// two functions of the object: what a key table keeps for a property. The
+/// jobs done on the storage (``_KeyValueStorageAccess``) need only the
+/// value's type, so that they are compiled once per value type, not once
+/// per property.
 ///
 /// Not API: the key table's builder makes them.
+///
+/// ```swift
+/// let storage = _KeyValueTypedStorage<String>(
+///   hasPropertyObservers: false,
+///   get: { unsafeDowncast($0, to: Person.self)._name },
+///   modify: { $0(&unsafeDowncast($1, to: Person.self)._name) }
+/// )
+/// ```
 public struct _KeyValueTypedStorage<Value> {
   /// Whether the storage has `willSet`/`didSet` of its own, which may
   /// assign it again while it changes.
   @usableFromInline let hasPropertyObservers: Bool
+  /// Reads the storage of the object (of the class the table belongs to,
+  /// or a subclass of it).
   @usableFromInline let get: (AnyObject) -> Value
-  @usableFromInline let modify: (AnyObject, (inout Value) -> Void) -> Void
-  /// The object's registrations (its `_$kvoObservedStorage`).
-  @usableFromInline let observedStorage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
-  /// Assigns a value to the storage of the object's slot, notifying as the
-  /// property's setter does: compiled with the class's type, as the setter
-  /// is, so that it shares the setter's specialised notification path.
-  @usableFromInline let assign: (AnyObject, Int, Value) -> Void
+  /// Hands the object's storage to the body, in place.
+  @usableFromInline let modify: ((inout Value) -> Void, AnyObject) -> Void
 
-  /// The storage of a property of `Root`, through functions typed with it.
-  ///
-  /// ```swift
-  /// let storage = _KeyValueTypedStorage(Person.self, hasPropertyObservers: false,
-  ///     get: { $0._name }, set: { $0._name = $1 }, modify: { $0(&$1._name) })
-  /// ```
   @inlinable
-  public init<Root: KeyValueObservable>(
-    _: Root.Type,
+  public init(
     hasPropertyObservers: Bool,
-    get: @escaping (Root) -> Value,
-    set: @escaping (Root, Value) -> Void,
-    modify: @escaping ((inout Value) -> Void, Root) -> Void
+    get: @escaping (AnyObject) -> Value,
+    modify: @escaping ((inout Value) -> Void, AnyObject) -> Void
   ) {
     self.hasPropertyObservers = hasPropertyObservers
-    self.get = { get(unsafeDowncast($0, to: Root.self)) }
-    self.modify = { object, body in modify(body, unsafeDowncast(object, to: Root.self)) }
-    self.observedStorage = { unsafeDowncast($0, to: Root.self)._$kvoObservedStorage }
-    self.assign = { object, slot, newValue in
-      let root = unsafeDowncast(object, to: Root.self)
-      root._$kvoObservedMutation(ofSlot: slot) {
-        guard let storage = root._$kvoObservedStorage else {
-          set(root, newValue)
-          return
-        }
-        storage.notifyingSet(
-          root, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
-        )
-      }
-    }
+    self.get = get
+    self.modify = modify
+  }
+
+  /// Assigns the object's storage, with nothing notified.
+  @inlinable
+  func set(_ object: AnyObject, _ newValue: Value) {
+    modify({ $0 = newValue }, object)
   }
 }
 
 /// The value `value` points to as a `Value`, cast where it lies; no value
 /// becomes an optional type's `nil`; `nil` when it is not one.
+///
+/// A value of exactly the property's type, the common case, is taken
+/// without the run time's dynamic cast, which costs as much as the rest of
+/// an assignment by string.
 @inlinable
 func assignable<Value>(_ value: UnsafePointer<Any>?, as _: Value.Type) -> Value? {
-  if let value { return value.pointee as? Value }
-  return (Value.self as? any OptionalValue.Type)?.nilValue as? Value
+  guard let value else { return (Value.self as? any OptionalValue.Type)?.nilValue as? Value }
+  func exactly<Opened>(_ opened: Opened) -> Value? {
+    Opened.self == Value.self ? unsafeBitCast(opened, to: Value.self) : nil
+  }
+  return _openExistential(value.pointee, do: exactly) ?? value.pointee as? Value
 }
 
 extension KeyValueObservable {
@@ -190,6 +205,6 @@ extension KeyValueObservable {
     let dynamicType = type(of: self)
     let keys = dynamicType._$kvoKeys
     guard ObjectIdentifier(keys.markedType) == ObjectIdentifier(dynamicType) else { return (false, .init()) }
-    return _KeyValueStorageAccess.perform(job) { keys.accessStorage(ofSlot: slot, $0) }
+    return _KeyValueStorageAccess.perform(job, on: keys, slot: slot)
   }
 }

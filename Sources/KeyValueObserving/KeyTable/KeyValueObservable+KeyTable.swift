@@ -49,14 +49,6 @@ extension KeyValueObservable {
     _$kvoKeys.key(forSlot: slot)?.keyPath
   }
 
-  /// Hands `access` the backing storage of the observable stored property
-  /// at `slot`, with its types; returns `false` (and hands nothing) where a
-  /// subclass overrides the property. Collection proxies change an array or
-  /// a set in place through it, and key-value coding assigns through it.
-  static func _$kvoAccessStorage(ofSlot slot: Int, _ access: _KeyValueStorageAccess) -> Bool {
-    _$kvoKeys.accessStorage(ofSlot: slot, access)
-  }
-
   /// The class whose table this is: the most derived class the macro
   /// marked. An object whose dynamic type is another one belongs to a
   /// subclass the macro did not see, whose overrides the table cannot know.

@@ -3,11 +3,10 @@
 /// closure), and what to do when it ends (so that an async sequence can
 /// finish, or a queue drop what it still holds).
 @usableFromInline
-final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistration<Value>,
+final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueHandlerRegistration<Value>,
   @unchecked Sendable
 {
   // @unchecked Sendable: immutable apart from what the base class guards.
-  let handler: (Object, KeyValueObservedChange<Value>) -> Void
   let hooks: ObservationHooks
 
   @usableFromInline
@@ -17,14 +16,8 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueValueR
     hooks: ObservationHooks,
     handler: @escaping (Object, KeyValueObservedChange<Value>) -> Void
   ) {
-    self.handler = handler
     self.hooks = hooks
-    super.init(options: options, slot: slot)
-  }
-
-  override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
-    // Slot lists hold only registrations made on their own object.
-    handler(unsafeDowncast(object, to: Object.self), change)
+    super.init(options: options, slot: slot, handler: handler)
   }
 
   override var observerDescription: String {

@@ -16,14 +16,18 @@ extension _KeyValueObservationStorage {
   /// delivery are skipped; ones added during it wait for the next change.
   /// A write made in the object's own `deinit` notifies nobody: handlers
   /// would be handed an object that is being freed.
+  ///
+  /// Compiled once per value type in each module that has setters, not
+  /// once per property: the object's class is erased, and the accessors
+  /// come as functions of any object.
   @inlinable @inline(never)
-  func notifyingSetObserved<Object: AnyObject, Value>(
-    _ object: Object,
+  func notifyingSetObserved<Value>(
+    erased object: AnyObject,
     slot: Int,
     to newValue: Value,
     hasPropertyObservers: Bool,
-    get: (Object) -> Value,
-    set: (Object, Value) -> Void
+    get: (AnyObject) -> Value,
+    set: (AnyObject, Value) -> Void
   ) {
     guard notifiesAutomatically(slot: slot) else {
       set(object, newValue)
@@ -37,6 +41,29 @@ extension _KeyValueObservationStorage {
       oldValue: get,
       change: { set($0, newValue) },
       newValue: get
+    )
+  }
+
+  /// ``notifyingSetObserved(erased:slot:to:hasPropertyObservers:get:set:)``
+  /// with the accessors of a setter of `Object`, which take the object with
+  /// its own type: they are wrapped here, in the setter, and the shared
+  /// path is called.
+  @inlinable @inline(__always)
+  func notifyingSetObserved<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    notifyingSetObserved(
+      erased: object,
+      slot: slot,
+      to: newValue,
+      hasPropertyObservers: hasPropertyObservers,
+      get: { get(unsafeDowncast($0, to: Object.self)) },
+      set: { set(unsafeDowncast($0, to: Object.self), $1) }
     )
   }
 
@@ -94,15 +121,14 @@ extension _KeyValueObservationStorage {
   /// asked for `.prior`), or the ones after it. Each gets the values it
   /// asked for. Every change's notifications go through this loop.
   @inlinable
-  func deliver<Object: AnyObject, Value>(
+  func deliver<Value>(
     _ snapshot: ChangeSnapshot,
     shape: ChangeShape,
     isPrior: Bool,
     oldValue: Value?,
     newValue: Value?,
-    from object: Object
+    from object: AnyObject
   ) {
-    let direct = ObjectIdentifier(ClosureRegistration<Object, Value>.self)
     snapshot.forEachLive(closingChanges: !isPrior) { registration in
       let options = registration.options
       guard !isPrior || options.contains(.prior) else { return }
@@ -113,31 +139,26 @@ extension _KeyValueObservationStorage {
         indexRanges: shape.indexRanges,
         isPrior: isPrior
       )
-      deliver(change, to: registration, from: object, direct: direct)
+      deliver(change, to: registration, from: object)
     }
   }
 
   /// Hands `change` to one registration of a key whose values are `Value`.
   ///
-  /// A registration made through the class that declares the property has
-  /// exactly the type `ClosureRegistration<Object, Value>` (`direct`): it is
-  /// called directly, with the types known here. A classic observer gets
-  /// the values boxed here, where their type is known, so that no generic
-  /// code runs for its dictionary. A dependency of a derived
-  /// key only learns that the key changes; any other registration (one made
-  /// through a subclass's type) goes through the class's virtual method.
+  /// A closure registration's handler is called directly. A classic
+  /// observer gets the values boxed here, where their type is known, so
+  /// that no generic code runs for its dictionary. A dependency of a
+  /// derived key only learns that the key changes; any other registration
+  /// receives the change through its class's method.
   @inlinable @inline(__always)
-  func deliver<Object: AnyObject, Value>(
+  func deliver<Value>(
     _ change: KeyValueObservedChange<Value>,
     to registration: _KeyValueRegistration,
-    from object: Object,
-    direct: ObjectIdentifier
+    from object: AnyObject
   ) {
-    if ObjectIdentifier(type(of: registration)) == direct {
-      unsafeDowncast(registration, to: ClosureRegistration<Object, Value>.self).call(object, change)
-      return
-    }
     switch registration.receiver {
+    case .handler:
+      unsafeDowncast(registration, to: _KeyValueHandlerRegistration<Value>.self).handler(object, change)
     case .typed:
       unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
     case .dictionary:
@@ -259,8 +280,8 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
         return
       }
       storage.notifyingSetObserved(
-        object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
-      )
+          object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
+        )
     }
   }
 

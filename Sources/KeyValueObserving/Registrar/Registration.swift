@@ -96,11 +96,15 @@ public class _KeyValueRegistration: @unchecked Sendable {
 /// Not API.
 ///
 /// ```swift
-/// // switch registration.receiver { case .typed: … case .dictionary: … case .forwarding: … }
+/// // switch registration.receiver { case .handler: … case .typed: … case .dictionary: … case .forwarding: … }
 /// ```
 @usableFromInline
 enum _KeyValueReceiver: UInt8 {
-  /// A ``_KeyValueValueRegistration`` of the key's value type: a closure.
+  /// A ``_KeyValueHandlerRegistration`` of the key's value type: its
+  /// handler is called directly.
+  case handler
+  /// A ``_KeyValueValueRegistration`` of the key's value type, which
+  /// receives the change through its own method.
   case typed
   /// A classic observer, which receives a change dictionary: built where
   /// the values' type is known (``ClassicRegistration``).
@@ -126,36 +130,68 @@ public class _KeyValueValueRegistration<Value>: _KeyValueRegistration, @unchecke
   }
 }
 
+/// A registration whose handler the delivery loop calls itself: a closure
+/// of the observed object and the change, kept with the object's type
+/// erased, so that the loop, compiled once per value type, calls it
+/// without a virtual call or a cast.
+///
+/// Not API.
+///
+/// ```swift
+/// // Made by `observe`; users never create one.
+/// ```
+public class _KeyValueHandlerRegistration<Value>: _KeyValueValueRegistration<Value>, @unchecked Sendable {
+  // @unchecked Sendable: the handler is called only on the thread that made a
+  // change, which is where the caller of `observe` said changes would happen.
+
+  /// The handler, as it was given, `(Object, KeyValueObservedChange<Value>)
+  /// -> Void`, seen as a function of `AnyObject` (see ``init(options:slot:handler:)``).
+  @usableFromInline let handler: (AnyObject, KeyValueObservedChange<Value>) -> Void
+
+  /// Keeps `handler`, a function of an `Object`, as a function of any
+  /// object: the slot lists of an object hold only registrations made on
+  /// that object, so the object it is called with is always an `Object`.
+  ///
+  /// The handler is reinterpreted, not wrapped, so that a registration
+  /// allocates no second closure and a delivery makes no second call. This
+  /// is sound because a class type and `AnyObject` have one
+  /// representation, a single reference, and are passed the same way, so
+  /// the two function types are called alike. It is reinterpreted inside a
+  /// struct: a function handed to `unsafeBitCast` itself would be wrapped
+  /// twice, to and from the most general form of a function.
+  @usableFromInline
+  init<Object: AnyObject>(
+    options: KeyValueObservingOptions,
+    slot: Int,
+    handler: @escaping (Object, KeyValueObservedChange<Value>) -> Void
+  ) {
+    self.handler = unsafeBitCast(Handler(function: handler), to: Handler<AnyObject>.self).function
+    super.init(options: options, slot: slot, receiver: .handler)
+  }
+
+  /// A handler of `Object`s, as a struct's field holds it.
+  private struct Handler<Object: AnyObject> {
+    let function: (Object, KeyValueObservedChange<Value>) -> Void
+  }
+
+  override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
+    handler(object, change)
+  }
+}
+
 /// A registration made by ``KeyValueObservable/observe(_:options:isolation:changeHandler:)``:
 /// a closure that receives the observed object with its static type.
 @usableFromInline
-final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueValueRegistration<Value>,
+final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueHandlerRegistration<Value>,
   @unchecked Sendable
 {
-  // @unchecked Sendable: the handler is called only on the thread that made a
-  // change, which is where the caller of `observe` said changes would happen.
-  @usableFromInline let handler: (Object, KeyValueObservedChange<Value>) -> Void
-
   @usableFromInline
   init(
     options: KeyValueObservingOptions,
     slot: Int,
     handler: @escaping (Object, KeyValueObservedChange<Value>) -> Void
   ) {
-    self.handler = handler
-    super.init(options: options, slot: slot)
-  }
-
-  /// Calls the handler with the object's own type: the direct path.
-  @inlinable
-  func call(_ object: Object, _ change: KeyValueObservedChange<Value>) {
-    handler(object, change)
-  }
-
-  override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
-    // The slot lists of an object hold only registrations made on that
-    // object, so it is an `Object`.
-    handler(unsafeDowncast(object, to: Object.self), change)
+    super.init(options: options, slot: slot, handler: handler)
   }
 
   override var observerDescription: String {
