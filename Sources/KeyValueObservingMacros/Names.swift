@@ -25,8 +25,6 @@ enum Names {
   static let observationRegistrar = "_$kvoObservationRegistrar"
   static let observationEvent = "_$kvoObservationEvent"
   static let observationReport = "_$kvoReport"
-  static let observedMutation = "_$kvoObservedMutation"
-  static let observedMutationByEvents = "_$kvoObservedMutationByEvents"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

@@ -4,7 +4,9 @@ import SwiftSyntaxBuilder
 /// The members `@KeyValueObservable` adds to a class that declares
 /// `Observable`, so that Swift Observation tracks it: the registrar
 /// Observation's trackings go through, and the member that reports an event
-/// of one of its properties to it.
+/// of one of its properties to it. A mutation is reported as its two
+/// events, as `ObservationRegistrar.withMutation` does, by the runtime
+/// (`_$kvoObservedMutation(ofSlot:_:)` for `Observable` classes).
 ///
 /// The accessors stay as they are for every class: for a tracked one, the
 /// compiler picks the runtime's overloads that report to Observation. A
@@ -31,12 +33,12 @@ struct ObservationMembers {
   private var access: String { classDecl.witnessAccess(overridable: false) }
 
   var members: [DeclSyntax] {
-    [registrarMember, eventMember, mutationMember] + keyPathMembers
+    [registrarMember, eventMember] + keyPathMembers
   }
 
   /// A key path for each property with `nonisolated(unsafe)` storage (see
   /// ``ClassDeclSyntax/directlyAccessedProperties``), as a static constant
-  /// that the two members below hand to the registrar.
+  /// that the event member hands to the registrar.
   ///
   /// A key path literal is looked up in the runtime's cache and retained
   /// each time it runs; a constant is a load, and a borrow of it needs no
@@ -51,15 +53,15 @@ struct ObservationMembers {
   /// that is — or that the module makes (`-default-isolation MainActor`,
   /// which the macro cannot see). Observation only needs one key path per
   /// property, the same for reads and changes, and every report of a slot
-  /// goes through these members.
+  /// goes through the event member.
   var keyPathMembers: [DeclSyntax] {
     properties.filter(keptKeyPaths.contains).map { name in
       "private nonisolated static let \(raw: Names.observationKeyPath(of: name)) = \\\(raw: classDecl.selfTypeName).\(raw: Names.storage(of: name))"
     }
   }
 
-  /// The constant holding a property's key path, as the two members below
-  /// write it.
+  /// The constant holding a property's key path, as the event member
+  /// writes it.
   private func keyPath(of name: String) -> String {
     "Self.\(Names.observationKeyPath(of: name))"
   }
@@ -88,27 +90,6 @@ struct ObservationMembers {
     let body = ["switch slot - Self.\(firstSlot) {"] + cases + ["default: \(fallback)", "}"]
     return """
       \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {\(raw: indented(body))
-      }
-      """
-  }
-
-  /// Runs a mutation of the property at a slot inside the registrar's
-  /// `withMutation`, with the key path kept as a constant. A subclass's
-  /// slots, and those whose key paths are not kept (which this member could
-  /// not name where the property is isolated), go through the two events.
-  var mutationMember: DeclSyntax {
-    let firstSlot = Names.firstSlot(ofClass: className)
-    let byEvents = "return \(Names.observedMutationByEvents)(ofSlot: slot, mutation)"
-    let cases = properties.enumerated().compactMap { index, name -> String? in
-      guard keptKeyPaths.contains(name) else { return nil }
-      return "case \(index): return \(Names.observationRegistrar).withMutation(of: self, keyPath: \(keyPath(of: name)), mutation)"
-    }
-    guard !cases.isEmpty else {
-      return "\(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result { \(raw: byEvents) }"
-    }
-    let body = ["switch slot - Self.\(firstSlot) {"] + cases + ["default: \(byEvents)", "}"]
-    return """
-      \(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {\(raw: indented(body))
       }
       """
   }

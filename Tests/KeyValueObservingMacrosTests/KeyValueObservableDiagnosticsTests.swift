@@ -821,8 +821,6 @@ struct ObservationDiagnosticsTests {
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
         nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) { _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot)) }
-
-        nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result { return _$kvoObservedMutationByEvents(ofSlot: slot, mutation) }
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}

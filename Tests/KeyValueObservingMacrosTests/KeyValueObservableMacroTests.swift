@@ -873,14 +873,6 @@ struct ObservationExpansionTests {
           }
         }
 
-        nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
-          switch slot - Self._$kvoFirstSlot_Sheet {
-          case 0: return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_title, mutation)
-          case 1: return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_count, mutation)
-          default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
-          }
-        }
-
         private nonisolated static let _$kvoObservationKeyPath_title = \Sheet._title
 
         private nonisolated static let _$kvoObservationKeyPath_count = \Sheet._count
@@ -1010,13 +1002,6 @@ struct ObservationExpansionTests {
           switch slot - Self._$kvoFirstSlot_Screen {
           case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_headline)
           default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
-          }
-        }
-
-        nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
-          switch slot - Self._$kvoFirstSlot_Screen {
-          case 0: return _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoObservationKeyPath_headline, mutation)
-          default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
           }
         }
 

@@ -5,10 +5,10 @@ public import Observation
 /// `withObservationTracking`, `Observations` and SwiftUI track it.
 ///
 /// The macro gives such a class an `ObservationRegistrar` and its own
-/// ``KeyValueObservable/_$kvoObservationEvent(_:slot:)`` and
-/// ``KeyValueObservable/_$kvoObservedMutation(ofSlot:_:)``, which hand each
-/// event, or a mutation as a whole, to the registrar with the property's
-/// key path. The accessors it
+/// ``KeyValueObservable/_$kvoObservationEvent(_:slot:)``, which hands each
+/// event to the registrar with the property's key path; a mutation as a
+/// whole (``KeyValueObservable/_$kvoObservedMutation(ofSlot:_:)``) is its
+/// two events. The accessors it
 /// writes are the same as for any other class: their calls have overloads
 /// for classes that are `Observable` (the getter's `access`, the setter's
 /// `notifyingSet`) that also report, chosen by the compiler, so a class that
@@ -44,9 +44,8 @@ extension KeyValueObservable {
   public func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int) {}
 
   /// Runs `mutation` as one mutation of the property at `slot`, as Swift
-  /// Observation sees it: just runs it, unless the class declares
-  /// `Observable` (the macro then writes the class's own, which announces
-  /// it before and after).
+  /// Observation sees it: just runs it, unless the class is `Observable`
+  /// (see the overload below, which announces it before and after).
   ///
   /// Not API.
   ///
@@ -57,17 +56,21 @@ extension KeyValueObservable {
   public func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
     mutation()
   }
+}
 
-  /// ``_$kvoObservedMutation(ofSlot:_:)`` as two events, for a class whose
-  /// key path to the property is known only as a value.
+extension KeyValueObservable where Self: Observable {
+  /// Runs `mutation` as one mutation of the property at `slot`, as Swift
+  /// Observation sees it, for a class it tracks: announced before and
+  /// after, as `ObservationRegistrar.withMutation(of:keyPath:_:)` does,
+  /// through the class's ``_$kvoObservationEvent(_:slot:)``.
   ///
-  /// Not API: the member the macro writes calls it.
+  /// Not API.
   ///
   /// ```swift
-  /// // default: return _$kvoObservedMutationByEvents(ofSlot: slot, mutation)
+  /// // sheet._$kvoObservedMutation(ofSlot: 0) { assign() }
   /// ```
-  @inlinable
-  public func _$kvoObservedMutationByEvents<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
+  @inlinable @inline(__always)
+  public func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
     _$kvoObservationEvent(.willSet, slot: slot)
     defer { _$kvoObservationEvent(.didSet, slot: slot) }
     return mutation()

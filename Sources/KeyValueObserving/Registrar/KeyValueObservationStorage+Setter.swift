@@ -194,7 +194,9 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// //   return
   /// // }
   /// ```
-  @inlinable @inline(__always)
+  ///
+  /// Called only on an object that has observation storage, and not
+  /// inlined: each `_modify` would otherwise carry all of it.
   public func modifiesInPlace(slot: Int) -> Bool {
     _withUnsafeGuaranteedRef { storage in
       // A class tracked by Swift Observation always takes the will/did
