@@ -36,6 +36,11 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     func notify(_ value: String) -> String {
       "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
     }
+    // A `_modify` that works on a copy assigns it back through the setter,
+    // which notifies; in a class that may have subclasses, through the
+    // notifying call itself, since an override's setter would run its
+    // observers a second time.
+    let assignCopy = isFinal ? "self.\(name) = \(Names.modifyLocal)" : notify(Names.modifyLocal)
     // Laid out here as it reads best, and not formatted again (see
     // `formatMode`): each closure stays on its call's line.
     return [
@@ -69,13 +74,13 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
             yield &\(raw: storage)
             return
           }
-          guard \(raw: Names.storageLocal).willModifyInPlace(self, slot: \(raw: slot), \(raw: get)) else {
+          guard \(raw: Names.storageLocal).willModifyInPlace(self, slot: \(raw: slot)) else {
             var \(raw: Names.modifyLocal) = \(raw: storage)
             yield &\(raw: Names.modifyLocal)
-            \(raw: notify(Names.modifyLocal))
+            \(raw: assignCopy)
             return
           }
-          defer { \(raw: Names.storageLocal).didModifyInPlace(self, slot: \(raw: slot), \(raw: get)) }
+          defer { \(raw: Names.storageLocal).didModifyInPlace(self, slot: \(raw: slot)) }
           yield &\(raw: storage)
         }
       """,

@@ -250,13 +250,13 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_parent
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: { $0._parent }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) else {
               var _$kvoValue = _parent
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: _$kvoValue, get: { $0._parent }, set: { $0._parent = $1 })
+              self.parent = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0, get: { $0._parent }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) }
             yield &_parent
           }
         }
@@ -283,13 +283,13 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_owner
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: { $0._owner }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) else {
               var _$kvoValue = _owner
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: _$kvoValue, get: { $0._owner }, set: { $0._owner = $1 })
+              self.owner = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1, get: { $0._owner }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) }
             yield &_owner
           }
         }
@@ -316,13 +316,13 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_last
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: { $0._last }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) else {
               var _$kvoValue = _last
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: _$kvoValue, get: { $0._last }, set: { $0._last = $1 })
+              self.last = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2, get: { $0._last }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) }
             yield &_last
           }
         }
@@ -441,13 +441,13 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_title
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: { $0._title }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0) else {
               var _$kvoValue = _title
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 0, to: _$kvoValue, get: { $0._title }, set: { $0._title = $1 })
+              self.title = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0, get: { $0._title }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0) }
             yield &_title
           }
         }
@@ -474,13 +474,13 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_default
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: { $0._default }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1) else {
               var _$kvoValue = _default
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Doc + 1, to: _$kvoValue, get: { $0._default }, set: { $0._default = $1 })
+              self.default = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1, get: { $0._default }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1) }
             yield &_default
           }
         }
@@ -675,13 +675,13 @@ struct KeyValueObservableDiagnosticsTests {
               yield &_name
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: { $0._name }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) else {
               var _$kvoValue = _name
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: _$kvoValue, get: { $0._name }, set: { $0._name = $1 })
+              self.name = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0, get: { $0._name }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) }
             yield &_name
           }
         }

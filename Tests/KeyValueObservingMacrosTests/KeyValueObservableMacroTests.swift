@@ -42,13 +42,13 @@ struct KeyValueObservableMacroTests {
               yield &_name
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0, get: { $0._name }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
               var _$kvoValue = _name
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: _$kvoValue, get: { $0._name }, set: { $0._name = $1 })
+              self.name = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0, get: { $0._name }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
             yield &_name
           }
         }
@@ -75,13 +75,13 @@ struct KeyValueObservableMacroTests {
               yield &_nickname
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1, get: { $0._nickname }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) else {
               var _$kvoValue = _nickname
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: _$kvoValue, get: { $0._nickname }, set: { $0._nickname = $1 })
+              self.nickname = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1, get: { $0._nickname }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) }
             yield &_nickname
           }
         }
@@ -165,13 +165,13 @@ struct KeyValueObservableMacroTests {
               yield &_rows
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: { $0._rows }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _rows
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: _$kvoValue, get: { $0._rows }, set: { $0._rows = $1 })
+              self.rows = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: { $0._rows }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
             yield &_rows
           }
         }
@@ -261,13 +261,13 @@ struct KeyValueObservableMacroTests {
                 yield &_target
                 return
               }
-              guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0, get: { $0._target }) else {
+              guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) else {
                 var _$kvoValue = _target
                 yield &_$kvoValue
-                _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: _$kvoValue, hasPropertyObservers: true, get: { $0._target }, set: { $0._target = $1 })
+                self.target = _$kvoValue
                 return
               }
-              defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0, get: { $0._target }) }
+              defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) }
               yield &_target
             }
         }
@@ -337,13 +337,13 @@ struct KeyValueObservableMacroTests {
               yield &_wheels
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0, get: { $0.wheels }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) else {
               var _$kvoValue = _wheels
               yield &_$kvoValue
               _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: { $0.wheels }, set: { $0._wheels = $1 })
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0, get: { $0.wheels }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) }
             yield &_wheels
           }
         }
@@ -419,13 +419,13 @@ struct KeyValueObservableMacroTests {
               yield &_content
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0, get: { $0._content }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) else {
               var _$kvoValue = _content
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: _$kvoValue, get: { $0._content }, set: { $0._content = $1 })
+              self.content = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0, get: { $0._content }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) }
             yield &_content
           }
         }
@@ -490,13 +490,13 @@ struct KeyValueObservableMacroTests {
               yield &_title
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0, get: { $0._title }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) else {
               var _$kvoValue = _title
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: _$kvoValue, get: { $0._title }, set: { $0._title = $1 })
+              self.title = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0, get: { $0._title }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) }
             yield &_title
           }
         }
@@ -678,13 +678,13 @@ struct KeyValueObservableSubclassMacroTests {
               yield &_payload
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0, get: { $0.payload }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) else {
               var _$kvoValue = _payload
               yield &_$kvoValue
               _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: { $0.payload }, set: { $0._payload = $1 })
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0, get: { $0.payload }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) }
             yield &_payload
           }
         }
@@ -800,13 +800,13 @@ struct ObservationExpansionTests {
               yield &_title
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: { $0._title }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _title
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: _$kvoValue, get: { $0._title }, set: { $0._title = $1 })
+              self.title = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0, get: { $0._title }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
             yield &_title
           }
         }
@@ -833,13 +833,13 @@ struct ObservationExpansionTests {
               yield &_count
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1, get: { $0._count }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) else {
               var _$kvoValue = _count
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, to: _$kvoValue, get: { $0._count }, set: { $0._count = $1 })
+              self.count = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1, get: { $0._count }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) }
             yield &_count
           }
         }
@@ -920,13 +920,13 @@ struct ObservationExpansionTests {
               yield &_headline
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0, get: { $0._headline }) else {
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) else {
               var _$kvoValue = _headline
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 0, to: _$kvoValue, get: { $0._headline }, set: { $0._headline = $1 })
+              self.headline = _$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0, get: { $0._headline }) }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) }
             yield &_headline
           }
         }
@@ -960,13 +960,13 @@ struct ObservationExpansionTests {
                 yield &_zoom
                 return
               }
-              guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1, get: { $0._zoom }) else {
+              guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) else {
                 var _$kvoValue = _zoom
                 yield &_$kvoValue
-                _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 1, to: _$kvoValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
+                self.zoom = _$kvoValue
                 return
               }
-              defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1, get: { $0._zoom }) }
+              defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) }
               yield &_zoom
             }
         }

@@ -27,6 +27,13 @@ public struct _KeyValueStorageAccess {
     /// `object`'s property at `slot`, notifying as the property's setter
     /// does.
     case assign(object: Unmanaged<AnyObject>, value: UnsafePointer<Any>?, slot: Int)
+    /// Open the change of a `_modify` of `object`'s property at `slot`
+    /// that works on the storage in place, through `observed`, its
+    /// observation storage; or, for a value that copies as cheaply as it
+    /// moves, do nothing (``Outcome/modifiesInPlace`` stays `false`).
+    case willModify(object: any KeyValueObservable, observed: Unmanaged<_KeyValueObservationStorage>, slot: Int)
+    /// Close the change ``willModify(object:observed:slot:)`` opened.
+    case didModify(object: any KeyValueObservable, observed: Unmanaged<_KeyValueObservationStorage>, slot: Int)
   }
 
   /// What the job leaves for its caller.
@@ -44,6 +51,9 @@ public struct _KeyValueStorageAccess {
     /// For ``Job/chainLink``, when the property holds an object: reads it,
     /// without retaining it (see ``StoredChain``).
     @usableFromInline var linkObject: ((AnyObject) -> Unmanaged<AnyObject>)?
+    /// For ``Job/willModify(object:observed:slot:)``: whether a change
+    /// was opened, to be closed after the storage is changed in place.
+    @usableFromInline var modifiesInPlace = false
 
     @usableFromInline
     init() {}
@@ -95,6 +105,12 @@ public struct _KeyValueStorageAccess {
       }
     case .assign(let object, let value, let slot):
       object._withUnsafeGuaranteedRef { assign(value, to: $0, slot: slot, through: storage) }
+    case .willModify(let object, let observed, let slot):
+      guard !_isPOD(Value.self) else { break }
+      outcome.pointee.modifiesInPlace = true
+      observed._withUnsafeGuaranteedRef { $0.willModify(object, slot: slot, get: storage.get) }
+    case .didModify(let object, let observed, let slot):
+      observed._withUnsafeGuaranteedRef { $0.didModify(object, slot: slot, get: storage.get) }
     }
     return true
   }

@@ -72,7 +72,7 @@ extension _KeyValueObservationStorage {
   /// Opens the change of a `_modify` that works in place: a will-change of
   /// the whole value.
   @usableFromInline
-  func willModify<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+  func willModify<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (AnyObject) -> Value) {
     guard notifiesAutomatically(slot: slot) else {
       // Only a class tracked by Swift Observation gets here for a key
       // notified by hand (see modifiesInPlace(slot:)): the mutation is
@@ -85,7 +85,7 @@ extension _KeyValueObservationStorage {
 
   /// Closes the change ``willModify(_:slot:get:)`` opened.
   @usableFromInline
-  func didModify<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
+  func didModify<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (AnyObject) -> Value) {
     guard notifiesAutomatically(slot: slot) else {
       object._$kvoObservationEvent(.didSet, slot: slot)
       return

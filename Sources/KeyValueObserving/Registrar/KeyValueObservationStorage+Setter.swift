@@ -212,40 +212,39 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// Opens the change of an observed `_modify` that works on the
   /// property's storage itself, and returns `true`; or returns `false` for
   /// a value that copies as cheaply as it moves (an `Int`, a struct of
-  /// them), which the accessor changes in a copy and assigns back instead.
+  /// them), which the accessor changes in a copy and assigns back instead,
+  /// and where the class's key table cannot hand out the storage (an object
+  /// of a subclass the macro did not mark).
   ///
   /// In place, an `append` to an observed array or a `+=` on an observed
   /// string does not copy it, unless an observer asked for `.old`: the old
   /// value is then kept, and the first mutation copies it, as it must. The
   /// change is a manual will/did pair: the accessor closes it with
-  /// ``didModifyInPlace(_:slot:get:)`` after its `yield`, also when the
-  /// access is abandoned.
+  /// ``didModifyInPlace(_:slot:)`` after its `yield`, also when the access
+  /// is abandoned. The storage is read through the class's key table, so
+  /// the accessor passes no function of its own.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
   ///
   /// ```swift
-  /// // guard storage.willModifyInPlace(self, slot: 3, get: { $0._tags }) else { … copy … }
-  /// // defer { storage.didModifyInPlace(self, slot: 3, get: { $0._tags }) }
+  /// // guard storage.willModifyInPlace(self, slot: 3) else { … copy … }
+  /// // defer { storage.didModifyInPlace(self, slot: 3) }
   /// // yield &_tags
   /// ```
-  @inlinable @inline(__always)
-  public func willModifyInPlace<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) -> Bool {
-    guard !_isPOD(Value.self) else { return false }
-    _withUnsafeGuaranteedRef { $0.willModify(object, slot: slot, get: get) }
-    return true
+  public func willModifyInPlace(_ object: some KeyValueObservable, slot: Int) -> Bool {
+    object.accessStorage(ofSlot: slot, .willModify(object: object, observed: self, slot: slot)).outcome.modifiesInPlace
   }
 
-  /// Closes the change ``willModifyInPlace(_:slot:get:)`` opened, reading
-  /// the new value and notifying.
+  /// Closes the change ``willModifyInPlace(_:slot:)`` opened, reading the
+  /// new value and notifying.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
   ///
   /// ```swift
-  /// // defer { storage.didModifyInPlace(self, slot: 3, get: { $0._tags }) }
+  /// // defer { storage.didModifyInPlace(self, slot: 3) }
   /// ```
-  @inlinable @inline(__always)
-  public func didModifyInPlace<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (Object) -> Value) {
-    _withUnsafeGuaranteedRef { $0.didModify(object, slot: slot, get: get) }
+  public func didModifyInPlace(_ object: some KeyValueObservable, slot: Int) {
+    _ = object.accessStorage(ofSlot: slot, .didModify(object: object, observed: self, slot: slot))
   }
 
   /// Assigns a stored property and notifies the registrations of its key.
