@@ -47,7 +47,7 @@ extension KeyValueObservable {
     if let slot = keys.slot(forKey: key) {
       guard !keys.isReadOnly(forKey: key) else { throw .readOnly(key, type: "\(Self.self)") }
       func assign(_ value: UnsafePointer<Any>?) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
-        accessStorage(ofSlot: slot, .assign(object: .passUnretained(self), value: value, slot: slot))
+        accessStorage(ofSlot: slot, .assign(object: .passUnretained(self), value: value, slot: slot), staticKeys: keys)
       }
       let (handled, outcome) = if let value { withUnsafePointer(to: value, assign) } else { assign(nil) }
       if handled {

@@ -31,9 +31,11 @@ public struct _KeyValueStorageAccess {
     /// that works on the storage in place, through `observed`, its
     /// observation storage; or, for a value that copies as cheaply as it
     /// moves, do nothing (``Outcome/modifiesInPlace`` stays `false`).
-    case willModify(object: any KeyValueObservable, observed: Unmanaged<_KeyValueObservationStorage>, slot: Int)
+    /// (Every payload is a plain value: a job is copied and destroyed on
+    /// every access, and an assignment by string is one.)
+    case willModify(object: Unmanaged<AnyObject>, observed: Unmanaged<_KeyValueObservationStorage>, slot: Int)
     /// Close the change ``willModify(object:observed:slot:)`` opened.
-    case didModify(object: any KeyValueObservable, observed: Unmanaged<_KeyValueObservationStorage>, slot: Int)
+    case didModify(object: Unmanaged<AnyObject>, observed: Unmanaged<_KeyValueObservationStorage>, slot: Int)
   }
 
   /// What the job leaves for its caller.
@@ -41,7 +43,7 @@ public struct _KeyValueStorageAccess {
   struct Outcome {
     /// For ``Job/accessors`` and ``Job/chainLink``: the property's
     /// ``_KeyValueTypedStorage``.
-    @usableFromInline var accessors: Any?
+    @usableFromInline var accessors: AnyObject?
     /// For ``Job/assign(object:value:slot:)``, the property's type when the
     /// value was not of it (nothing was assigned).
     @usableFromInline var mismatchedType: Any.Type?
@@ -108,8 +110,10 @@ public struct _KeyValueStorageAccess {
     case .willModify(let object, let observed, let slot):
       guard !_isPOD(Value.self) else { break }
       outcome.pointee.modifiesInPlace = true
+      let object = table.classFunctions.observable(object.takeUnretainedValue())
       observed._withUnsafeGuaranteedRef { $0.willModify(object, slot: slot, get: storage.get) }
     case .didModify(let object, let observed, let slot):
+      let object = table.classFunctions.observable(object.takeUnretainedValue())
       observed._withUnsafeGuaranteedRef { $0.didModify(object, slot: slot, get: storage.get) }
     }
     return true
@@ -147,7 +151,8 @@ public struct _KeyValueStorageAccess {
 }
 
 /// The backing storage of one observable property holding a `Value`, as
-/// two functions of the object: what a key table keeps for a property. The
+/// two functions of the object: what a key table keeps for a property (a
+/// class, so that handing it on costs one reference count). The
 /// jobs done on the storage (``_KeyValueStorageAccess``) need only the
 /// value's type, so that they are compiled once per value type, not once
 /// per property.
@@ -161,7 +166,7 @@ public struct _KeyValueStorageAccess {
 ///   modify: { $0(&unsafeDowncast($1, to: Person.self)._name) }
 /// )
 /// ```
-public struct _KeyValueTypedStorage<Value> {
+public final class _KeyValueTypedStorage<Value> {
   /// Whether the storage has `willSet`/`didSet` of its own, which may
   /// assign it again while it changes.
   @usableFromInline let hasPropertyObservers: Bool
@@ -214,13 +219,18 @@ extension KeyValueObservable {
   /// ```swift
   /// let (handled, outcome) = person.accessStorage(ofSlot: 0, .accessors)
   /// ```
+  ///
+  /// `staticKeys`, the table of the static type, spares looking the table
+  /// up again when the object is of exactly that type.
   func accessStorage(
     ofSlot slot: Int,
-    _ job: _KeyValueStorageAccess.Job
+    _ job: _KeyValueStorageAccess.Job,
+    staticKeys: _KeyValueKeyTable? = nil
   ) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
-    let dynamicType = type(of: self)
-    let keys = dynamicType._$kvoKeys
-    guard ObjectIdentifier(keys.markedType) == ObjectIdentifier(dynamicType) else { return (false, .init()) }
+    let dynamicType = ObjectIdentifier(type(of: self))
+    let keys =
+      if let staticKeys, ObjectIdentifier(staticKeys.markedType) == dynamicType { staticKeys } else { type(of: self)._$kvoKeys }
+    guard ObjectIdentifier(keys.markedType) == dynamicType else { return (false, .init()) }
     return _KeyValueStorageAccess.perform(job, on: keys, slot: slot)
   }
 }

@@ -52,17 +52,22 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   /// Functions of an object of the class (or of a subclass) that the
   /// storage jobs call: made where the table is built, with the class's
   /// type, so that each is a direct read or call.
+  /// A class, so that a job borrows one reference instead of copying
+  /// three closures.
   @usableFromInline
-  struct ClassFunctions {
+  final class ClassFunctions {
     /// The object's observation storage (its `_$kvoObservedStorage`).
     @usableFromInline let observedStorage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
     /// Runs a change of the object's slot as one mutation, as Swift
     /// Observation sees it (its `_$kvoObservedMutation(ofSlot:_:)`); `nil`
     /// for a class that is not `Observable`, whose changes are just made.
     @usableFromInline let observedMutation: ((AnyObject, Int, () -> Void) -> Void)?
+    /// The object as the observable it is, for code generic over it.
+    @usableFromInline let observable: (AnyObject) -> any KeyValueObservable
 
     @inlinable
     init<Root: KeyValueObservable>(of _: Root.Type) {
+      observable = { unsafeDowncast($0, to: Root.self) }
       observedStorage = { unsafeDowncast($0, to: Root.self)._$kvoObservedStorage }
       observedMutation =
         Root.self is any Observable.Type
@@ -198,7 +203,8 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
     guard slot >= firstSlot else {
       return !overriddenSlots.contains(slot) && (superTable?.accessStorage(ofSlot: slot, access) ?? false)
     }
-    return key(forSlot: slot)?.storage?(access) ?? false
+    let index = slot - firstSlot
+    return index < stored.count && stored[index].storage?(access) == true
   }
 
   /// The property `keyPath` names among this class's keys, stored or not,

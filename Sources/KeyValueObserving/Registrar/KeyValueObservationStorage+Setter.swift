@@ -232,7 +232,8 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// // yield &_tags
   /// ```
   public func willModifyInPlace(_ object: some KeyValueObservable, slot: Int) -> Bool {
-    object.accessStorage(ofSlot: slot, .willModify(object: object, observed: self, slot: slot)).outcome.modifiesInPlace
+    object.accessStorage(ofSlot: slot, .willModify(object: .passUnretained(object), observed: self, slot: slot))
+      .outcome.modifiesInPlace
   }
 
   /// Closes the change ``willModifyInPlace(_:slot:)`` opened, reading the
@@ -244,7 +245,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// // defer { storage.didModifyInPlace(self, slot: 3) }
   /// ```
   public func didModifyInPlace(_ object: some KeyValueObservable, slot: Int) {
-    _ = object.accessStorage(ofSlot: slot, .didModify(object: object, observed: self, slot: slot))
+    _ = object.accessStorage(ofSlot: slot, .didModify(object: .passUnretained(object), observed: self, slot: slot))
   }
 
   /// Assigns a stored property and notifies the registrations of its key.
