@@ -177,4 +177,36 @@ struct InPlaceMutationTests {
       ])
     withExtendedLifetime(token) {}
   }
+
+  @Test("an observed append through _modify runs an override's didSet once, marked subclass or not, and notifies once")
+  func modifyOnOverriddenProperty() {
+    // The class's key table hands out no storage for these (an override, a
+    // class it did not mark): the accessor changes a copy and assigns it
+    // back without calling the overriding setter a second time.
+    let marked = AuditedShelf()
+    let unmarked = UnmarkedAuditedShelf()
+    let plain = PlainSubShelf()
+    let changes = Recorder<Change<[Int]>>()
+    let tokens = [marked, unmarked, plain].map { shelf in
+      shelf.items = [0]
+      return shelf.observe(\.items, options: [.old, .new]) { _, change in changes.append(Change(change)) }
+    }
+    for shelf in [marked, unmarked, plain] as [Shelf] {
+      shelf.items.append(1)
+    }
+    #expect(marked.overrideDidSet == 2 && unmarked.overrideDidSet == 2)
+    #expect(changes.elements == Array(repeating: Change(old: [0], new: [0, 1]), count: 3))
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test("an observed += on a plain value notifies once with the old and new values")
+  func modifyOnPlainValue() {
+    let dial = Dial()
+    let changes = Recorder<Change<Int>>()
+    let token = dial.observe(\.level, options: [.old, .new]) { _, change in changes.append(Change(change)) }
+    dial.level += 5
+    dial.level += 1
+    #expect(changes.elements == [Change(old: 0, new: 5), Change(old: 5, new: 6)])
+    withExtendedLifetime(token) {}
+  }
 }

@@ -173,10 +173,6 @@ public class _KeyValueHandlerRegistration<Value>: _KeyValueValueRegistration<Val
   private struct Handler<Object: AnyObject> {
     let function: (Object, KeyValueObservedChange<Value>) -> Void
   }
-
-  override func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
-    handler(object, change)
-  }
 }
 
 /// A registration made by ``KeyValueObservable/observe(_:options:isolation:changeHandler:)``:
