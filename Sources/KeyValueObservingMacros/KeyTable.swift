@@ -61,7 +61,7 @@ struct KeyTable {
     guard isRoot else { return [] }
     let storage =
       tracksObservation
-      ? "\(Names.registrar).storage ?? Swift.Unmanaged.passUnretained(\(Names.registrar).makeStorage(for: self))"
+      ? "\(Names.registrar).storageMadeOnFirstUse(for: self)"
       : "\(Names.registrar).storage"
     return [
       "private nonisolated let \(raw: Names.registrar) = \(raw: Names.registrarType)()",

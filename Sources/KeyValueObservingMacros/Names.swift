@@ -41,11 +41,9 @@ enum Names {
     "_$kvoKeys_\(className)"
   }
 
-  /// The static constant holding a property's key path, in a class that
-  /// Swift Observation tracks.
-  static func observationKeyPath(of property: String) -> String {
-    "_$kvoObservationKeyPath_\(property)"
-  }
+  /// The static constant holding the key paths of a class that Swift
+  /// Observation tracks.
+  static let observationKeyPaths = "_$kvoObservationKeyPaths"
 
   /// The backing storage of an observable property.
   static func storage(of property: String) -> String {

@@ -36,16 +36,19 @@ struct ObservationMembers {
     [registrarMember, eventMember] + keyPathMembers
   }
 
-  /// A key path for each property with `nonisolated(unsafe)` storage (see
-  /// ``ClassDeclSyntax/directlyAccessedProperties``), as a static constant
-  /// that the event member hands to the registrar.
+  /// The key path of each property with `nonisolated(unsafe)` storage (see
+  /// ``ClassDeclSyntax/directlyAccessedProperties``), in one static
+  /// constant — a tuple of them, or the one — that the event member hands
+  /// to the registrar from.
   ///
   /// A key path literal is looked up in the runtime's cache and retained
   /// each time it runs; a constant is a load, and a borrow of it needs no
   /// retain. On every write and every tracked read that saves about 80
   /// instructions and an atomic retain–release pair — what puts the
   /// class's unobserved write below `@Observable`'s, which forms its
-  /// literal each time.
+  /// literal each time. One constant for all of them, not one each: each
+  /// static constant is an initializer and an accessor that a release
+  /// build compiles.
   ///
   /// The constant names the property's storage, not the property: a
   /// `nonisolated` constant may only be initialised with a key path that
@@ -55,15 +58,23 @@ struct ObservationMembers {
   /// property, the same for reads and changes, and every report of a slot
   /// goes through the event member.
   var keyPathMembers: [DeclSyntax] {
-    properties.filter(keptKeyPaths.contains).map { name in
-      "private nonisolated static let \(raw: Names.observationKeyPath(of: name)) = \\\(raw: classDecl.selfTypeName).\(raw: Names.storage(of: name))"
-    }
+    let keyPaths = keptProperties.map { "\\\(classDecl.selfTypeName).\(Names.storage(of: $0))" }
+    guard let first = keyPaths.first else { return [] }
+    let value = keyPaths.count == 1 ? first : "(\(keyPaths.joined(separator: ", ")))"
+    return ["private nonisolated static let \(raw: Names.observationKeyPaths) = \(raw: value)"]
   }
 
-  /// The constant holding a property's key path, as the event member
-  /// writes it.
+  /// The properties whose key paths the class keeps, in slot order.
+  private var keptProperties: [String] {
+    properties.filter(keptKeyPaths.contains)
+  }
+
+  /// A kept property's key path, as the event member reads it from the
+  /// constant.
   private func keyPath(of name: String) -> String {
-    "Self.\(Names.observationKeyPath(of: name))"
+    let kept = keptProperties
+    guard kept.count > 1, let index = kept.firstIndex(of: name) else { return "Self.\(Names.observationKeyPaths)" }
+    return "Self.\(Names.observationKeyPaths).\(index)"
   }
 
   /// Observation's registrar, as `@Observable` keeps one.
@@ -76,6 +87,11 @@ struct ObservationMembers {
   /// path the class cannot keep (a generic class's, or one with observers
   /// of its own, whose storage is isolated) — with the key path its key
   /// table holds, the same for each of its events.
+  ///
+  /// Never inlined: every getter and setter calls it with a constant slot,
+  /// and its switch and reports inlined into each of them made a release
+  /// build of such a class compile them once per accessor. The call costs
+  /// a few nanoseconds on a path that goes on into Observation's registrar.
   var eventMember: DeclSyntax {
     let firstSlot = Names.firstSlot(ofClass: className)
     let report = "\(Names.observationRegistrar).\(Names.observationReport)"
@@ -85,11 +101,11 @@ struct ObservationMembers {
     }
     let fallback = "\(report)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
     guard !cases.isEmpty else {
-      return "\(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) { \(raw: fallback) }"
+      return "@inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) { \(raw: fallback) }"
     }
     let body = ["switch slot - Self.\(firstSlot) {"] + cases + ["default: \(fallback)", "}"]
     return """
-      \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {\(raw: indented(body))
+      @inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {\(raw: indented(body))
       }
       """
   }

@@ -848,7 +848,7 @@ struct ObservationExpansionTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage ?? Swift.Unmanaged.passUnretained(_$kvoRegistrar.makeStorage(for: self)) }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storageMadeOnFirstUse(for: self) }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
@@ -865,17 +865,15 @@ struct ObservationExpansionTests {
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
-        nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
+        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           switch slot - Self._$kvoFirstSlot_Sheet {
-          case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_title)
-          case 1: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_count)
+          case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPaths.0)
+          case 1: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPaths.1)
           default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
         }
 
-        private nonisolated static let _$kvoObservationKeyPath_title = \Sheet._title
-
-        private nonisolated static let _$kvoObservationKeyPath_count = \Sheet._count
+        private nonisolated static let _$kvoObservationKeyPaths = (\Sheet._title, \Sheet._count)
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -981,7 +979,7 @@ struct ObservationExpansionTests {
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
-        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage ?? Swift.Unmanaged.passUnretained(_$kvoRegistrar.makeStorage(for: self)) }
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storageMadeOnFirstUse(for: self) }
 
         nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
 
@@ -998,14 +996,14 @@ struct ObservationExpansionTests {
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
-        nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
+        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           switch slot - Self._$kvoFirstSlot_Screen {
-          case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPath_headline)
+          case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPaths)
           default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
           }
         }
 
-        private nonisolated static let _$kvoObservationKeyPath_headline = \Screen._headline
+        private nonisolated static let _$kvoObservationKeyPaths = \Screen._headline
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
           try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)

@@ -71,9 +71,12 @@ extension KeyValueObservable where Self: Observable {
   /// ```
   @inlinable @inline(__always)
   public func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
+    // No `defer`: the mutation cannot throw, and a deferred block is one
+    // more function per setter to compile.
     _$kvoObservationEvent(.willSet, slot: slot)
-    defer { _$kvoObservationEvent(.didSet, slot: slot) }
-    return mutation()
+    let result = mutation()
+    _$kvoObservationEvent(.didSet, slot: slot)
+    return result
   }
 }
 

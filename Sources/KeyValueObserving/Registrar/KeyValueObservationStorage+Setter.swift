@@ -306,14 +306,14 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    _withUnsafeGuaranteedRef { storage in
-      // Observation's mutation wraps the store alone when no registration
-      // waits: a smaller closure than the whole path.
-      guard storage.isObserved(slot: slot) else {
-        object._$kvoObservedMutation(ofSlot: slot) { set(object, newValue) }
-        return
-      }
-      object._$kvoObservedMutation(ofSlot: slot) {
+    // One mutation around both paths: its two reports are compiled once
+    // per setter.
+    object._$kvoObservedMutation(ofSlot: slot) {
+      _withUnsafeGuaranteedRef { storage in
+        guard storage.isObserved(slot: slot) else {
+          set(object, newValue)
+          return
+        }
         storage.notifyingSetObserved(
           object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
         )

@@ -141,13 +141,18 @@ public enum _KeyValueAccessTracking {
   /// Reports a read of `slot` on `object` to the current thread's tracking
   /// scope, if any. One relaxed load when no scope is open anywhere.
   ///
+  /// The slot is a plain value, not an autoclosure: in an optimised build
+  /// it is a constant either way (a subclass's first slot is a chain of
+  /// static calls the optimiser folds), and a closure would be one more
+  /// function per property to compile.
+  ///
   /// ```swift
   /// _KeyValueAccessTracking.access(self, slot: 0)
   /// ```
   @inlinable @inline(__always)
-  public static func access(_ object: some KeyValueObservable, slot: @autoclosure () -> Int) {
+  public static func access(_ object: some KeyValueObservable, slot: Int) {
     if activeTrackingScopes.load(ordering: .relaxed) != 0 {
-      record(object, slot: slot())
+      record(object, slot: slot)
     }
   }
 
@@ -159,8 +164,7 @@ public enum _KeyValueAccessTracking {
   /// _KeyValueAccessTracking.access(sheet, slot: 0)
   /// ```
   @inlinable @inline(__always)
-  public static func access(_ object: some KeyValueObservable & Observable, slot: @autoclosure () -> Int) {
-    let slot = slot()
+  public static func access(_ object: some KeyValueObservable & Observable, slot: Int) {
     if activeTrackingScopes.load(ordering: .relaxed) != 0 {
       record(object, slot: slot)
     }
