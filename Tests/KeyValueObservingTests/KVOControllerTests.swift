@@ -63,6 +63,28 @@ struct KVOControllerTests {
     }
   }
 
+  @Test("the key paths are checked before the object, as FBKVOController asserts them: a nil object too")
+  func keyPathsBeforeTheObject() throws {
+    let watcher = Watcher()
+    let nobody: Person? = nil
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Person")) {
+      try watcher.kvo.observe(nobody, keyPaths: []) { _, _, _ in }
+    }
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Person")) {
+      try watcher.kvo.observe(nobody, keyPaths: [], context: nil)
+    }
+    #expect(throws: KeyValueCodingError.emptyKey(keyPath: "name.", type: "Person")) {
+      try watcher.kvo.observe(nobody, keyPath: "name.")
+    }
+    // Well-formed key paths and no object: nothing to observe, no error.
+    try watcher.kvo.observe(nobody, keyPaths: ["name", "age"]) { _, _, _ in }
+    try watcher.kvo.observe(nobody, keyPath: "name", context: nil)
+    let person = Person()
+    person.name = "Grace"
+    #expect(watcher.calls.elements.isEmpty)
+    #expect(person.observationInfo.isEmpty)
+  }
+
   @Test("the context form delivers to the observer's observeValue with the context")
   func contextDelivery() throws {
     let watcher = Watcher()

@@ -12,7 +12,8 @@ extension KVOController {
   /// notify (``KeyValueCodingError/notObservable(keyPath:key:type:)``)
   /// throws and nothing is registered; so does an empty list
   /// (``KeyValueCodingError/emptyKey(keyPath:type:)``), as FBKVOController
-  /// asserts. Key paths already observed on `object` are skipped.
+  /// asserts — also when `object` is `nil`, which otherwise observes
+  /// nothing. Key paths already observed on `object` are skipped.
   ///
   /// ```swift
   /// try kvo.observe(person, keyPaths: ["name", "address.city"], options: .new) { viewModel, person, change in
@@ -25,7 +26,6 @@ extension KVOController {
     options: KeyValueObservingOptions = [],
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    guard let object else { return }
     try observeByString(object, keyPaths, options: options, context: nil) { observer, object, keyPath, change, _ in
       var change = change
       change[.keyPath] = keyPath
@@ -97,7 +97,6 @@ extension KVOController where Observer: KeyValueObserver {
     options: KeyValueObservingOptions = [],
     context: UnsafeMutableRawPointer? = nil
   ) throws(KeyValueCodingError) {
-    guard let object else { return }
     try observeByString(object, keyPaths, options: options, context: context) { observer, object, keyPath, change, context in
       observer.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
     }

@@ -215,15 +215,22 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
   /// Observes each string key path of `keyPaths` through a classic
   /// observer that hands each change to `deliver`, once every key path is
   /// checked: an empty list, or any key path that is empty, unknown or
-  /// nothing can notify, throws before anything is observed.
+  /// nothing can notify, throws before anything is observed. The list and
+  /// each key path's form are checked before the object, as
+  /// FBKVOController asserts them before it looks at it: a `nil` object
+  /// with an empty list throws too, and otherwise observes nothing.
   func observeByString<Object: KeyValueObservable>(
-    _ object: Object,
+    _ object: Object?,
     _ keyPaths: [String],
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
     deliver: @escaping StringKeyDelivery
   ) throws(KeyValueCodingError) {
     guard !keyPaths.isEmpty else { throw .emptyKey(keyPath: "", type: "\(Object.self)") }
+    for keyPath in keyPaths {
+      _ = try Object.components(of: keyPath)
+    }
+    guard let object else { return }
     for keyPath in keyPaths {
       _ = try object.checkedObservableComponents(of: keyPath)
     }
