@@ -10,7 +10,7 @@ final class Model {
 
 func misuse(_ model: Model) {
   model.withChange(.union, using: ["a"], for: \.tags) {}
-  // expected-error: cannot convert value of type 'ReferenceWritableKeyPath<Model, [String]>' to expected argument type 'ReferenceWritableKeyPath<Model, Set<
+  // expected-error: to expected argument type 'ReferenceWritableKeyPath<Model, Set<
 }
 
 func split(_ model: Model) async {
