@@ -44,8 +44,9 @@ let package = Package(
       name: "KeyValueObserving",
       dependencies: ["KeyValueObservingMacros", "KeyValueObservingShims"]
     ),
-    // Declares the one Swift runtime function the runtime module calls
-    // (whether an object is running its deinit).
+    // Declares the Swift runtime functions the runtime module calls (whether
+    // an object is running its deinit, unowned references, the current
+    // task) and its C11 thread-local slots.
     .target(name: "KeyValueObservingShims"),
     // The compiler plugin that expands `@KeyValueObservable` and friends.
     .macro(
