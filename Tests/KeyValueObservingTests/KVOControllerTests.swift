@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import KeyValueObserving
 import Testing
 
@@ -200,8 +201,13 @@ struct KVOControllerTests {
     }
     let done = DispatchGroup()
     let objects = UncheckedBox((left, right))
-    DispatchQueue.global().async(group: done) { objects.value.0.age = 1 }
-    DispatchQueue.global().async(group: done) { objects.value.1.age = 1 }
+    // A thread each, of their own: on the shared pool, one write could wait
+    // for a thread while the other tests hold them all, and the two blocks,
+    // which wait for each other, would time out under a slow sanitizer.
+    done.enter()
+    Thread { objects.value.0.age = 1; done.leave() }.start()
+    done.enter()
+    Thread { objects.value.1.age = 1; done.leave() }.start()
     #expect(done.wait(timeout: .now() + 30) == .success, "the two blocks deadlocked")
     #expect(left.observationInfo.isEmpty && right.observationInfo.isEmpty)
   }
