@@ -48,8 +48,8 @@ public protocol KeyValueObservable: AnyObject {
   func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int)
 
   /// Runs `mutation` as one mutation of the observable stored property at
-  /// `slot`, as Swift Observation sees it. Written by the macro for a class
-  /// that declares `Observable`; runs `mutation` alone for every other
-  /// class.
+  /// `slot`, as Swift Observation sees it: announced before and after for a
+  /// class that declares `Observable` (the runtime's default for such a
+  /// class); `mutation` alone for every other class.
   func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result
 }
