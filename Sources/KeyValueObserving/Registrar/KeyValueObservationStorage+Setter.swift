@@ -276,15 +276,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    _withUnsafeGuaranteedRef { storage in
-      guard storage.isObserved(slot: slot) else {
-        set(object, newValue)
-        return
-      }
-      storage.notifyingSetObserved(
-          object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
-        )
-    }
+    assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
   }
 
   /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
@@ -309,15 +301,30 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     // One mutation around both paths: its two reports are compiled once
     // per setter.
     object._$kvoObservedMutation(ofSlot: slot) {
-      _withUnsafeGuaranteedRef { storage in
-        guard storage.isObserved(slot: slot) else {
-          set(object, newValue)
-          return
-        }
-        storage.notifyingSetObserved(
-          object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
-        )
+      assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    }
+  }
+
+  /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``
+  /// overloads do, one inside Swift Observation's mutation: assigns, and
+  /// notifies when some registration waits for the key.
+  @inlinable @inline(__always)
+  func assign<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    _withUnsafeGuaranteedRef { storage in
+      guard storage.isObserved(slot: slot) else {
+        set(object, newValue)
+        return
       }
+      storage.notifyingSetObserved(
+        object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
+      )
     }
   }
 }
