@@ -49,7 +49,12 @@ extension KeyValueObservable {
       func assign(_ value: UnsafePointer<Any>?) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
         accessStorage(ofSlot: slot, .assign(object: .passUnretained(self), value: value, slot: slot), staticKeys: keys)
       }
-      let (handled, outcome) = if let value { withUnsafePointer(to: value, assign) } else { assign(nil) }
+      // The value where it lies, not copied out of its optional: an `Any?`
+      // that holds a value is laid out as that `Any` (its `nil` is an
+      // extra inhabitant of the type field).
+      let (handled, outcome) = withUnsafePointer(to: value) { optional in
+        assign(value == nil ? nil : UnsafeRawPointer(optional).assumingMemoryBound(to: Any.self))
+      }
       if handled {
         guard let expected = outcome.mismatchedType else { return }
         throw .typeMismatch(

@@ -101,6 +101,27 @@ struct KeyValueCodingTests {
     #expect(person.nickname == nil)
   }
 
+  @Test("a value too large for an Any's inline buffer, optional or not, is set whole; so is an object")
+  func boxedValues() throws {
+    let sheet = MeasuredSheet()
+    let margins = Margins(top: 1, left: 2, bottom: 3, right: 4, gutter: 5)
+    let changes = Recorder<Margins?>()
+    let token = sheet.observe(\.margins, options: .new) { _, change in changes.append(change.newValue) }
+    try sheet.setValue(margins, forKey: "margins")
+    try sheet.setValue(margins, forKey: "lastMargins")
+    #expect(sheet.margins == margins && sheet.lastMargins == margins)
+    try sheet.setValue(nil, forKey: "lastMargins")
+    #expect(sheet.lastMargins == nil)
+    let owner = Person(name: "Ada", age: 36)
+    try sheet.setValue(owner, forKey: "owner")
+    #expect(sheet.owner === owner)
+    #expect(changes.elements == [margins])
+    #expect(
+      throws: KeyValueCodingError.typeMismatch(key: "margins", type: "MeasuredSheet", expected: "Margins", actual: "Int")
+    ) { try sheet.setValue(5, forKey: "margins") }
+    _ = token
+  }
+
   @Test("constants and computed properties without a setter are read-only")
   func readOnly() {
     let person = Person()
@@ -227,4 +248,16 @@ struct AccessControlTests {
     vault.rotate()
     #expect(log.count == 0)
   }
+}
+
+/// A value larger than the three words an `Any` holds inline: boxed.
+private struct Margins: Equatable {
+  var top = 0, left = 0, bottom = 0, right = 0, gutter = 0
+}
+
+@KeyValueObservable
+private final class MeasuredSheet {
+  var margins = Margins()
+  var lastMargins: Margins?
+  var owner: Person?
 }
