@@ -37,7 +37,9 @@ extension KeyValueObservable {
   ///   (``KeyValueCodingError/notObservable(keyPath:key:type:)``: a
   ///   `@KeyValueIgnored` property, or a computed one that reads nothing
   ///   observable and declares no dependencies; a key whose automatic
-  ///   notification is turned off is accepted, as it is announced by hand).
+  ///   notification is turned off is accepted, as it is announced by hand,
+  ///   and so is a constant (`let`), as Objective-C KVO accepts one: its
+  ///   registration is sent `.initial` and never fires).
   /// - Complexity: O(1) amortised in the other registrations on this object
   ///   (plus, for a computed key or a chain, one read of the key path).
   public func addObserver(
@@ -163,7 +165,8 @@ extension KeyValueObservable {
         changes: DerivedObservation<Self, Any?>.changes(),
         handler: { root, change in target.send(change, from: root) }
       )
-      let (anchor, value) = observation.start(root: self)
+      let isConstant = components.count == 1 && Self._$kvoIsConstant(forKey: components[0])
+      let (anchor, value) = observation.start(root: self, constant: isConstant)
       registration = anchor
       initialValue = { value }
     }
@@ -195,10 +198,16 @@ extension KeyValueObservable {
   ///
   /// A first key whose automatic notification is turned off (see
   /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``)
-  /// is accepted: its changes are announced by hand.
+  /// is accepted: its changes are announced by hand. So is a constant
+  /// (`let`) on its own, as Objective-C KVO accepts one: it never changes,
+  /// and its registration never fires.
   func checkedObservableComponents(of path: String) throws(KeyValueCodingError) -> [String] {
     let components = try Self.checkedComponents(of: path)
-    if components.count == 1, Self._$kvoSlot(forKey: components[0]) != nil { return components }
+    if components.count == 1,
+      Self._$kvoSlot(forKey: components[0]) != nil || Self._$kvoIsConstant(forKey: components[0])
+    {
+      return components
+    }
     let first = try Self.readableKeyPath(forKey: components[0])
     if let customization = Self.self as? any KeyValueObservingCustomization.Type,
       !customization.automaticallyNotifiesObservers(for: first)

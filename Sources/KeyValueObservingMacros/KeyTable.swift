@@ -127,9 +127,12 @@ struct KeyTable {
       return "if case \\\(selfType).\(name) = $0.stored(\(key), get: { \(object("$0")).\(storage) }, modify: { $0(&\(object("$1")).\(storage)) }) {}"
     }
     let getters = classDecl.computedProperties
+    let constants = classDecl.constantProperties
     lines += classDecl.otherReadableProperties.map { name in
       let key = StringLiteralExprSyntax(content: name).description
-      guard getters.contains(name) else { return "if case \\\(selfType).\(name) = $0.other(\(key)) {}" }
+      guard getters.contains(name) else {
+        return "if case \\\(selfType).\(name) = $0.\(constants.contains(name) ? "constant" : "other")(\(key)) {}"
+      }
       return "if case \\\(selfType).\(name) = $0.computed(\(key), { @MainActor (object: \(selfType)) in object.\(name) }) {}"
     }
     let readOnly = classDecl.readOnlyByStringProperties

@@ -174,6 +174,21 @@ extension ClassDeclSyntax {
     }
   }
 
+  /// The instance constants (`let`) key-value coding reads by name: the
+  /// ones observable by string, whose registrations never fire.
+  var constantProperties: Set<String> {
+    Set(
+      memberBlock.members.compactMap { member in
+        guard let variable = member.decl.as(VariableDeclSyntax.self),
+          variable.bindingSpecifier.tokenKind == .keyword(.let), !variable.isStatic,
+          variable.bindings.count == 1,
+          let identifier = variable.bindings.first?.pattern.as(IdentifierPatternSyntax.self)
+        else { return nil }
+        return identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
+      }
+    )
+  }
+
   /// The observable stored properties, in declaration order: their position
   /// is their slot, counted from the class's first slot. A property whose
   /// backing name the class declares itself is left out (and diagnosed).

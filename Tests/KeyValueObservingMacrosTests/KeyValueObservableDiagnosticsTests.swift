@@ -506,8 +506,8 @@ struct KeyValueObservableDiagnosticsTests {
         private nonisolated static let _$kvoKeys_Doc = KeyValueObserving._KeyValueKeyTable(Doc.self) {
           if case \Doc.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Doc.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._title) }) {}
           if case \Doc.default = $0.stored("default", get: { Swift.unsafeDowncast($0, to: Doc.self)._default }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._default) }) {}
-          if case \Doc.id = $0.other("id") {}
-          if case \Doc.kind = $0.other("kind") {}
+          if case \Doc.id = $0.constant("id") {}
+          if case \Doc.kind = $0.constant("kind") {}
           if case \Doc.cache = $0.other("cache") {}
           if case \Doc.summary = $0.computed("summary", { @MainActor (object: Doc) in object.summary }) {}
         }

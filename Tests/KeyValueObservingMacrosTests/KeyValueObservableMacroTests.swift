@@ -108,7 +108,7 @@ struct KeyValueObservableMacroTests {
         private nonisolated static let _$kvoKeys_Person = KeyValueObserving._KeyValueKeyTable(Person.self) {
           if case \Person.name = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Person.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._name) }) {}
           if case \Person.nickname = $0.stored("nickname", get: { Swift.unsafeDowncast($0, to: Person.self)._nickname }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._nickname) }) {}
-          if case \Person.id = $0.other("id") {}
+          if case \Person.id = $0.constant("id") {}
           if case \Person.summary = $0.computed("summary", { @MainActor (object: Person) in object.summary }) {}
           if case \Person.greeting = $0.other("greeting") {}
           if case \Person.cache = $0.other("cache") {}
@@ -596,7 +596,7 @@ struct KeyValueObservableMacroTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Vault }
 
         private nonisolated static let _$kvoKeys_Vault = KeyValueObserving._KeyValueKeyTable(Vault.self) {
-          if case \Vault.shown = $0.other("shown") {}
+          if case \Vault.shown = $0.constant("shown") {}
           if case \Vault.total = $0.computed("total", { @MainActor (object: Vault) in object.total }) {}
         }
       }
@@ -633,7 +633,7 @@ struct KeyValueObservableMacroTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Empty }
 
         private nonisolated static let _$kvoKeys_Empty = KeyValueObserving._KeyValueKeyTable(Empty.self) {
-          if case \Empty.id = $0.other("id") {}
+          if case \Empty.id = $0.constant("id") {}
         }
       }
 

@@ -4,6 +4,7 @@ import Testing
 /// Keys that no assignment can notify, next to ones that only look alike.
 @KeyValueObservable
 final class Meter {
+  let serial = "M-1"
   @KeyValueIgnored var rawReading = 0
   /// Reads only ignored storage and declares nothing.
   var reading: Int { rawReading }
@@ -45,6 +46,27 @@ struct UnnotifiableKeyTests {
     #expect(meter.observationInfo.isEmpty, "nothing was registered")
     let cache = KeyValueCodingError.notObservable(keyPath: "cache", key: "cache", type: "Person")
     #expect(cache.description.contains("Person.cache cannot be observed"))
+  }
+
+  @Test("a constant is observed by string as Objective-C KVO allows: registered, sent .initial, never fired")
+  func constantByString() throws {
+    let meter = Meter()
+    let log = ChangeLog()
+    let reported = Recorder<String>()
+    try KeyValueObservingDiagnostics.withHandler({ reported.append($0.message) }) {
+      try meter.addObserver(log, forKeyPath: "serial", options: [.initial, .new])
+    }
+    #expect(reported.elements.isEmpty, "a constant is expected never to notify: nothing to report")
+    #expect(log.count == 1 && log.last?.change[.new] as? String == "M-1", ".initial carries the constant")
+    #expect(meter.observationInfo.count == 1, "the registration is listed")
+    meter.calibration = 2
+    meter.rawReading = 3
+    #expect(log.count == 1, "nothing a constant depends on can change")
+    #expect(meter.removeObserver(log, forKeyPath: "serial"), "and it is removed as any other")
+    #expect(meter.observationInfo.isEmpty)
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+      try meter.addObserver(log, forKeyPath: "rawReading")
+    }
   }
 
   @Test("keys that something can notify are accepted: declared, announced by hand, chains through observable links")

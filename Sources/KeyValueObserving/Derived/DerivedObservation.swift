@@ -141,12 +141,14 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
 
   /// Files the observation in the root's storage and registers with what
   /// the value depends on; returns the anchor, for the token, and the value.
-  func start(root: Root) -> (anchor: DerivedAnchor, value: Value) {
+  /// A value that depends on nothing is reported, unless it is `constant`
+  /// (a `let` observed by string, which is expected never to notify).
+  func start(root: Root, constant: Bool = false) -> (anchor: DerivedAnchor, value: Value) {
     let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options)
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(anchor)
     let value = refresh(root)
-    if dependencyCount == 0 {
+    if dependencyCount == 0 && !constant {
       reportProblem(
         .unobservableKeyPath,
         "observe(\(keyDescription)): reading it touches no property of a @KeyValueObservable class, "

@@ -248,18 +248,23 @@ public final class _KeyValueKey {
   /// The getter of a computed property, as a `@MainActor (Root) -> Value`
   /// (see ``KeyValueObservable/_$kvoGetter(for:)``).
   @usableFromInline let getter: Any?
+  /// Whether the property is a constant (`let`): observable by string,
+  /// never changing.
+  @usableFromInline let isConstant: Bool
 
   @usableFromInline
   init(
     _ name: String,
     isKeyedByString: Bool = true,
     storage: ((_KeyValueStorageAccess) -> Bool)? = nil,
-    getter: Any? = nil
+    getter: Any? = nil,
+    isConstant: Bool = false
   ) {
     self.name = name
     self.isKeyedByString = isKeyedByString
     self.storage = storage
     self.getter = getter
+    self.isConstant = isConstant
   }
 
   /// Keeps the key path of the `case` pattern that names the property.

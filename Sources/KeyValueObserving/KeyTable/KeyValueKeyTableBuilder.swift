@@ -73,15 +73,28 @@ public final class _KeyValueKeyTableBuilder {
     return key
   }
 
-  /// A readable property that is not an observable stored one: a
-  /// constant, an ignored property, a computed one the table has no getter
-  /// for.
+  /// A readable property that is not an observable stored one, nor a
+  /// constant: an ignored or lazy property, a computed one the table has
+  /// no getter for.
   ///
   /// ```swift
   /// // if case \Person.id = $0.other("id") {}
   /// ```
   public func other(_ name: String) -> _KeyValueKey {
     let key = _KeyValueKey(name)
+    others.append(key)
+    return key
+  }
+
+  /// A constant (`let`) property: readable by string, and observable by
+  /// string as Objective-C KVO allows, with a registration that never
+  /// fires.
+  ///
+  /// ```swift
+  /// // if case \Person.id = $0.constant("id") {}
+  /// ```
+  public func constant(_ name: String) -> _KeyValueKey {
+    let key = _KeyValueKey(name, isConstant: true)
     others.append(key)
     return key
   }

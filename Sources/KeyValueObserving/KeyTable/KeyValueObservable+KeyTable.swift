@@ -73,6 +73,11 @@ extension KeyValueObservable {
     _$kvoKeys.key(for: keyPath)?.getter
   }
 
+  /// Whether the property called `key` is a constant (`let`).
+  static func _$kvoIsConstant(forKey key: String) -> Bool {
+    _$kvoKeys.otherKey(forKey: key)?.isConstant ?? false
+  }
+
   /// Whether the property called `key` has a `private(set)` or
   /// `fileprivate(set)` setter, which key-value coding must not call by
   /// string (the key path the class builds for itself is writable).
