@@ -67,3 +67,11 @@ func inheritedIsolation(_ screen: DetailScreen) throws {
   try screen.setValue("b", forKey: "subtitle")
   screen.mutableArrayValue(for: \.items).append("c")
 }
+
+/// A controller whose observer is `Sendable` is `Sendable` itself.
+final class Dashboard: Sendable {}
+
+func stopFromAnywhere(_ dashboard: Dashboard) -> @Sendable () -> Void {
+  let kvo = KVOController(observer: dashboard)
+  return { kvo.unobserveAll() }
+}

@@ -44,11 +44,7 @@
 /// for one or two observations held by anyone; use a controller when an
 /// object observes many things and should stop observing all of them when
 /// it goes away.
-public final class KVOController<Observer: AnyObject>: @unchecked Sendable, CustomDebugStringConvertible {
-  // @unchecked Sendable: `observations` is behind its lock, which also
-  // guards each observation's token, adapter and key description;
-  // `observerReference` is read through the runtime's atomic reference
-  // counts; the rest is immutable.
+public final class KVOController<Observer: AnyObject>: CustomDebugStringConvertible {
 
   private let observerReference: SharedUnownedReference<Observer>
 
@@ -353,4 +349,20 @@ public final class KVOController<Observer: AnyObject>: @unchecked Sendable, Cust
     guard !freed.isEmpty else { return }
     end(observations.withLock { observations in freed.flatMap { observations.remove($0) } })
   }
+}
+
+/// A controller is `Sendable` when its observer is: it hands the observer
+/// out (``KVOController/observer``), so a controller of an observer that
+/// one thread owns stays with that thread, as the observer does.
+///
+/// ```swift
+/// final class Screen: Sendable { … }
+/// let kvo = KVOController(observer: screen)
+/// Task.detached { kvo.unobserveAll() }   // compiles: Screen is Sendable
+/// ```
+extension KVOController: @unchecked Sendable where Observer: Sendable {
+  // @unchecked: `observations` is behind its lock, which also guards each
+  // observation's token, adapter and key description; `observerReference`
+  // is read through the runtime's atomic reference counts; the rest is
+  // immutable.
 }
