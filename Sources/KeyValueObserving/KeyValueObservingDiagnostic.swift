@@ -70,12 +70,14 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// ```
     public static let unclosedWillChange = Kind(name: "unclosedWillChange")
 
-    /// Indexes outside the array: a to-many change naming elements that
-    /// are not there, or a proxy mutation at a position that does not exist.
-    /// The elements out of range were left out, or nothing was changed.
+    /// Indexes outside the array in a manual to-many notification: the
+    /// change was announced and notified, and its old or new values hold
+    /// only the elements that exist. (A proxy from
+    /// ``KeyValueObservable/mutableArrayValue(for:)`` stops the program
+    /// instead, as `Array` does.)
     ///
     /// ```swift
-    /// person.mutableArrayValue(for: \.tags).insert("x", at: 99)  // reported; nothing changes
+    /// person.withChange(.removal, valuesAt: RangeSet(5..<6), for: \.tags) {}  // reported
     /// ```
     public static let indexesOutOfRange = Kind(name: "indexesOutOfRange")
 

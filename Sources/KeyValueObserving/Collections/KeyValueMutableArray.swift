@@ -23,12 +23,12 @@
 /// of a subclass the macro did not mark) it reads the array, changes it and
 /// assigns it back, which copies it once per call.
 ///
-/// The proxy is a class: copies share the object. An `insert` or `replace`
-/// at a position outside the array changes nothing and is reported as
-/// ``KeyValueObservingDiagnostic/Kind/indexesOutOfRange``; reading or
-/// removing a single element that is not there stops the program, as for
-/// `Array`. A proxy made with `init()` — as generic algorithms do — holds an
-/// array of its own and notifies nobody.
+/// The proxy is a class: copies share the object. A position or range
+/// outside the array stops the program, as it does for `Array`, in every
+/// build — reading, inserting, replacing, swapping or removing — with a
+/// message that names the class, the key, the position and the count: a
+/// mutation is never dropped in silence. A proxy made with `init()` — as
+/// generic algorithms do — holds an array of its own and notifies nobody.
 ///
 /// ```swift
 /// let tags = person.mutableArrayValue(for: \.tags)
@@ -130,17 +130,22 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   @inlinable
   public var indices: Range<Int> { 0..<endIndex }
 
-  /// The element at `position`; setting it is one replacement there. A
-  /// set outside the array changes nothing and is reported.
+  /// The element at `position`; setting it is one replacement there.
+  /// `position` must be in the array.
   ///
   /// ```swift
   /// tags[0] = tags[0].uppercased()  // .replacement at [0]
   /// ```
   @inlinable
   public subscript(position: Int) -> Element {
-    get { array[position] }
+    get {
+      let array = array
+      requirePosition(position, in: array.indices, count: array.count)
+      return array[position]
+    }
     set {
-      guard checkPosition(position, in: 0..<endIndex) else { return }
+      let count = endIndex
+      requirePosition(position, in: 0..<count, count: count)
       mutate(.replacement, at: IndexRanges(position..<position + 1)) { $0[position] = newValue }
     }
   }
@@ -163,8 +168,10 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   @inlinable
   public func swapAt(_ i: Int, _ j: Int) {
-    let valid = 0..<endIndex
-    guard checkPosition(i, in: valid), checkPosition(j, in: valid), i != j else { return }
+    let count = endIndex
+    requirePosition(i, in: 0..<count, count: count)
+    requirePosition(j, in: 0..<count, count: count)
+    guard i != j else { return }
     let (low, high) = i < j ? (i, j) : (j, i)
     mutate(.replacement, at: IndexRanges([low..<low + 1, high..<high + 1])) { $0.swapAt(i, j) }
   }
@@ -203,14 +210,15 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   }
 
   /// Inserts `elements` at `position`: one insertion over their new
-  /// positions.
+  /// positions. `position` must be in `0...count`.
   ///
   /// ```swift
   /// person.mutableArrayValue(for: \.tags).insert(contentsOf: ["a", "b"], at: 1)
   /// ```
   @inlinable
   public func insert<C: Collection>(contentsOf elements: C, at position: Int) where C.Element == Element {
-    guard checkPosition(position, in: 0..<endIndex + 1) else { return }
+    let count = endIndex
+    requirePosition(position, in: 0..<count + 1, count: count)
     let inserted = Array(elements)
     mutate(.insertion, at: IndexRanges(position..<position + inserted.count)) {
       $0.insert(contentsOf: inserted, at: position)
@@ -226,7 +234,8 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   @inlinable @discardableResult
   public func remove(at position: Int) -> Element {
-    precondition(indices.contains(position), "KeyValueMutableArray: index \(position) out of range")
+    let count = endIndex
+    requirePosition(position, in: 0..<count, count: count)
     var removed: Element?
     mutate(.removal, at: IndexRanges(position..<position + 1)) { removed = $0.remove(at: position) }
     return removed!
@@ -272,7 +281,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   @inlinable @discardableResult
   public func removeFirst() -> Element {
-    precondition(!isEmpty, "KeyValueMutableArray: removeFirst() on an empty array")
+    if isEmpty { outOfRange("removeFirst() on an empty array") }
     return remove(at: 0)
   }
 
@@ -283,8 +292,9 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   @inlinable @discardableResult
   public func removeLast() -> Element {
-    precondition(!isEmpty, "KeyValueMutableArray: removeLast() on an empty array")
-    return remove(at: endIndex - 1)
+    let count = endIndex
+    if count == 0 { outOfRange("removeLast() on an empty array") }
+    return remove(at: count - 1)
   }
 
   // MARK: Replacement
@@ -292,7 +302,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// Replaces the elements in `bounds` with `newElements`: one replacement
   /// when the counts match, one insertion or removal when one side is
   /// empty, and otherwise a removal of `bounds` followed by an insertion of
-  /// the new elements.
+  /// the new elements. `bounds` must lie in `0...count`.
   ///
   /// ```swift
   /// person.mutableArrayValue(for: \.tags).replaceSubrange(0..<2, with: ["x", "y"])  // .replacement
@@ -300,9 +310,8 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   public func replaceSubrange<C: Collection>(_ bounds: Range<Int>, with newElements: C)
   where C.Element == Element {
     let count = endIndex
-    guard bounds.lowerBound >= 0, bounds.upperBound <= count else {
-      report("a range \(bounds)", count: count)
-      return
+    if bounds.lowerBound < 0 || bounds.upperBound > count {
+      outOfRange("range \(bounds) is out of range for \(count) \(count == 1 ? "element" : "elements")")
     }
     let replacement = Array(newElements)
     switch (bounds.isEmpty, replacement.isEmpty) {
@@ -346,26 +355,27 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     }
   }
 
-  /// Whether `position` is in `valid`; reports it when not.
-  @usableFromInline
-  func checkPosition(_ position: Int, in valid: Range<Int>) -> Bool {
-    guard valid.contains(position) else {
-      report("position \(position)", count: valid.upperBound)
-      return false
+  /// Stops the program, naming the key, when `position` is not in `valid`
+  /// for an array of `count` elements: what `Array` does.
+  @inlinable
+  func requirePosition(_ position: Int, in valid: Range<Int>, count: Int) {
+    if !valid.contains(position) {
+      outOfRange("index \(position) is out of range for \(count) \(count == 1 ? "element" : "elements")")
     }
-    return true
   }
 
-  @usableFromInline
-  func report(_ what: String, count: Int) {
+  /// Stops the program with `problem`, naming the class and key: a
+  /// mutation out of range is never dropped in silence. The message is
+  /// printed in release builds too.
+  @usableFromInline @inline(never)
+  func outOfRange(_ problem: String) -> Never {
     let name: String
     switch backing {
-    case .inPlace(_, let keyPath), .property(_, let keyPath): name = Object.describe(keyPath)
+    case .inPlace(_, let keyPath), .property(_, let keyPath):
+      let key = Object.describe(keyPath)
+      name = key.hasPrefix("\\") ? key : "\\\(Object.self).\(key)"
     case .detached: name = "a detached array"
     }
-    reportProblem(
-      .indexesOutOfRange,
-      "mutableArrayValue(for: \(name)): \(what) is outside the array (\(count) elements); nothing was changed"
-    )
+    fatalError("mutableArrayValue(for: \(name)): \(problem)")
   }
 }
