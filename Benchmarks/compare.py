@@ -174,6 +174,8 @@ def main(path):
          "paired: direct append at 1000000 elements ÷ at 10, 1 .new observer", "the same at 10", 1.5),
         ("computed key over 1,000 objects, write to one", None,
          "paired: computed key over 1000 objects, write to one ÷ its getter, untracked", "its getter, untracked", 5),
+        ("write with 10,000 observers of a computed key", None,
+         "paired: write with 10000 observers of a computed key ÷ with 1000", "the same with 1,000", 15),
     ]:
         value = ns_per_op(rows, name) if name else None
         reference = one if reference_label == "write, 1 observer" else None

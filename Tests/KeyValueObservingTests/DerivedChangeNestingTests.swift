@@ -19,11 +19,38 @@ final class Rig: @unchecked Sendable {
   var reading: Int { stage?.value ?? -1 }
 }
 
+/// A computed key over two stored properties, the first of which sets the
+/// second in its `didSet`: one assignment is two nested changes of what the
+/// key depends on.
+@KeyValueObservable
+final class ScaledReading {
+  var raw = 0 {
+    didSet { scaled = raw * 10 }
+  }
+  var scaled = 0
+  var total: Int { raw + scaled }
+}
+
 /// A derived key's change is one frame in the thread's nesting of changes,
 /// opened at a dependency's will and closed at its did — also when the
 /// dependency's registration, or the whole observation, ends in between.
 @Suite("Derived keys: nested changes open and close in the thread's record")
 struct DerivedChangeNestingTests {
+  @Test("many observers of one computed key each hear a nested change once, from before it to after it")
+  func manyObserversOfANestedChange() {
+    let reading = ScaledReading()
+    let heard = Recorder<String>()
+    let tokens = (0..<300).map { index in
+      reading.observe(\.total, options: [.old, .new]) { _, change in
+        heard.append("\(index): \(change.oldValue!) → \(change.newValue!)")
+      }
+    }
+    reading.raw = 1
+    reading.raw = 2
+    #expect(heard.elements == (0..<300).map { "\($0): 0 → 11" } + (0..<300).map { "\($0): 11 → 22" })
+    withExtendedLifetime(tokens) {}
+  }
+
   @Test("a dependency replaced by another thread mid-change: this thread's change still closes, and later changes are heard")
   func dependencyReplacedMidChange() {
     let first = Stage()

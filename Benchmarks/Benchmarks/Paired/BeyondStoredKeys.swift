@@ -72,6 +72,22 @@ func beyondStoredKeyBenchmarks() {
       ours: kept(token) { index in cells[index % cells.count].value = index }
     )
   }
+
+  // Each observer of a computed key keeps its own observation: one write
+  // must cost in proportion to their number, not its square.
+  paired("paired: write with 10000 observers of a computed key ÷ with 1000", operations: 4, rounds: 20) {
+    Pair(reference: derivedWrites(observers: 1_000), ours: derivedWrites(observers: 10_000))
+  }
+}
+
+/// `count` writes to a dependency of a computed key that `observers`
+/// observers watch.
+private func derivedWrites(observers: Int) -> (Int) -> Void {
+  let model = PairedDerived()
+  let tokens = (0..<observers).map { _ in
+    model.observe(\.sum, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+  }
+  return kept(tokens) { index in model.first = index }
 }
 
 /// `count` runs of `operation`, numbered, keeping `kept` alive.

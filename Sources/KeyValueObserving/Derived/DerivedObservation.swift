@@ -59,8 +59,14 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   /// a change allocates nothing; its identity names the observation's
   /// changes in the threads' records (see ``DerivedChange``).
   @usableFromInline let ownChange = DerivedChange<Value>()
-  /// Whether a thread has ``ownChange`` open.
-  @usableFromInline let ownChangeIsOpen = Atomic<Bool>(false)
+  /// The thread that has ``ownChange`` open (its
+  /// `currentThreadIdentity()`), or 0: set and cleared only by that thread,
+  /// so a thread that reads its own identity here has the change open.
+  @usableFromInline let ownChangeThread = Atomic<UInt>(0)
+  /// How many changes made for a thread (when another had ``ownChange``)
+  /// are open, on all threads: while there are none, a thread without the
+  /// own change has no change of this observation open.
+  @usableFromInline let sharedChangesOpen = Atomic<Int>(0)
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
 
@@ -134,7 +140,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     // Ended with its own change open on a thread whose did never came
     // (a will-change of the observed key path left open): the thread's
     // record still names the change, so it is kept.
-    if ownChangeIsOpen.load(ordering: .acquiring) {
+    if ownChangeThread.load(ordering: .acquiring) != 0 {
       _ = Unmanaged.passRetained(ownChange)
     }
   }
@@ -218,9 +224,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     }
     // Each branch opens its change as it holds it: the own change
     // borrowed from the observation, another one owned here.
-    if ownChangeIsOpen.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
+    if ownChangeThread.compareExchange(expected: 0, desired: currentThreadIdentity(), ordering: .acquiring).exchanged {
       open(ownChange, from: sender, oldValue: oldValue)
     } else {
+      sharedChangesOpen.add(1, ordering: .relaxed)
       open(DerivedChange(sharing: ownChange), from: sender, oldValue: oldValue)
     }
     guard wantsPrior, !isEnded, let root else { return }
@@ -270,14 +277,29 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     let isOwn = change === ownChange
     _KeyValueChangeNesting.close(change)
     if isOwn {
-      ownChangeIsOpen.store(false, ordering: .releasing)
+      ownChangeThread.store(0, ordering: .releasing)
+    } else {
+      sharedChangesOpen.subtract(1, ordering: .relaxed)
     }
     return .some(oldValue)
   }
 
-  /// The change of this observation open on this thread, if any.
+  /// The change of this observation open on this thread, if any: found
+  /// without walking the thread's record when it is the own change, or
+  /// when no change made for a thread is open anywhere, so that N
+  /// observations of one key cost O(N) at a will and its did, not O(N²).
   @inlinable
   final func openChange() -> Unmanaged<DerivedChange<Value>>? {
+    let thread = currentThreadIdentity()
+    if ownChangeThread.load(ordering: .relaxed) == thread {
+      // Open here; its task is this thread's to read. Another task's own
+      // change (suspended on this thread) may hide one of this task's.
+      if ownChange.task == _KeyValueChangeNesting.currentTaskIdentity() {
+        return .passUnretained(ownChange)
+      }
+    } else if sharedChangesOpen.load(ordering: .relaxed) == 0 {
+      return nil
+    }
     guard let frame = _KeyValueChangeNesting.find(ObjectIdentifier(ownChange), slot: DerivedChange<Value>.slot) else {
       return nil
     }

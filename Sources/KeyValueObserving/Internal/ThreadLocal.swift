@@ -1,4 +1,5 @@
 internal import KeyValueObservingShims
+import Synchronization
 
 #if canImport(Darwin)
   import Darwin
@@ -20,6 +21,8 @@ enum ThreadSlot: Int32 {
   case innermostChange
   /// The innermost callback a gate is running (`Controller/CallbackGate.swift`).
   case runningCallback
+  /// The thread's identity, given on first use (`currentThreadIdentity()`).
+  case threadIdentity
 }
 
 /// One pointer-sized slot per thread (and, below, the current thread's
@@ -61,6 +64,28 @@ struct ThreadLocal: Sendable {
       @inline(__always) nonmutating set { kvo_set_thread_slot(slot, newValue) }
     }
   #endif
+}
+
+/// The current thread's identity: the same for every call on one thread,
+/// and never given to another thread, even after this one ends (where a
+/// thread's own address or handle may be reused); never 0.
+///
+/// ```swift
+/// let opener = currentThreadIdentity()
+/// ```
+@usableFromInline
+func currentThreadIdentity() -> UInt {
+  if let identity = threadIdentity.value { return UInt(bitPattern: identity) }
+  let made = ThreadIdentities.last.add(1, ordering: .relaxed).newValue
+  threadIdentity.value = UnsafeMutableRawPointer(bitPattern: made)
+  return made
+}
+
+private let threadIdentity = ThreadLocal(.threadIdentity)
+
+/// The identities given so far.
+private enum ThreadIdentities {
+  static let last = Atomic<UInt>(0)
 }
 
 /// Lets other threads run: what a thread waiting for another does between

@@ -40,12 +40,16 @@ internal import KeyValueObservingShims
 public enum _KeyValueChangeNesting {
   /// One change under way: whose (a storage, or a derived observation),
   /// which key (a derived observation has one, ``DerivedChange/slot``), the
-  /// next frame out, and the pending change a heap frame belongs to.
+  /// next frames out and in, and the pending change a heap frame belongs
+  /// to. Linked both ways, so that a frame leaves the list in constant time
+  /// wherever it is: a thousand derived observations open their changes at
+  /// one will and close them, first opened first, at its did.
   @usableFromInline
   struct Frame {
     @usableFromInline let owner: ObjectIdentifier
     @usableFromInline let slot: Int
     @usableFromInline var outer: UnsafeMutablePointer<Frame>?
+    @usableFromInline var inner: UnsafeMutablePointer<Frame>?
     @usableFromInline let pending: Unmanaged<PendingChange>?
 
     @usableFromInline
@@ -53,6 +57,7 @@ public enum _KeyValueChangeNesting {
       self.owner = owner
       self.slot = slot
       self.outer = nil
+      self.inner = nil
       self.pending = pending
     }
   }
@@ -142,26 +147,23 @@ public enum _KeyValueChangeNesting {
 
   @usableFromInline
   static func push(_ frame: UnsafeMutablePointer<Frame>) {
-    frame.pointee.outer = innermost.value?.assumingMemoryBound(to: Frame.self)
+    let head = innermost.value?.assumingMemoryBound(to: Frame.self)
+    frame.pointee.outer = head
+    frame.pointee.inner = nil
+    head?.pointee.inner = frame
     innermost.value = UnsafeMutableRawPointer(frame)
   }
 
-  /// Takes `frame` out of the list, wherever it is.
+  /// Takes `frame` out of the list, wherever it is, in constant time.
   @usableFromInline
   static func unlink(_ frame: UnsafeMutablePointer<Frame>) {
-    let head = innermost.value?.assumingMemoryBound(to: Frame.self)
-    if head == frame {
-      innermost.value = frame.pointee.outer.map(UnsafeMutableRawPointer.init)
-      return
+    let outer = frame.pointee.outer
+    if let inner = frame.pointee.inner {
+      inner.pointee.outer = outer
+    } else {
+      innermost.value = outer.map(UnsafeMutableRawPointer.init)
     }
-    var cursor = head
-    while let current = cursor {
-      if current.pointee.outer == frame {
-        current.pointee.outer = frame.pointee.outer
-        return
-      }
-      cursor = current.pointee.outer
-    }
+    outer?.pointee.inner = frame.pointee.inner
   }
 }
 
