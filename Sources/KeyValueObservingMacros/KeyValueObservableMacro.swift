@@ -158,8 +158,10 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
+    // A class the member macro refused (also marked `@Observable`) gets
+    // nothing more: its one error stands alone.
     guard let classDecl = declaration.as(ClassDeclSyntax.self), !context.isInsideFunction,
-      let variable = member.as(VariableDeclSyntax.self)
+      classDecl.observableMacroAttribute == nil, let variable = member.as(VariableDeclSyntax.self)
     else { return [] }
     guard case .observable(let name) = variable.classification,
       let slot = classDecl.observableProperties.firstIndex(of: name)
@@ -178,8 +180,11 @@ extension KeyValueObservableMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
-    // A subclass of an observable class inherits the conformance.
-    guard declaration.is(ClassDeclSyntax.self), !protocols.isEmpty, !context.isInsideFunction else { return [] }
+    // A subclass of an observable class inherits the conformance; a class
+    // the member macro refused gets none, which its members could not meet.
+    guard let classDecl = declaration.as(ClassDeclSyntax.self), classDecl.observableMacroAttribute == nil,
+      !protocols.isEmpty, !context.isInsideFunction
+    else { return [] }
     let decl: DeclSyntax = "extension \(type.trimmed): nonisolated \(raw: Names.qualifiedProtocol) {}"
     return [decl.cast(ExtensionDeclSyntax.self)]
   }

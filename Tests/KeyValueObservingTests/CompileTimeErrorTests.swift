@@ -61,5 +61,11 @@ struct CompileTimeErrorTests {
     for message in expected {
       #expect(errors.contains { $0.contains(message) }, "\(file): no error containing \"\(message)\" in:\n\(output)")
     }
+    // A file that says so must produce no error beyond those it names: no
+    // cascade after the error it promises.
+    if source.contains("\n// no other errors\n") {
+      let others = errors.filter { error in !expected.contains { error.contains($0) } }
+      #expect(others.isEmpty, "\(file): errors beyond those named:\n\(others.joined(separator: "\n"))")
+    }
   }
 }
