@@ -86,7 +86,7 @@ struct ObservationInfoTests {
       meter.didChangeValue(for: \.calibration)
     }
     #expect(diagnostics.map(\.message).allSatisfy { !$0.contains("<computed") && !$0.contains("derived(") })
-    #expect(diagnostics.first?.message.hasPrefix("observe(reading):") == true)
+    #expect(diagnostics.first?.message.hasPrefix("observe(reading) on Meter never notifies:") == true)
     #expect(diagnostics.last?.message.hasPrefix("didChangeValue(for: calibration)") == true)
     let huge = String(repeating: "k", count: 1_000_000)
     let error = KeyValueCodingError.unknownKey(huge, type: "Person")

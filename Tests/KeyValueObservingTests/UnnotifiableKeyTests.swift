@@ -27,6 +27,23 @@ extension Meter: KeyValueObservingCustomization {
   }
 }
 
+/// A class the macro did not mark, under one it marked: what it declares
+/// itself announces nothing.
+final class UnmarkedShelf: Shelf {
+  var extra = 0
+}
+
+/// A class the macro did not mark, and a marked subclass of it: what the
+/// base declares announces nothing.
+class PlainBase {
+  var plain = 0
+}
+
+@KeyValueObservable
+final class MarkedOnPlainBase: PlainBase {
+  var own = 0
+}
+
 @Suite("String keys that nothing can notify are refused")
 struct UnnotifiableKeyTests {
   @Test("addObserver on an ignored property or a computed key over nothing observable throws .notObservable")
@@ -102,6 +119,34 @@ struct UnnotifiableKeyTests {
       try kvo.observe(meter, keyPath: "rawReading", context: nil)
     }
     #expect(meter.observationInfo.isEmpty)
+  }
+
+  @Test("a key that can never notify is reported with its class, its key, the reason and the fix")
+  func reportsNameTheCause() throws {
+    let unmarked = UnmarkedShelf()
+    let onPlainBase = MarkedOnPlainBase()
+    let meter = Meter()
+    var tokens: [KeyValueObservation] = []
+    let diagnostics = capturingDiagnostics {
+      tokens.append(unmarked.observe(\.extra) { _, _ in })
+      tokens.append(onPlainBase.observe(\.plain) { _, _ in })
+      tokens.append(meter.observe(\.reading) { _, _ in })
+      // Observable after all: inherited from the marked class, or its own.
+      tokens.append(unmarked.observe(\.title) { _, _ in })
+      tokens.append(onPlainBase.observe(\.own) { _, _ in })
+    }
+    let messages = diagnostics.map(\.message)
+    try #require(messages.count == 3)
+    #expect(messages[0].hasPrefix("observe(extra) on UnmarkedShelf never notifies: UnmarkedShelf is not marked @KeyValueObservable (its superclass Shelf is)"))
+    #expect(messages[0].hasSuffix("mark UnmarkedShelf with @KeyValueObservable"))
+    // A property of a non-final class is reached through its accessors,
+    // which Swift does not name at run time: the key is its key path.
+    #expect(messages[1].hasPrefix("observe(\\MarkedOnPlainBase."))
+    #expect(messages[1].contains(" on MarkedOnPlainBase never notifies: it reads no observable property, and MarkedOnPlainBase inherits from PlainBase"))
+    #expect(messages[1].contains("mark PlainBase with @KeyValueObservable too"))
+    #expect(messages[2].hasPrefix("observe(reading) on Meter never notifies: reading it touches no observable property"))
+    #expect(diagnostics.allSatisfy { $0.kind == .unobservableKeyPath })
+    withExtendedLifetime(tokens) {}
   }
 
   @Test("the typed observe of such a key still registers and reports unobservableKeyPath")

@@ -169,7 +169,11 @@ class DerivedKeyObservation: @unchecked Sendable {
         paths[paths.count - 1] += "." + key
       }
     }
-    return paths.count == 1 ? paths[0] : "derived(\(paths.joined(separator: ", ")))"
+    switch paths.count {
+    case 0: return described  // reads nothing observable: Swift's description is all there is
+    case 1: return paths[0]
+    default: return "derived(\(paths.joined(separator: ", ")))"
+    }
   }
 
   /// What the value depends on now, one key each, named on its object's

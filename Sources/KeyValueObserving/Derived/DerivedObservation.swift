@@ -155,11 +155,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     _ = rootStorage.add(anchor)
     let value = refresh(root)
     if dependencyCount == 0 && !constant {
-      reportProblem(
-        .unobservableKeyPath,
-        "observe(\(keyDescription)): reading it touches no property of a @KeyValueObservable class, "
-          + "so only willChangeValue/didChangeValue(for:) on it will notify"
-      )
+      reportProblem(.unobservableKeyPath, Root.unobservableKeyMessage(keyDescription))
     }
     return (anchor, value)
   }
