@@ -158,4 +158,18 @@ struct MainActorModelTests {
     #expect(words.values == [2])
     tokens.forEach { $0.invalidate() }
   }
+
+  @Test("a task on the main actor loops over a model's changes, capturing the model itself, as the README says")
+  func loopInATask() async {
+    let invoice = Invoice()
+    let loop = Task {
+      var seen: [Int] = []
+      for await change in invoice.changes(for: \.quantity, options: [.initial, .new]) {
+        seen.append(change.newValue!)
+        if seen.count == 1 { invoice.quantity = 5 } else { break }
+      }
+      return seen
+    }
+    #expect(await loop.value == [0, 5])
+  }
 }

@@ -71,6 +71,21 @@ struct ReadmeExampleTests {
     #expect(await cities.next() == "London")
   }
 
+  @Test("the async-sequence loops compile as the README writes them, in nonisolated synchronous code")
+  func asyncSequencesInTasks() async {
+    let printed = Recorder<String>()
+    var customer: ReadmeCustomer? = ReadmeCustomer()
+    let tasks = readmeSequenceTasks(customer!, printed)
+    customer?.first = "Augusta"
+    customer?.address = ReadmeAddress()
+    // Freeing the object ends both loops.
+    customer = nil
+    for task in tasks { await task.value }
+    let lines = printed.elements
+    #expect(lines.filter { $0.contains("→") } == ["Ada Lovelace → Augusta Lovelace"])
+    #expect(lines.last { !$0.contains("→") } == "London", "the latest city is seen")
+  }
+
   @Test("a controller owned by a view model, as the README shows it")
   func controller() {
     let customer = ReadmeCustomer()
@@ -215,4 +230,21 @@ struct ReadmeObservationTests {
     sheet.scratch = 1
     #expect(fired.elements.isEmpty)
   }
+}
+
+/// The README's async-sequence snippet where a reader pastes it: in
+/// nonisolated synchronous code, printing into a recorder. Returns the
+/// loops' tasks.
+nonisolated func readmeSequenceTasks(_ customer: ReadmeCustomer, _ printed: Recorder<String>) -> [Task<Void, Never>] {
+  let names = customer.changes(for: \.fullName, options: [.old, .new])
+  let first = Task {
+    for await change in names {
+      printed.append("\(change.oldValue!) → \(change.newValue!)")
+    }
+  }
+  let cities = customer.values(for: \.address?.city)
+  let second = Task {
+    for await city in cities { printed.append(city ?? "no address") }
+  }
+  return [first, second]
 }
