@@ -165,6 +165,17 @@ extension KeyValueObservable {
     changes: DerivedObservation<Self, Value>.Changes,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> RegistrationHandle {
+    // Its first read, or any later one, could stop the program.
+    if ArrayIndexComponent.isPresent(in: keyPath, root: Self.self) {
+      reportProblem(
+        .arrayIndexKeyPath,
+        "observe(\(Self.describe(keyPath))) on \(Self.self) is refused: the key path reads an array element by "
+          + "position, and reading it again after the array shrinks would stop the program; observe the array "
+          + "and read the element in the handler, or use a subscript that returns an optional"
+      )
+      hooks.ended?()
+      return RegistrationHandle(storage: nil, registration: nil)
+    }
     let observation = DerivedObservation(
       root: self,
       storage: storage,

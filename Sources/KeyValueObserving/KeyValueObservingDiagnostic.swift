@@ -88,6 +88,17 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// person.observe(\.constantID) { _, _ in }  // reported
     /// ```
     public static let unobservableKeyPath = Kind(name: "unobservableKeyPath")
+
+    /// An observation refused because its key path reads an array element
+    /// by position (`\.items[0]`): once the array is shorter, re-reading
+    /// it after a change would stop the program. The token it returned is
+    /// inert, and a sequence or publisher of it finishes at once.
+    ///
+    /// ```swift
+    /// listing.observe(\.items[0]) { _, _ in }  // refused and reported
+    /// listing.observe(\.items) { listing, _ in print(listing.items.first ?? 0) }  // instead
+    /// ```
+    public static let arrayIndexKeyPath = Kind(name: "arrayIndexKeyPath")
   }
 
   /// The category.
