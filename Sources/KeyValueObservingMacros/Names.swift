@@ -45,6 +45,10 @@ enum Names {
   /// Observation tracks.
   static let observationKeyPaths = "_$kvoObservationKeyPaths"
 
+  /// The runtime function that gives the property's own key path, from the
+  /// key table, for the constant above.
+  static let observedKeyPath = "_$kvoObservedKeyPath"
+
   /// The backing storage of an observable property.
   static func storage(of property: String) -> String {
     "_\(property)"

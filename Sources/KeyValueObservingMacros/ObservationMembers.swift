@@ -50,15 +50,21 @@ struct ObservationMembers {
   /// static constant is an initializer and an accessor that a release
   /// build compiles.
   ///
-  /// The constant names the property's storage, not the property: a
-  /// `nonisolated` constant may only be initialised with a key path that
-  /// reaches nothing isolated, and the property is isolated in a class
-  /// that is — or that the module makes (`-default-isolation MainActor`,
-  /// which the macro cannot see). Observation only needs one key path per
-  /// property, the same for reads and changes, and every report of a slot
-  /// goes through the event member.
+  /// Observation hears about the property's own key path (`\Sheet.title`),
+  /// as `@Observable` reports it: anything that compares the key paths it
+  /// is told about sees the property. A `nonisolated` constant may not form
+  /// a key path to a property that is isolated — in a class that is, or that
+  /// the module makes so (`-default-isolation MainActor`, which the macro
+  /// cannot see) — so the constant is initialised, once, from the class's
+  /// key table, which holds every property's key path, and names the
+  /// storage only for the type (`_$kvoObservedKeyPath(slot:storage:)`).
+  /// A root class's slots start at 0.
   var keyPathMembers: [DeclSyntax] {
-    let keyPaths = keptProperties.map { "\\\(classDecl.selfTypeName).\(Names.storage(of: $0))" }
+    let type = classDecl.selfTypeName
+    let keyPaths = keptProperties.map { name in
+      let slot = properties.firstIndex(of: name) ?? 0
+      return "\(type).\(Names.observedKeyPath)(slot: \(slot), storage: \\\(type).\(Names.storage(of: name)))"
+    }
     guard let first = keyPaths.first else { return [] }
     let value = keyPaths.count == 1 ? first : "(\(keyPaths.joined(separator: ", ")))"
     return ["private nonisolated static let \(raw: Names.observationKeyPaths) = \(raw: value)"]

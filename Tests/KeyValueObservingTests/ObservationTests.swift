@@ -1,6 +1,6 @@
 import Dispatch
 import KeyValueObserving
-import Observation
+@_spi(SwiftUI) import Observation
 import Synchronization
 import Testing
 
@@ -91,6 +91,25 @@ func observationChanges(reading read: () -> Void, after change: () -> Void) -> I
   return changes.count
 }
 
+/// `@Observable`'s own class, to compare what Observation hears.
+@Observable
+final class ObservationSheet {
+  var title = ""
+}
+
+/// The key path a tracking that read `read` is told changed, when `change`
+/// runs: what SwiftUI and `Observations` compare.
+func changedKeyPath(reading read: () -> Void, after change: () -> Void) -> AnyKeyPath? {
+  /// Written by the tracking, on this thread, during `change`.
+  final class Changed: @unchecked Sendable {
+    var keyPath: AnyKeyPath?
+  }
+  let changed = Changed()
+  withObservationTracking(read, willSet: { tracking in changed.keyPath = tracking.changed })
+  change()
+  return changed.keyPath
+}
+
 @Suite("Swift Observation: a class that declares Observable is tracked")
 struct ObservationTests {
   @Test("a stored write fires withObservationTracking once, before the value changes")
@@ -105,6 +124,27 @@ struct ObservationTests {
     sheet.title = "Budget"
     sheet.title = "Again"
     #expect(seen.elements == [""], "once, at the will of the first write")
+  }
+
+  @Test("Observation is told the property's key path, \\Sheet.title, as @Observable tells it")
+  func propertyKeyPathReported() {
+    let theirs = ObservationSheet()
+    #expect(changedKeyPath(reading: { _ = theirs.title }, after: { theirs.title = "x" }) == \ObservationSheet.title)
+    let sheet = Sheet()
+    #expect(changedKeyPath(reading: { _ = sheet.title }, after: { sheet.title = "x" }) == \Sheet.title)
+    #expect(changedKeyPath(reading: { _ = sheet.count }, after: { try? sheet.setValue(2, forKey: "count") }) == \Sheet.count)
+    let detailed = DetailedSheet()
+    #expect(changedKeyPath(reading: { _ = detailed.detail }, after: { detailed.detail = "d" }) == \DetailedSheet.detail)
+    let note = Drawer.Note()
+    #expect(changedKeyPath(reading: { _ = note.text }, after: { note.text = "n" }) == \Drawer.Note.text)
+  }
+
+  @Test("a main-actor class reports its properties' key paths too, with observers of their own or not")
+  @MainActor
+  func isolatedPropertyKeyPathReported() {
+    let screen = ScreenModel()
+    #expect(changedKeyPath(reading: { _ = screen.headline }, after: { screen.headline = "x" }) == \ScreenModel.headline)
+    #expect(changedKeyPath(reading: { _ = screen.zoom }, after: { screen.zoom = 3 }) == \ScreenModel.zoom)
   }
 
   @Test("a write to a dependency of a computed property fires a tracking that read the computed property")

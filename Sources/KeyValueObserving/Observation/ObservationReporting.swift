@@ -80,6 +80,30 @@ extension KeyValueObservable where Self: Observable {
   }
 }
 
+extension KeyValueObservable {
+  /// The key path Swift Observation hears about for the observable stored
+  /// property at `slot`: the property's own (`\Sheet.title`), as
+  /// `@Observable` reports it, from the class's key table, which forms it
+  /// where no `nonisolated` constant may (the property of an isolated
+  /// class); `storage`, the key path to the property's storage, gives its
+  /// type, and stands in if the table has none.
+  ///
+  /// Not API: the macro initialises a class's constant with it, once.
+  ///
+  /// ```swift
+  /// // private nonisolated static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title)
+  /// ```
+  public static func _$kvoObservedKeyPath<Value>(
+    slot: Int,
+    storage: KeyPath<Self, Value> & Sendable
+  ) -> KeyPath<Self, Value> & Sendable {
+    guard let property = _$kvoKeyPath(forSlot: slot) as? KeyPath<Self, Value> else { return storage }
+    // A key path to a stored property captures nothing: it is Sendable,
+    // which a dynamic cast cannot say.
+    return unsafeBitCast(property, to: (KeyPath<Self, Value> & Sendable).self)
+  }
+}
+
 extension ObservationRegistrar {
   /// Hands `event` of the property `keyPath` names on `subject` to this
   /// registrar.
