@@ -91,6 +91,22 @@ func observationChanges(reading read: () -> Void, after change: () -> Void) -> I
   return changes.count
 }
 
+/// A protocol that refines `Observable`, and a class `Observable` only
+/// through it: the macro does not see the conformance.
+protocol TrackedModel: Observable {}
+
+@KeyValueObservable
+final class RefinedSheet: TrackedModel, @unchecked Sendable {
+  var title = ""
+  var count = 0
+}
+
+/// `@Observable`'s class of the same shape.
+@Observable
+final class ObservationRefinedSheet: TrackedModel {
+  var title = ""
+}
+
 /// `@Observable`'s own class, to compare what Observation hears.
 @Observable
 final class ObservationSheet {
@@ -137,6 +153,23 @@ struct ObservationTests {
     #expect(changedKeyPath(reading: { _ = detailed.detail }, after: { detailed.detail = "d" }) == \DetailedSheet.detail)
     let note = Drawer.Note()
     #expect(changedKeyPath(reading: { _ = note.text }, after: { note.text = "n" }) == \Drawer.Note.text)
+  }
+
+  @Test("a class Observable through a protocol that refines it is tracked, as @Observable's is")
+  func observableThroughAProtocol() {
+    let theirs = ObservationRefinedSheet()
+    #expect(observationChanges(reading: { _ = theirs.title }, after: { theirs.title = "x" }) == 1)
+    let sheet = RefinedSheet()
+    #expect(observationChanges(reading: { _ = sheet.title }, after: { sheet.title = "x" }) == 1)
+    #expect(observationChanges(reading: { _ = sheet.count }, after: { try? sheet.setValue(2, forKey: "count") }) == 1)
+    #expect(observationChanges(reading: { _ = sheet.count }, after: { sheet.title = "y" }) == 0, "another key")
+    #expect(changedKeyPath(reading: { _ = sheet.title }, after: { sheet.title = "z" }) == \RefinedSheet.title)
+    // Key-value observing is as for any class.
+    let seen = Recorder<String>()
+    let token = sheet.observe(\.title, options: .new) { _, change in seen.append(change.newValue!) }
+    sheet.title = "kvo"
+    #expect(seen.elements == ["kvo"])
+    token.invalidate()
   }
 
   @Test("a main-actor class reports its properties' key paths too, with observers of their own or not")

@@ -95,12 +95,12 @@ extension KeyValueObservable {
   /// ```
   public static func _$kvoObservedKeyPath<Value>(
     slot: Int,
-    storage: KeyPath<Self, Value> & Sendable
-  ) -> KeyPath<Self, Value> & Sendable {
+    storage: any KeyPath<Self, Value> & Sendable
+  ) -> any KeyPath<Self, Value> & Sendable {
     guard let property = _$kvoKeyPath(forSlot: slot) as? KeyPath<Self, Value> else { return storage }
     // A key path to a stored property captures nothing: it is Sendable,
     // which a dynamic cast cannot say.
-    return unsafeBitCast(property, to: (KeyPath<Self, Value> & Sendable).self)
+    return unsafeBitCast(property, to: (any KeyPath<Self, Value> & Sendable).self)
   }
 }
 

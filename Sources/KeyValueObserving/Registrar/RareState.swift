@@ -1,3 +1,5 @@
+import Observation
+
 /// The part of a storage's state that most observed objects never need,
 /// made on its first use so that the first observation of an object stays
 /// small: anchors of derived observations, classic observers, slots past
@@ -21,4 +23,8 @@ final class RareState {
   /// The registrations of classic observers, by observer, for
   /// `removeObserver` to find (their lists hold them too).
   var classic = ClassicRegistrations()
+  /// Swift Observation's registrar of an object that is `Observable`
+  /// through a protocol the macro could not see (see
+  /// `Observation/ObservableThroughProtocol.swift`).
+  var observationRegistrar: ObservationRegistrar?
 }

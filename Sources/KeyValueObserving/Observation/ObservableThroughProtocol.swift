@@ -1,0 +1,42 @@
+public import Observation
+
+extension KeyValueObservable where Self: Observable {
+  /// Reports `event` of the property at `slot` to Swift Observation, for a
+  /// class that is `Observable` without saying so itself: through a
+  /// protocol that refines it (`protocol Model: Observable {}`, then
+  /// `@KeyValueObservable final class Sheet: Model`). The macro sees only
+  /// the class's own declaration, so it gives such a class no registrar
+  /// and no member of its own; the compiler, which sees the conformance,
+  /// picks this one instead. The registrar lives in the object's
+  /// observation storage, made on the first report (the first tracked
+  /// read), and each property is named by the key path its key table holds.
+  ///
+  /// A class that declares `Observable` itself keeps the faster member the
+  /// macro writes: a registrar of its own and its key paths as constants.
+  ///
+  /// Not API.
+  ///
+  /// ```swift
+  /// protocol Model: Observable {}
+  /// @KeyValueObservable final class Sheet: Model { var title = "" }
+  /// withObservationTracking { _ = sheet.title } onChange: { print("changed") }
+  /// sheet.title = "x"  // prints "changed"
+  /// ```
+  public func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int) {
+    let registrar = _$kvoStorage().observationRegistrar()
+    registrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+  }
+}
+
+extension _KeyValueObservationStorage {
+  /// Swift Observation's registrar for the object, made on first use: for
+  /// a class `Observable` through a protocol, which has none of its own.
+  func observationRegistrar() -> ObservationRegistrar {
+    withState { state, _ in
+      if let made = state.table.rare.observationRegistrar { return made }
+      let made = ObservationRegistrar()
+      state.table.rare.observationRegistrar = made
+      return made
+    }
+  }
+}
