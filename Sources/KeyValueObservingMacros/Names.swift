@@ -49,6 +49,19 @@ enum Names {
   /// key table, for the constant above.
   static let observedKeyPath = "_$kvoObservedKeyPath"
 
+  /// The methods a class that declares `Observable` may write to intercept
+  /// tracked reads and writes, as `@Observable` calls them.
+  static let accessHook = "access"
+  static let mutationHook = "withMutation"
+
+  /// A mutation as Observation sees it, and the runtime's form of it as a
+  /// will and a did.
+  static let observedMutation = "_$kvoObservedMutation"
+  static let mutationAsEvents = "_$kvoMutationAsEvents"
+
+  /// The runtime's protocol that opens a key path to its types.
+  static let typedKeyPath = "KeyValueObserving._KeyValueTypedKeyPath"
+
   /// The backing storage of an observable property.
   static func storage(of property: String) -> String {
     "_\(property)"

@@ -33,7 +33,59 @@ struct ObservationMembers {
   private var access: String { classDecl.witnessAccess(overridable: false) }
 
   var members: [DeclSyntax] {
-    [registrarMember, eventMember] + keyPathMembers
+    let reports = declaresHook(Names.accessHook) ? [hookedEventMember] : [eventMember] + keyPathMembers
+    return [registrarMember] + reports + (declaresHook(Names.mutationHook) ? [hookedMutationMember] : [])
+  }
+
+  /// Whether the class declares its own `access(keyPath:)` or
+  /// `withMutation(keyPath:_:)` (named by `hook`): the methods `@Observable`
+  /// routes every tracked read and every write through, which a class
+  /// declares to intercept them. The macro then routes through them too.
+  func declaresHook(_ hook: String) -> Bool {
+    classDecl.memberBlock.members.contains { member in
+      guard let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == hook else { return false }
+      return function.signature.parameterClause.parameters.first?.firstName.text == "keyPath"
+    }
+  }
+
+  /// The event member of a class that declares `access(keyPath:)`: a
+  /// tracked read goes through it, with the property's key path; the
+  /// other events go to the registrar. The key path's type is found at run
+  /// time (a dynamic cast per read), a cost only such a class pays.
+  var hookedEventMember: DeclSyntax {
+    let fallback = "\(Names.observationRegistrar).\(Names.observationReport)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
+    return """
+      @inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {
+        guard case .access = event, let keyPath = \(raw: typedKeyPath) else {
+          return \(raw: fallback)
+        }
+        func report(_ keyPath: some \(raw: Names.typedKeyPath)<\(raw: classDecl.selfTypeName)>) { access(keyPath: keyPath._$kvoTyped) }
+        report(keyPath)
+      }
+      """
+  }
+
+  /// The mutation member of a class that declares `withMutation(keyPath:_:)`:
+  /// every change of a property it can name as its own goes through it,
+  /// with the property's key path; any other (a subclass's) is its will
+  /// and did, as for every tracked class.
+  var hookedMutationMember: DeclSyntax {
+    """
+    \(raw: access)nonisolated final func \(raw: Names.observedMutation)<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
+      guard let keyPath = \(raw: typedKeyPath) else {
+        return \(raw: Names.mutationAsEvents)(ofSlot: slot, mutation)
+      }
+      func mutate(_ keyPath: some \(raw: Names.typedKeyPath)<\(raw: classDecl.selfTypeName)>) -> Result { withMutation(keyPath: keyPath._$kvoTyped, mutation) }
+      return mutate(keyPath)
+    }
+    """
+  }
+
+  /// The key path of the property at `slot`, from the key table, opened to
+  /// its types when the class declares the property (a subclass's is
+  /// rooted elsewhere).
+  private var typedKeyPath: String {
+    "type(of: self).\(Names.keyPathForSlot)(forSlot: slot) as? any \(Names.typedKeyPath)<\(classDecl.selfTypeName)>"
   }
 
   /// The key path of each property with `nonisolated(unsafe)` storage (see

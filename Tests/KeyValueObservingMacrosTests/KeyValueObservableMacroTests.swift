@@ -881,7 +881,105 @@ struct ObservationExpansionTests {
     }
   }
 
-  @Test("a main-actor class that declares Observable keeps its storage's key paths as constants; a property with observers is named by a pattern")
+  @Test("a class with its own access(keyPath:) and withMutation(keyPath:_:) reports through them")
+  func declaresObservationHooks() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      final class Sheet: Observable {
+        var title = ""
+        func access<Member>(keyPath: KeyPath<Sheet, Member>) {
+          _$kvoObservationRegistrar.access(self, keyPath: keyPath)
+        }
+        func withMutation<Member, T>(keyPath: KeyPath<Sheet, Member>, _ mutation: () throws -> T) rethrows -> T {
+          try _$kvoObservationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      final class Sheet: Observable {
+        var title {
+          @storageRestrictions(initializes: _title)
+          init(initialValue) {
+            _title = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Sheet + 0)
+            return _title
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _title = newValue
+              return
+            }
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
+              yield &_title
+              return
+            }
+            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
+              var _$kvoValue = _title
+              yield &_$kvoValue
+              self.title = _$kvoValue
+              return
+            }
+            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
+            yield &_title
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _title = ""
+        func access<Member>(keyPath: KeyPath<Sheet, Member>) {
+          _$kvoObservationRegistrar.access(self, keyPath: keyPath)
+        }
+        func withMutation<Member, T>(keyPath: KeyPath<Sheet, Member>, _ mutation: () throws -> T) rethrows -> T {
+          try _$kvoObservationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+        }
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storageMadeOnFirstUse(for: self) }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
+
+        private nonisolated static var _$kvoFirstSlot_Sheet: Swift.Int { 0 }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Sheet + 1 }
+
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
+
+        private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
+          if case \Sheet.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Sheet.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._title) }) {}
+        }
+
+        nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
+
+        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
+          guard case .access = event, let keyPath = type(of: self)._$kvoKeyPath(forSlot: slot) as? any KeyValueObserving._KeyValueTypedKeyPath<Sheet> else {
+            return _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+          }
+          func report(_ keyPath: some KeyValueObserving._KeyValueTypedKeyPath<Sheet>) { access(keyPath: keyPath._$kvoTyped) }
+          report(keyPath)
+        }
+
+        nonisolated final func _$kvoObservedMutation<Result>(ofSlot slot: Swift.Int, _ mutation: () -> Result) -> Result {
+          guard let keyPath = type(of: self)._$kvoKeyPath(forSlot: slot) as? any KeyValueObserving._KeyValueTypedKeyPath<Sheet> else {
+            return _$kvoMutationAsEvents(ofSlot: slot, mutation)
+          }
+          func mutate(_ keyPath: some KeyValueObserving._KeyValueTypedKeyPath<Sheet>) -> Result { withMutation(keyPath: keyPath._$kvoTyped, mutation) }
+          return mutate(keyPath)
+        }
+      }
+
+      extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}
+      """#
+    }
+  }
+
+  @Test("a main-actor class that declares Observable keeps its properties' key paths as constants; a property with observers is named by a pattern")
   func mainActorDeclaresObservable() {
     assertMacro {
       """

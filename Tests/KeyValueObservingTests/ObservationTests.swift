@@ -107,6 +107,44 @@ final class ObservationRefinedSheet: TrackedModel {
   var title = ""
 }
 
+/// A class that intercepts tracked reads and writes with its own
+/// `access(keyPath:)` and `withMutation(keyPath:_:)`, as Swift's own tests
+/// do with `@Observable`.
+@KeyValueObservable
+final class InterceptingSheet: Observable, @unchecked Sendable {
+  var field = 3
+  @KeyValueIgnored var accessed: [PartialKeyPath<InterceptingSheet>] = []
+  @KeyValueIgnored var mutated: [PartialKeyPath<InterceptingSheet>] = []
+
+  func access<Member>(keyPath: KeyPath<InterceptingSheet, Member>) {
+    accessed.append(keyPath)
+    _$kvoObservationRegistrar.access(self, keyPath: keyPath)
+  }
+
+  func withMutation<Member, T>(keyPath: KeyPath<InterceptingSheet, Member>, _ mutation: () throws -> T) rethrows -> T {
+    mutated.append(keyPath)
+    return try _$kvoObservationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+  }
+}
+
+/// The same with `@Observable`.
+@Observable
+final class ObservationInterceptingSheet {
+  var field = 3
+  @ObservationIgnored var accessed: [PartialKeyPath<ObservationInterceptingSheet>] = []
+  @ObservationIgnored var mutated: [PartialKeyPath<ObservationInterceptingSheet>] = []
+
+  func access<Member>(keyPath: KeyPath<ObservationInterceptingSheet, Member>) {
+    accessed.append(keyPath)
+    _$observationRegistrar.access(self, keyPath: keyPath)
+  }
+
+  func withMutation<Member, T>(keyPath: KeyPath<ObservationInterceptingSheet, Member>, _ mutation: () throws -> T) rethrows -> T {
+    mutated.append(keyPath)
+    return try _$observationRegistrar.withMutation(of: self, keyPath: keyPath, mutation)
+  }
+}
+
 /// `@Observable`'s own class, to compare what Observation hears.
 @Observable
 final class ObservationSheet {
@@ -153,6 +191,27 @@ struct ObservationTests {
     #expect(changedKeyPath(reading: { _ = detailed.detail }, after: { detailed.detail = "d" }) == \DetailedSheet.detail)
     let note = Drawer.Note()
     #expect(changedKeyPath(reading: { _ = note.text }, after: { note.text = "n" }) == \Drawer.Note.text)
+  }
+
+  @Test("a class's own access(keyPath:) and withMutation(keyPath:_:) see every tracked read and write, as with @Observable")
+  func accessAndMutationHooks() {
+    let theirs = ObservationInterceptingSheet()
+    _ = theirs.field
+    theirs.field = 123
+    #expect(theirs.accessed == [\ObservationInterceptingSheet.field])
+    #expect(theirs.mutated == [\ObservationInterceptingSheet.field])
+
+    let sheet = InterceptingSheet()
+    _ = sheet.field
+    #expect(sheet.accessed == [\InterceptingSheet.field] && sheet.mutated.isEmpty)
+    sheet.field = 123
+    #expect(sheet.accessed == [\InterceptingSheet.field], "a write reads nothing")
+    #expect(sheet.mutated == [\InterceptingSheet.field])
+    sheet.field += 1
+    try? sheet.setValue(7, forKey: "field")
+    #expect(sheet.mutated.count == 3, "in place and by string too")
+    // The hooks hand on to the registrar: tracking still works.
+    #expect(observationChanges(reading: { _ = sheet.field }, after: { sheet.field = 1 }) == 1)
   }
 
   @Test("a class Observable through a protocol that refines it is tracked, as @Observable's is")

@@ -71,6 +71,21 @@ extension KeyValueObservable where Self: Observable {
   /// ```
   @inlinable @inline(__always)
   public func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
+    _$kvoMutationAsEvents(ofSlot: slot, mutation)
+  }
+
+  /// `mutation` between the will and the did of the property at `slot`:
+  /// what a mutation is to Observation unless the class routes it through
+  /// its own `withMutation(keyPath:_:)`, as one that declares it does for
+  /// the slots it can name.
+  ///
+  /// Not API.
+  ///
+  /// ```swift
+  /// // return _$kvoMutationAsEvents(ofSlot: slot, mutation)
+  /// ```
+  @inlinable @inline(__always)
+  public func _$kvoMutationAsEvents<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
     // No `defer`: the mutation cannot throw, and a deferred block is one
     // more function per setter to compile.
     _$kvoObservationEvent(.willSet, slot: slot)
@@ -149,4 +164,31 @@ extension ObservationRegistrar {
     }
     report(as: root)
   }
+}
+
+/// A key path whose value type is known only at run time, opened: what lets
+/// the member the macro writes for a class with its own
+/// `access(keyPath:)` or `withMutation(keyPath:_:)` call them with the key
+/// path its key table holds, typed.
+///
+/// Not API.
+///
+/// ```swift
+/// // if let keyPath = keyPath as? any _KeyValueTypedKeyPath<Sheet> { report(keyPath) }
+/// // func report(_ keyPath: some _KeyValueTypedKeyPath<Sheet>) { access(keyPath: keyPath._$kvoTyped) }
+/// ```
+public protocol _KeyValueTypedKeyPath<Root> {
+  associatedtype Root
+  associatedtype Value
+  /// The key path, with both its types.
+  var _$kvoTyped: KeyPath<Root, Value> { get }
+}
+
+extension KeyPath: _KeyValueTypedKeyPath {
+  /// The key path itself.
+  ///
+  /// ```swift
+  /// let typed: KeyPath<Sheet, String> = (\Sheet.title)._$kvoTyped
+  /// ```
+  public var _$kvoTyped: KeyPath<Root, Value> { self }
 }
