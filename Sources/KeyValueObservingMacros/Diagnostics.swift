@@ -23,6 +23,9 @@ enum KeyValueObservingDiagnostic: DiagnosticMessage {
   /// `@ObservationIgnored` on a property of the class, which only
   /// `@Observable` reads.
   case observationIgnored
+  /// The class's own `access(keyPath:)` or `withMutation(keyPath:_:)` is
+  /// isolated, where reads and changes are reported from any thread.
+  case isolatedObservationHook(name: String)
 
   var message: String {
     switch self {
@@ -61,6 +64,9 @@ enum KeyValueObservingDiagnostic: DiagnosticMessage {
     case .observationIgnored:
       "'@ObservationIgnored' has no effect in a '@KeyValueObservable' class; use '@KeyValueIgnored', which keeps "
         + "the property out of both key-value observing and Swift Observation"
+    case .isolatedObservationHook(let name):
+      "'\(name)' must be 'nonisolated' for '@KeyValueObservable' to call it: reads and changes are reported from "
+        + "whatever thread makes them, as '@Observable' declares its own 'nonisolated'"
     }
   }
 
@@ -81,6 +87,7 @@ enum KeyValueObservingDiagnostic: DiagnosticMessage {
     case .codingKeyNamesProperty: "codingKeyNamesProperty"
     case .observableMacro: "observableMacro"
     case .observationIgnored: "observationIgnored"
+    case .isolatedObservationHook: "isolatedObservationHook"
     }
   }
 
@@ -110,4 +117,5 @@ struct FixMessage: FixItMessage {
   static let renameCodingKey = FixMessage(message: "Name the case after the property's storage", id: "renameCodingKey")
   static let removeObservableMacro = FixMessage(message: "Remove '@Observable'", id: "removeObservableMacro")
   static let useKeyValueIgnored = FixMessage(message: "Use '@KeyValueIgnored'", id: "useKeyValueIgnored")
+  static let addNonisolated = FixMessage(message: "Declare it 'nonisolated'", id: "addNonisolated")
 }

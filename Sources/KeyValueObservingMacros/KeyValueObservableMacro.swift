@@ -60,11 +60,23 @@ extension KeyValueObservableMacro: MemberMacro {
       classDecl, isRoot: isRoot, tracksObservation: tracksObservation, canHoldStaticStorage: canHoldStaticStorage
     ).members
     if tracksObservation {
-      members += ObservationMembers(
+      let observation = ObservationMembers(
         classDecl: classDecl,
         properties: classDecl.observableProperties,
         canHoldStaticStorage: canHoldStaticStorage
-      ).members
+      )
+      members += observation.members
+      for hook in observation.isolatedHooks {
+        context.diagnose(
+          Diagnostic(
+            node: hook.name,
+            message: KeyValueObservingDiagnostic.isolatedObservationHook(
+              name: hook.name.text == Names.mutationHook ? "withMutation(keyPath:_:)" : "access(keyPath:)"
+            ),
+            fixIts: [FixIt(message: FixMessage.addNonisolated, changes: [.replace(oldNode: Syntax(hook), newNode: Syntax(hook.markedNonisolated))])]
+          )
+        )
+      }
     }
     if isRoot && classDecl.isolatedToGlobalActor {
       members += isolatedStringKeyMembers(access: classDecl.witnessAccess(overridable: false))

@@ -41,11 +41,20 @@ struct ObservationMembers {
   /// `withMutation(keyPath:_:)` (named by `hook`): the methods `@Observable`
   /// routes every tracked read and every write through, which a class
   /// declares to intercept them. The macro then routes through them too.
+  /// One the macro cannot call from its `nonisolated` members (isolated
+  /// with its class, not marked `nonisolated`) is left out, and diagnosed
+  /// (``isolatedHooks``).
   func declaresHook(_ hook: String) -> Bool {
-    classDecl.memberBlock.members.contains { member in
-      guard let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == hook else { return false }
-      return function.signature.parameterClause.parameters.first?.firstName.text == "keyPath"
-    }
+    guard let function = classDecl.observationHook(named: hook) else { return false }
+    return !classDecl.isolatedToGlobalActor || function.isNonisolated
+  }
+
+  /// The hooks the class declares isolated with it, which the macro cannot
+  /// call: each one an error with a fix-it.
+  var isolatedHooks: [FunctionDeclSyntax] {
+    guard classDecl.isolatedToGlobalActor else { return [] }
+    return [Names.accessHook, Names.mutationHook].compactMap { classDecl.observationHook(named: $0) }
+      .filter { !$0.isNonisolated }
   }
 
   /// The event member of a class that declares `access(keyPath:)`: a
@@ -166,5 +175,40 @@ struct ObservationMembers {
       @inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {\(raw: indented(body))
       }
       """
+  }
+}
+
+extension ClassDeclSyntax {
+  /// The class's own method named `hook` whose first parameter is labelled
+  /// `keyPath`: `access(keyPath:)` or `withMutation(keyPath:_:)`.
+  func observationHook(named hook: String) -> FunctionDeclSyntax? {
+    for member in memberBlock.members {
+      guard let function = member.decl.as(FunctionDeclSyntax.self), function.name.text == hook,
+        function.signature.parameterClause.parameters.first?.firstName.text == "keyPath"
+      else { continue }
+      return function
+    }
+    return nil
+  }
+}
+
+extension FunctionDeclSyntax {
+  /// Whether it is marked `nonisolated`.
+  var isNonisolated: Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) }
+  }
+
+  /// The function marked `nonisolated`, after its other modifiers; with
+  /// none before it, the modifier takes over the `func` keyword's place on
+  /// its line.
+  var markedNonisolated: FunctionDeclSyntax {
+    var modifier = DeclModifierSyntax(name: .keyword(.nonisolated), trailingTrivia: .space)
+    var marked = self
+    if attributes.isEmpty && modifiers.isEmpty {
+      modifier.leadingTrivia = funcKeyword.leadingTrivia
+      marked.funcKeyword.leadingTrivia = []
+    }
+    marked.modifiers.append(modifier)
+    return marked
   }
 }
