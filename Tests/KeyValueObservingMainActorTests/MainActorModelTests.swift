@@ -159,7 +159,7 @@ struct MainActorModelTests {
     tokens.forEach { $0.invalidate() }
   }
 
-  @Test("a task on the main actor loops over a model's changes, capturing the model itself, as the README says")
+  @Test("a task on the main actor loops over a model's changes, capturing the model itself, as the async-sequence article says")
   func loopInATask() async {
     let invoice = Invoice()
     let loop = Task {

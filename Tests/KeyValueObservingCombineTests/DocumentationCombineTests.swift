@@ -1,7 +1,7 @@
 import KeyValueObservingCombine
 import Testing
 
-/// The README's "With Combine" models, as written there.
+/// The Combine article's models (UsingThePublisher.md), as written there.
 @KeyValueObservable
 private final class Player {
   var name = "Ada"
@@ -14,7 +14,7 @@ private final class Field {
   var text = ""
 }
 
-@Suite("README: With Combine")
+@Suite("Using the publisher, as the Combine article shows it")
 struct ReadmeCombineTests {
   @Test("the first example: the value at once, each new one, nothing after cancel")
   func firstExample() {

@@ -3,8 +3,42 @@ import KeyValueObserving
 import Observation
 import Testing
 
-/// The README's quick start, checked: what it says it prints is what the
-/// observer receives.
+/// The README's example, checked: what it says it prints is what the
+/// observers receive.
+@KeyValueObservable
+final class ReadmeIntroPerson {
+  var name = ""
+  var age = 0
+  var summary: String { "\(name), \(age)" }
+}
+
+@Suite("README: the first example")
+struct ReadmeIntroTests {
+  @Test("the initial value, a change, and a computed key's change, as the README prints them")
+  func firstExample() {
+    let person = ReadmeIntroPerson()
+    let lines = Recorder<String>()
+    let token = person.observe(\.age, options: [.initial, .old, .new]) { person, change in
+      lines.append("\(change.oldValue as Any) → \(change.newValue as Any)")
+    }
+    #expect(lines.elements == ["nil → Optional(0)"])
+    person.age = 36
+    #expect(lines.elements.last == "Optional(0) → Optional(36)")
+    let summary = person.observe(\.summary, options: .new) { _, change in
+      lines.append(change.newValue!)
+    }
+    person.name = "Ada"
+    #expect(lines.elements.last == "Ada, 36")
+    token.invalidate()
+    person.age = 37
+    #expect(lines.elements.last == "Ada, 37", "only the summary's observer is left")
+    #expect(lines.count == 4)
+    withExtendedLifetime(summary) {}
+  }
+}
+
+/// The getting-started article's first example (GettingStarted.md),
+/// checked: what it says it prints is what the observer receives.
 @KeyValueObservable
 final class ReadmePerson {
   var name = ""
@@ -16,7 +50,7 @@ final class ReadmePerson {
   let id = 1
 }
 
-@Suite("README quick start")
+@Suite("Getting started, async sequences and the controller, as the articles show them")
 struct ReadmeExampleTests {
   @Test("initial value, a change, and a clamped change reported once")
   func quickStart() {
@@ -36,7 +70,7 @@ struct ReadmeExampleTests {
     #expect(lines.count == 3)
   }
 
-  @Test("a computed property and a chain, as the README shows them")
+  @Test("a computed property and a chain, as the article shows them")
   func computedAndChain() {
     let customer = ReadmeCustomer()
     let lines = Recorder<String>()
@@ -56,7 +90,7 @@ struct ReadmeExampleTests {
     _ = (names, cities)
   }
 
-  @Test("async sequences and queue delivery, as the README shows them")
+  @Test("async sequences and queue delivery, as the article shows them")
   func asyncSequences() async {
     let customer = ReadmeCustomer()
     let names = customer.changes(for: \.fullName, options: [.old, .new])
@@ -71,7 +105,7 @@ struct ReadmeExampleTests {
     #expect(await cities.next() == "London")
   }
 
-  @Test("the async-sequence loops compile as the README writes them, in nonisolated synchronous code")
+  @Test("the async-sequence loops compile as the article writes them, in nonisolated synchronous code")
   func asyncSequencesInTasks() async {
     let printed = Recorder<String>()
     var customer: ReadmeCustomer? = ReadmeCustomer()
@@ -86,7 +120,7 @@ struct ReadmeExampleTests {
     #expect(lines.last { !$0.contains("→") } == "London", "the latest city is seen")
   }
 
-  @Test("a controller owned by a view model, as the README shows it")
+  @Test("a controller owned by a view model, as the article shows it")
   func controller() {
     let customer = ReadmeCustomer()
     let printed = Recorder<String>()
@@ -102,7 +136,7 @@ struct ReadmeExampleTests {
   }
 }
 
-/// The README's view model, printing into a recorder.
+/// The controller article's view model, printing into a recorder.
 final class ReadmeViewModel {
   private(set) var headline = ""
   private lazy var kvo = KVOController(observer: self)
@@ -143,7 +177,7 @@ final class ReadmeEditor {
   private var draft = ""
 }
 
-/// The README's audit log: a controller action named as a method.
+/// The controller article's audit log: a controller action named as a method.
 final class ReadmeAuditLog {
   let lines = Recorder<String>()
   private lazy var kvo = KVOController(observer: self)
@@ -157,9 +191,9 @@ final class ReadmeAuditLog {
   }
 }
 
-@Suite("README: models as real code writes them")
+@Suite("Getting started: models as real code writes them")
 struct ReadmeModelTests {
-  @Test("the Codable model's JSON, weak and access-controlled properties, and withChange, as the README shows them")
+  @Test("the Codable model's JSON, weak and access-controlled properties, and withChange, as the article shows them")
   func models() throws {
     let document = ReadmeDocument()
     let encoder = JSONEncoder()
@@ -193,7 +227,7 @@ struct ReadmeModelTests {
   }
 }
 
-/// The README's model for Swift Observation and key-value observing at once.
+/// The Observation article's model, for Swift Observation and key-value observing at once.
 @KeyValueObservable
 final class ReadmeSheet: Observable, @unchecked Sendable {
   var title = "Untitled"
@@ -202,7 +236,7 @@ final class ReadmeSheet: Observable, @unchecked Sendable {
   var total: Double { rows.reduce(0, +) }
 }
 
-@Suite("README: with Swift Observation")
+@Suite("Observation and SwiftUI, as the article shows it")
 struct ReadmeObservationTests {
   @Test("one tracking fires once, before the first change; the token hears every change")
   func bothAtOnce() {
@@ -232,7 +266,7 @@ struct ReadmeObservationTests {
   }
 }
 
-/// The README's async-sequence snippet where a reader pastes it: in
+/// The async-sequence article's snippet where a reader pastes it: in
 /// nonisolated synchronous code, printing into a recorder. Returns the
 /// loops' tasks.
 nonisolated func readmeSequenceTasks(_ customer: ReadmeCustomer, _ printed: Recorder<String>) -> [Task<Void, Never>] {
