@@ -128,7 +128,10 @@ struct ObservationMembers {
     }
     guard let first = keyPaths.first else { return [] }
     let value = keyPaths.count == 1 ? first : "(\(keyPaths.joined(separator: ", ")))"
-    return ["private nonisolated static let \(raw: Names.observationKeyPaths) = \(raw: value)"]
+    // `nonisolated(unsafe)`: a key path is immutable, but the standard
+    // library declares `KeyPath` Sendable only for literals; the constant
+    // is written once, by its initializer.
+    return ["private nonisolated(unsafe) static let \(raw: Names.observationKeyPaths) = \(raw: value)"]
   }
 
   /// The properties whose key paths the class keeps, in slot order.

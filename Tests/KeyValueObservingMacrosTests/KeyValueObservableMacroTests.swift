@@ -873,7 +873,7 @@ struct ObservationExpansionTests {
           }
         }
 
-        private nonisolated static let _$kvoObservationKeyPaths = (Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title), Sheet._$kvoObservedKeyPath(slot: 1, storage: \Sheet._count))
+        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = (Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title), Sheet._$kvoObservedKeyPath(slot: 1, storage: \Sheet._count))
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -1101,7 +1101,7 @@ struct ObservationExpansionTests {
           }
         }
 
-        private nonisolated static let _$kvoObservationKeyPaths = Screen._$kvoObservedKeyPath(slot: 0, storage: \Screen._headline)
+        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Screen._$kvoObservedKeyPath(slot: 0, storage: \Screen._headline)
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
           try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)

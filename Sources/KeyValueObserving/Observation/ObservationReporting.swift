@@ -106,16 +106,10 @@ extension KeyValueObservable {
   /// Not API: the macro initialises a class's constant with it, once.
   ///
   /// ```swift
-  /// // private nonisolated static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title)
+  /// // private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title)
   /// ```
-  public static func _$kvoObservedKeyPath<Value>(
-    slot: Int,
-    storage: any KeyPath<Self, Value> & Sendable
-  ) -> any KeyPath<Self, Value> & Sendable {
-    guard let property = _$kvoKeyPath(forSlot: slot) as? KeyPath<Self, Value> else { return storage }
-    // A key path to a stored property captures nothing: it is Sendable,
-    // which a dynamic cast cannot say.
-    return unsafeBitCast(property, to: (any KeyPath<Self, Value> & Sendable).self)
+  public static func _$kvoObservedKeyPath<Value>(slot: Int, storage: KeyPath<Self, Value>) -> KeyPath<Self, Value> {
+    _$kvoKeyPath(forSlot: slot) as? KeyPath<Self, Value> ?? storage
   }
 }
 
