@@ -118,16 +118,18 @@ struct ObservationMembers {
   /// the module makes so (`-default-isolation MainActor`, which the macro
   /// cannot see) — so the constant is initialised, once, from the class's
   /// key table, which holds every property's key path, and names the
-  /// storage only for the type (`_$kvoObservedKeyPath(slot:storage:)`).
+  /// storage only for the type (`_$kvoObservedKeyPath(slot:storage:)`,
+  /// or `_$kvoObservedKeyPaths(_:)` for several: one call for the constant).
   /// A root class's slots start at 0.
   var keyPathMembers: [DeclSyntax] {
     let type = classDecl.selfTypeName
-    let keyPaths = keptProperties.map { name in
-      let slot = properties.firstIndex(of: name) ?? 0
-      return "\(type).\(Names.observedKeyPath)(slot: \(slot), storage: \\\(type).\(Names.storage(of: name)))"
-    }
-    guard let first = keyPaths.first else { return [] }
-    let value = keyPaths.count == 1 ? first : "(\(keyPaths.joined(separator: ", ")))"
+    let kept = keptProperties.map { name in (slot: properties.firstIndex(of: name) ?? 0, name: name) }
+    guard let first = kept.first else { return [] }
+    let value =
+      kept.count == 1
+      ? "\(type).\(Names.observedKeyPath)(slot: \(first.slot), storage: \\\(type).\(Names.storage(of: first.name)))"
+      : "\(type).\(Names.observedKeyPath)s("
+        + kept.map { "(\($0.slot), \\\(type).\(Names.storage(of: $0.name)))" }.joined(separator: ", ") + ")"
     // `nonisolated(unsafe)`: a key path is immutable, but the standard
     // library declares `KeyPath` Sendable only for literals; the constant
     // is written once, by its initializer.

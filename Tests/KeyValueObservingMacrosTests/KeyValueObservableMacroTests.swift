@@ -873,7 +873,7 @@ struct ObservationExpansionTests {
           }
         }
 
-        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = (Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title), Sheet._$kvoObservedKeyPath(slot: 1, storage: \Sheet._count))
+        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPaths((0, \Sheet._title), (1, \Sheet._count))
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}

@@ -111,6 +111,21 @@ extension KeyValueObservable {
   public static func _$kvoObservedKeyPath<Value>(slot: Int, storage: KeyPath<Self, Value>) -> KeyPath<Self, Value> {
     _$kvoKeyPath(forSlot: slot) as? KeyPath<Self, Value> ?? storage
   }
+
+  /// ``_$kvoObservedKeyPath(slot:storage:)`` for several properties at
+  /// once, each given with its slot: one call for a class's whole
+  /// constant, so that its initializer is one call, not one per property.
+  ///
+  /// Not API.
+  ///
+  /// ```swift
+  /// // private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPaths((0, \Sheet._title), (1, \Sheet._count))
+  /// ```
+  public static func _$kvoObservedKeyPaths<each Value>(
+    _ properties: repeat (Int, KeyPath<Self, each Value>)
+  ) -> (repeat KeyPath<Self, each Value>) {
+    (repeat _$kvoObservedKeyPath(slot: (each properties).0, storage: (each properties).1))
+  }
 }
 
 extension ObservationRegistrar {
