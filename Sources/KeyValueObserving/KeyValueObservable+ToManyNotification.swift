@@ -95,8 +95,8 @@ extension KeyValueObservable {
     if !ranges.lie(within: array.count) {
       reportProblem(
         .indexesOutOfRange,
-        "a change of \(Self.describe(keyPath)) names indexes \(ranges.ranges) but the array has \(array.count) "
-          + "\(array.count == 1 ? "element" : "elements"); "
+        "a change of \(Self.describe(keyPath)) names indexes \(ranges.ranges) but the array has "
+          + "\(array.count.elementCount); "
           + "the change reports only the elements in range"
       )
     }

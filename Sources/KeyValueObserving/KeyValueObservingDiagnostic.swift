@@ -92,7 +92,8 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// An observation refused because its key path reads an array element
     /// by position (`\.items[0]`): once the array is shorter, re-reading
     /// it after a change would stop the program. The token it returned is
-    /// inert, and a sequence or publisher of it finishes at once.
+    /// inert, a sequence of it finishes at once, and a publisher's
+    /// subscription ends silently, as for a freed object.
     ///
     /// ```swift
     /// listing.observe(\.items[0]) { _, _ in }  // refused and reported

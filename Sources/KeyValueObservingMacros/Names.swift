@@ -45,9 +45,9 @@ enum Names {
   /// Observation tracks.
   static let observationKeyPaths = "_$kvoObservationKeyPaths"
 
-  /// The runtime function that gives the property's own key path, from the
+  /// The runtime function that gives the properties' own key paths, from the
   /// key table, for the constant above.
-  static let observedKeyPath = "_$kvoObservedKeyPath"
+  static let observedKeyPaths = "_$kvoObservedKeyPaths"
 
   /// The methods a class that declares `Observable` may write to intercept
   /// tracked reads and writes, as `@Observable` calls them.

@@ -62,11 +62,10 @@ struct ObservationMembers {
   /// other events go to the registrar. The key path's type is found at run
   /// time (a dynamic cast per read), a cost only such a class pays.
   var hookedEventMember: DeclSyntax {
-    let fallback = "\(Names.observationRegistrar).\(Names.observationReport)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
-    return """
+    """
       @inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {
         guard case .access = event, let keyPath = \(raw: typedKeyPath) else {
-          return \(raw: fallback)
+          return \(raw: reportFromTable)
         }
         func report(_ keyPath: some \(raw: Names.typedKeyPath)<\(raw: classDecl.selfTypeName)>) { access(keyPath: keyPath._$kvoTyped) }
         report(keyPath)
@@ -88,6 +87,13 @@ struct ObservationMembers {
       return mutate(keyPath)
     }
     """
+  }
+
+  /// Reports the event to the registrar with the key path the key table
+  /// holds for `slot`: for a slot whose key path the class keeps no
+  /// constant of, and for every event a hook does not take.
+  private var reportFromTable: String {
+    "\(Names.observationRegistrar).\(Names.observationReport)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
   }
 
   /// The key path of the property at `slot`, from the key table, opened to
@@ -118,18 +124,19 @@ struct ObservationMembers {
   /// the module makes so (`-default-isolation MainActor`, which the macro
   /// cannot see) — so the constant is initialised, once, from the class's
   /// key table, which holds every property's key path, and names the
-  /// storage only for the type (`_$kvoObservedKeyPath(slot:storage:)`,
-  /// or `_$kvoObservedKeyPaths(_:)` for several: one call for the constant).
+  /// storage only for the type (`_$kvoObservedKeyPaths(_:)`: one call for
+  /// the whole constant, not one per property, which a release build
+  /// compiles each).
   /// A root class's slots start at 0.
   var keyPathMembers: [DeclSyntax] {
     let type = classDecl.selfTypeName
     let kept = keptProperties.map { name in (slot: properties.firstIndex(of: name) ?? 0, name: name) }
-    guard let first = kept.first else { return [] }
+    guard !kept.isEmpty else { return [] }
+    // One property gives the key path itself: a one-element pack is not a
+    // tuple.
     let value =
-      kept.count == 1
-      ? "\(type).\(Names.observedKeyPath)(slot: \(first.slot), storage: \\\(type).\(Names.storage(of: first.name)))"
-      : "\(type).\(Names.observedKeyPath)s("
-        + kept.map { "(\($0.slot), \\\(type).\(Names.storage(of: $0.name)))" }.joined(separator: ", ") + ")"
+      "\(type).\(Names.observedKeyPaths)("
+      + kept.map { "(\($0.slot), \\\(type).\(Names.storage(of: $0.name)))" }.joined(separator: ", ") + ")"
     // `nonisolated(unsafe)`: a key path is immutable, but the standard
     // library declares `KeyPath` Sendable only for literals; the constant
     // is written once, by its initializer.
@@ -171,7 +178,7 @@ struct ObservationMembers {
       guard keptKeyPaths.contains(name) else { return nil }
       return "case \(index): \(report)(event, self, \(keyPath(of: name)))"
     }
-    let fallback = "\(report)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
+    let fallback = reportFromTable
     guard !cases.isEmpty else {
       return "@inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) { \(raw: fallback) }"
     }

@@ -27,6 +27,25 @@ struct PublisherLifetimeTests {
     #expect(count == 1, "only the initial value")
   }
 
+  @Test("a key path through an array position is refused: the subscription ends at once, silently, as for a freed object")
+  func arrayPositionRefused() {
+    let profile = Profile()
+    let completions = Counter()
+    weak var subscriber: ProbeSubscriber<String>?
+    let reported = Counter()
+    KeyValueObservingDiagnostics.withHandler({ if $0.kind == .arrayIndexKeyPath { reported.increment() } }) {
+      let probe = ProbeSubscriber<String>(completed: completions)
+      subscriber = probe
+      profile.publisher(for: \.tags[0]).subscribe(probe)
+    }
+    profile.tags = ["a"]
+    profile.tags = []
+    #expect(reported.count == 1)
+    #expect(subscriber == nil, "the subscriber was released")
+    #expect(completions.count == 0)
+    #expect(profile.observationInfo.isEmpty)
+  }
+
   @Test("a freed object ends its subscriptions silently: no completion, subscriber released")
   func freedObject() {
     let completions = Counter()

@@ -1101,7 +1101,7 @@ struct ObservationExpansionTests {
           }
         }
 
-        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Screen._$kvoObservedKeyPath(slot: 0, storage: \Screen._headline)
+        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Screen._$kvoObservedKeyPaths((0, \Screen._headline))
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
           try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)

@@ -311,7 +311,7 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   where C.Element == Element {
     let count = endIndex
     if bounds.lowerBound < 0 || bounds.upperBound > count {
-      outOfRange("range \(bounds) is out of range for \(count) \(count == 1 ? "element" : "elements")")
+      outOfRange("range \(bounds)", count: count)
     }
     let replacement = Array(newElements)
     switch (bounds.isEmpty, replacement.isEmpty) {
@@ -360,8 +360,15 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   @inlinable
   func requirePosition(_ position: Int, in valid: Range<Int>, count: Int) {
     if !valid.contains(position) {
-      outOfRange("index \(position) is out of range for \(count) \(count == 1 ? "element" : "elements")")
+      outOfRange("index \(position)", count: count)
     }
+  }
+
+  /// Stops the program: `what` (a position or range) is outside an array
+  /// of `count` elements.
+  @usableFromInline @inline(never)
+  func outOfRange(_ what: String, count: Int) -> Never {
+    outOfRange("\(what) is out of range for \(count.elementCount)")
   }
 
   /// Stops the program with `problem`, naming the class and key: a

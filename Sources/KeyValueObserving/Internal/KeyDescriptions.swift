@@ -25,3 +25,14 @@ extension String {
     return "\(prefix(limit))… (\(count) characters)"
   }
 }
+
+extension Int {
+  /// This many elements, as a message says it: "1 element", "3 elements".
+  ///
+  /// ```swift
+  /// 1.elementCount  // "1 element"
+  /// ```
+  var elementCount: String {
+    self == 1 ? "1 element" : "\(self) elements"
+  }
+}

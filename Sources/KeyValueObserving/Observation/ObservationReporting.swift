@@ -103,18 +103,19 @@ extension KeyValueObservable {
   /// class); `storage`, the key path to the property's storage, gives its
   /// type, and stands in if the table has none.
   ///
-  /// Not API: the macro initialises a class's constant with it, once.
+  /// Not API: ``_$kvoObservedKeyPaths(_:)`` calls it for each property.
   ///
   /// ```swift
-  /// // private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title)
+  /// let title = Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title)  // \Sheet.title
   /// ```
   public static func _$kvoObservedKeyPath<Value>(slot: Int, storage: KeyPath<Self, Value>) -> KeyPath<Self, Value> {
     _$kvoKeyPath(forSlot: slot) as? KeyPath<Self, Value> ?? storage
   }
 
-  /// ``_$kvoObservedKeyPath(slot:storage:)`` for several properties at
-  /// once, each given with its slot: one call for a class's whole
-  /// constant, so that its initializer is one call, not one per property.
+  /// ``_$kvoObservedKeyPath(slot:storage:)`` for each of a class's
+  /// properties, given with its slot: one call initialises the class's
+  /// whole constant, not one per property. For one property it gives the
+  /// key path itself (a one-element pack is not a tuple).
   ///
   /// Not API.
   ///
