@@ -45,7 +45,6 @@
 /// object observes many things and should stop observing all of them when
 /// it goes away.
 public final class KVOController<Observer: AnyObject>: CustomDebugStringConvertible {
-
   private let observerReference: SharedUnownedReference<Observer>
 
   /// Whether observed objects are kept alive until unobserved.
