@@ -67,7 +67,8 @@ let package = Package(
     // The narrated tour: `swift run kvo-demo`.
     .executableTarget(
       name: "kvo-demo",
-      dependencies: ["KeyValueObserving", "KeyValueObservingCombine"]
+      dependencies: ["KeyValueObserving", "KeyValueObservingCombine"],
+      path: "Examples/kvo-demo"
     ),
     .testTarget(
       name: "KeyValueObservingTests",

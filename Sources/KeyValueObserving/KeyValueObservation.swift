@@ -50,11 +50,11 @@ public final class KeyValueObservation: Sendable {
 
   /// Ends the registration and releases its callback.
   ///
-  /// Once this returns, a delivery that reaches the registration skips it —
+  /// Once this returns, a notification that reaches the registration skips it —
   /// one under way on this thread (invalidating from an earlier observer of
-  /// the same change) included. On another thread, a delivery that reached
+  /// the same change) included. On another thread, a notification that reached
   /// it just before may still finish its call. The callback and what it
-  /// captures are released as soon as no delivery holds them, which breaks
+  /// captures are released as soon as no notification holds them, which breaks
   /// the retain cycle of a closure that captures the token's owner.
   ///
   /// Idempotent, safe from any thread, and safe inside the registration's own

@@ -96,13 +96,30 @@ public struct KeyValueObservedChange<Value> {
   /// A change without indexes: what every assignment reports.
   @inlinable
   init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, isPrior: Bool) {
-    self.kind = kind
-    self.newValue = newValue
-    self.oldValue = oldValue
-    self.indexRanges = nil
-    self.isPrior = isPrior
+    self.init(kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: nil, isPrior: isPrior)
   }
 
+  /// The change as a registration that asked for `options` receives it:
+  /// the new value only if it asked for `.new`, the old one only if it
+  /// asked for `.old`. Every notification is trimmed to its registration's
+  /// options here.
+  @inlinable
+  init(
+    kind: KeyValueChange,
+    newValue: Value?,
+    oldValue: Value?,
+    indexRanges: IndexRanges? = nil,
+    isPrior: Bool,
+    trimmedTo options: KeyValueObservingOptions
+  ) {
+    self.init(
+      kind: kind,
+      newValue: options.contains(.new) ? newValue : nil,
+      oldValue: options.contains(.old) ? oldValue : nil,
+      indexRanges: indexRanges,
+      isPrior: isPrior
+    )
+  }
 }
 
 extension KeyValueObservedChange: Sendable where Value: Sendable {}

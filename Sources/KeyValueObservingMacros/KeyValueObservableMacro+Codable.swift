@@ -40,7 +40,7 @@ extension KeyValueObservableMacro {
       context.diagnose(
         Diagnostic(
           node: element.name,
-          message: KeyValueObservingDiagnostic.codingKeyNamesProperty(property: name),
+          message: MacroDiagnostic.codingKeyNamesProperty(property: name),
           fixIts: [
             FixIt(message: FixMessage.renameCodingKey, changes: [.replace(oldNode: Syntax(element), newNode: Syntax(renamed))])
           ]

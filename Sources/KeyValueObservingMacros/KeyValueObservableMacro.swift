@@ -30,7 +30,7 @@ extension KeyValueObservableMacro: MemberMacro {
       return []
     }
     guard !context.isInsideFunction else {
-      context.diagnose(Diagnostic(node: node, message: KeyValueObservingDiagnostic.localClass))
+      context.diagnose(Diagnostic(node: node, message: MacroDiagnostic.localClass))
       return []
     }
     if let observable = classDecl.observableMacroAttribute {
@@ -41,7 +41,7 @@ extension KeyValueObservableMacro: MemberMacro {
       context.diagnose(
         Diagnostic(
           node: observable,
-          message: KeyValueObservingDiagnostic.observableMacro,
+          message: MacroDiagnostic.observableMacro,
           fixIts: [FixIt(message: FixMessage.removeObservableMacro, changes: [.replace(oldNode: Syntax(classDecl.attributes), newNode: Syntax(withoutObservable))])]
         )
       )
@@ -70,7 +70,7 @@ extension KeyValueObservableMacro: MemberMacro {
         context.diagnose(
           Diagnostic(
             node: hook.name,
-            message: KeyValueObservingDiagnostic.isolatedObservationHook(
+            message: MacroDiagnostic.isolatedObservationHook(
               name: hook.name.text == Names.mutationHook ? "withMutation(keyPath:_:)" : "access(keyPath:)"
             ),
             fixIts: [FixIt(message: FixMessage.addNonisolated, changes: [.replace(oldNode: Syntax(hook), newNode: Syntax(hook.markedNonisolated))])]
@@ -95,7 +95,7 @@ extension KeyValueObservableMacro: MemberMacro {
   private static func diagnoseMembers(of classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
     for (property, declaration) in classDecl.backingStorageCollisions {
       context.diagnose(
-        Diagnostic(node: declaration, message: KeyValueObservingDiagnostic.backingStorageCollision(property: property))
+        Diagnostic(node: declaration, message: MacroDiagnostic.backingStorageCollision(property: property))
       )
     }
     for (variable, diagnostic, position) in classDecl.unsupportedMembers {
@@ -119,7 +119,7 @@ extension KeyValueObservableMacro: MemberMacro {
     }
 
     for variable in classDecl.conditionallyCompiledProperties {
-      context.diagnose(Diagnostic(node: Syntax(variable), message: KeyValueObservingDiagnostic.insideConditionalCompilation))
+      context.diagnose(Diagnostic(node: Syntax(variable), message: MacroDiagnostic.insideConditionalCompilation))
     }
   }
 
@@ -128,7 +128,7 @@ extension KeyValueObservableMacro: MemberMacro {
     attribute: AttributeSyntax,
     in context: some MacroExpansionContext
   ) {
-    let message: KeyValueObservingDiagnostic
+    let message: MacroDiagnostic
     var fixIts: [FixIt] = []
     if let structDecl = declaration.as(StructDeclSyntax.self) {
       message = .requiresClassStruct

@@ -8,9 +8,9 @@ struct DiagnosticsPrintingTests {
   func oncePerDistinctProblem() {
     let marker = "printed-once test \(UInt64.random(in: 0...UInt64.max))"
     let first = KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker)
-    #expect(KeyValueObservingDiagnostics.isFirstPrint(of: first))
-    #expect(!KeyValueObservingDiagnostics.isFirstPrint(of: first))
+    #expect(KeyValueObservingDiagnosticReporter.isFirstPrint(of: first))
+    #expect(!KeyValueObservingDiagnosticReporter.isFirstPrint(of: first))
     let other = KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker + " (other)")
-    #expect(KeyValueObservingDiagnostics.isFirstPrint(of: other))
+    #expect(KeyValueObservingDiagnosticReporter.isFirstPrint(of: other))
   }
 }

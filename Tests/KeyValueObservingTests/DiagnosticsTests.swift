@@ -7,10 +7,10 @@ struct DiagnosticsTests {
   func scoped() {
     let outer = Recorder<String>()
     let inner = Recorder<String>()
-    KeyValueObservingDiagnostics.withHandler({ outer.append($0.message) }) {
-      KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "one"))
-      KeyValueObservingDiagnostics.withHandler({ inner.append($0.message) }) {
-        KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "two"))
+    KeyValueObservingDiagnosticReporter.withHandler({ outer.append($0.message) }) {
+      KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "one"))
+      KeyValueObservingDiagnosticReporter.withHandler({ inner.append($0.message) }) {
+        KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "two"))
       }
     }
     #expect(outer.elements == ["one"])
@@ -42,19 +42,19 @@ struct DiagnosticsTests {
   func processWide() {
     let marker = "process-wide handler test \(UInt64.random(in: 0...UInt64.max))"
     let received = Recorder<String>()
-    KeyValueObservingDiagnostics.handler = { diagnostic in
+    KeyValueObservingDiagnosticReporter.handler = { diagnostic in
       if diagnostic.message == marker { received.append(diagnostic.message) }
     }
-    defer { KeyValueObservingDiagnostics.handler = nil }
+    defer { KeyValueObservingDiagnosticReporter.handler = nil }
     // No scoped handler is bound here: the process-wide one receives it.
-    KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker))
+    KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker))
     #expect(received.elements == [marker])
     let scoped = capturingDiagnostics {
-      KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker))
+      KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker))
     }
     #expect(scoped.count == 1 && received.elements == [marker], "a scoped handler still wins")
-    KeyValueObservingDiagnostics.handler = nil
-    #expect(KeyValueObservingDiagnostics.handler == nil)
+    KeyValueObservingDiagnosticReporter.handler = nil
+    #expect(KeyValueObservingDiagnosticReporter.handler == nil)
   }
 
   @Test("a diagnostic names its kind and says what happened")

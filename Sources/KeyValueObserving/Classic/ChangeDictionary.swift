@@ -36,7 +36,7 @@ extension KeyValueObservedChange {
 }
 
 /// A change dictionary from a change's parts, its values boxed: built
-/// without generic code, so that the delivery loop only boxes the values.
+/// without generic code, so that the notification loop only boxes the values.
 /// The one place that decides what a change dictionary holds (a
 /// ``SettingDictionary`` holds the same keys for a setting).
 func changeDictionary(

@@ -170,7 +170,7 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
     super.init(options: target.options, slot: slot, receiver: .dictionary)
   }
 
-  /// Builds the dictionary of a change whose values the delivery boxed,
+  /// Builds the dictionary of a change whose values the notification loop boxed,
   /// and hands it to the observer.
   @usableFromInline
   func receive(

@@ -55,7 +55,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// ```
   public let retainsObserved: Bool
 
-  private let observations = LockedState(ControllerObservations())
+  private let observations = LockedState(ControllerObservationTable())
 
   /// A controller for `observer`, which it does not keep alive.
   ///
@@ -205,10 +205,10 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// What a string-keyed observation hands each change to, while the
   /// observer lives and the observation's gate is open: the observer, the
   /// object, the key path, the change dictionary and the context.
-  typealias StringKeyDelivery = (Observer, AnyObject, String, [KeyValueChangeKey: Any], UnsafeMutableRawPointer?) -> Void
+  typealias StringKeyHandler = (Observer, AnyObject, String, [KeyValueChangeKey: Any], UnsafeMutableRawPointer?) -> Void
 
   /// Observes each string key path of `keyPaths` through a classic
-  /// observer that hands each change to `deliver`, once every key path is
+  /// observer that hands each change to `handler`, once every key path is
   /// checked: an empty list, or any key path that is empty, unknown or
   /// nothing can notify, throws before anything is observed. The list and
   /// each key path's form are checked before the object, as
@@ -219,7 +219,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     _ keyPaths: [String],
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
-    deliver: @escaping StringKeyDelivery
+    handler: @escaping StringKeyHandler
   ) throws(KeyValueCodingError) {
     guard !keyPaths.isEmpty else { throw .emptyKey(keyPath: "", type: "\(Object.self)") }
     for keyPath in keyPaths {
@@ -230,7 +230,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
       _ = try object.checkedObservableComponents(of: keyPath)
     }
     for keyPath in keyPaths {
-      observeByString(object, keyPath, options: options, context: context, deliver: deliver)
+      observeByString(object, keyPath, options: options, context: context, handler: handler)
     }
   }
 
@@ -240,7 +240,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     _ keyPath: String,
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
-    deliver: @escaping StringKeyDelivery
+    handler: @escaping StringKeyHandler
   ) {
     guard let observation = begin(object, key: AnyHashable(keyPath), keyDescription: keyPath, options: options) else {
       return
@@ -250,7 +250,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     let forwarder = ControllerChangeForwarder { object, keyPath, change, context in
       gate.pass {
         guard let observer = observer.referent else { return }
-        deliver(observer, object, keyPath, change, context)
+        handler(observer, object, keyPath, change, context)
       }
     }
     observations.withLock { _ in observation.adapter = forwarder }

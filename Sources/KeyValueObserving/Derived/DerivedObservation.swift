@@ -1,6 +1,6 @@
 public import Synchronization
 
-/// A ``DerivedKeyObservation`` of a value read from a `Root` — a key path,
+/// A ``DerivedObservationBase`` of a value read from a `Root` — a key path,
 /// or a string key path walked key by key — calling `handler` with values of
 /// the value's own type.
 ///
@@ -10,10 +10,10 @@ public import Synchronization
 /// specialised, with no run-time type lookups.
 ///
 /// It holds the observed object without keeping it alive, and uses it only
-/// while it lives (``UnownedReference``): a delivery may reach it from
+/// while it lives (``UnownedReference``): a notification may reach it from
 /// another object's change while the observed object is being freed.
 @usableFromInline
-final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObservation, @unchecked Sendable {
+final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservationBase, @unchecked Sendable {
   // @unchecked Sendable: `root` is read through the runtime's atomic
   // reference counts; the rest is immutable or behind a lock. The handler
   // runs on the thread that made the change, as for stored keys.
@@ -161,7 +161,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
   }
 
   /// Reads the value with tracking and registers with what it depends on
-  /// now (see ``DerivedKeyObservation/trackRead(_:_:)``). A chain whose
+  /// now (see ``DerivedObservationBase/trackRead(_:_:)``). A chain whose
   /// links hold the objects they held is read link by link, untracked: its
   /// dependencies are as they were.
   @inlinable
@@ -254,10 +254,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedKeyObser
     guard !isEnded, let root = root.object else { return }
     let newValue = refresh(root)
     guard !isEnded else { return }
-    let old = options.contains(.old) ? oldValue : nil
     handler(
       root,
-      KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? newValue : nil, oldValue: old, isPrior: false)
+      KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: oldValue, isPrior: false, trimmedTo: options)
     )
   }
 

@@ -2,9 +2,9 @@
 /// observation instead of typed values.
 class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
-  let observer: DerivedKeyObservation
+  let observer: DerivedObservationBase
 
-  init(forwardingTo observer: DerivedKeyObservation, options: KeyValueObservingOptions, slot: Int) {
+  init(forwardingTo observer: DerivedObservationBase, options: KeyValueObservingOptions, slot: Int) {
     self.observer = observer
     super.init(options: options, slot: slot, receiver: .forwarding)
   }
@@ -30,7 +30,7 @@ final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   let keyPath: AnyKeyPath
 
-  init(observing observer: DerivedKeyObservation, keyPath: AnyKeyPath, options: KeyValueObservingOptions) {
+  init(observing observer: DerivedObservationBase, keyPath: AnyKeyPath, options: KeyValueObservingOptions) {
     self.keyPath = keyPath
     super.init(forwardingTo: observer, options: options, slot: Self.keyPathSlot)
   }
@@ -54,7 +54,7 @@ final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
 /// that key, without its values.
 final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable {
   // @unchecked Sendable: no state of its own; the base class's is guarded.
-  init(forwardingTo observer: DerivedKeyObservation, slot: Int) {
+  init(forwardingTo observer: DerivedObservationBase, slot: Int) {
     super.init(forwardingTo: observer, options: .prior, slot: slot)
   }
 

@@ -15,7 +15,7 @@ import Synchronization
 
 /// The per-thread pointers the runtime keeps, one slot each.
 enum ThreadSlot: Int32 {
-  /// The innermost tracking scope (`Tracking/AccessTracking.swift`).
+  /// The innermost tracking scope (`Derived/AccessTracking.swift`).
   case trackingScope
   /// The innermost change open on the thread (`Registrar/ChangeNesting.swift`).
   case innermostChange

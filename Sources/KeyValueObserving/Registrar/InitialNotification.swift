@@ -5,21 +5,14 @@
 /// Nothing is sent unless `options` asks for `.initial` and the
 /// registration is still live (a deinitialising object, or another thread,
 /// may have ended it already). The change is a setting that carries the
-/// current value, read only then, when `.new` was asked for, and no old
-/// value.
-///
-/// ```swift
-/// sendInitial(options: options, isLive: registration.isLive, value: self[keyPath: keyPath]) { change in
-///     handler(self, change)
-/// }
-/// ```
+/// current value when `.new` was asked for, and no old value.
 @inlinable
 func sendInitial<Value>(
   options: KeyValueObservingOptions,
   isLive: @autoclosure () -> Bool,
   value: @autoclosure () -> Value,
-  to deliver: (KeyValueObservedChange<Value>) -> Void
+  to send: (KeyValueObservedChange<Value>) -> Void
 ) {
   guard options.contains(.initial), isLive() else { return }
-  deliver(KeyValueObservedChange(kind: .setting, newValue: options.contains(.new) ? value() : nil, oldValue: nil, isPrior: false))
+  send(KeyValueObservedChange(kind: .setting, newValue: value(), oldValue: nil, isPrior: false, trimmedTo: options))
 }

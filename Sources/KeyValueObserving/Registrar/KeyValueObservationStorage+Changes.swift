@@ -1,7 +1,7 @@
 public import Synchronization
 
 // The start and end of a change: the snapshot of the registrations to
-// notify, and the delivery flags that keep their lists from changing under it.
+// notify, and the change flags that keep their lists from changing under it.
 
 extension _KeyValueObservationStorage {
   /// The registrations to notify for a change of `slot`, or `nil` when there

@@ -1,9 +1,9 @@
 public import Observation
-public import Synchronization
+import Synchronization
 
-// The change path: a change made within one call — a setter's assignment,
-// a collection proxy's mutation — and the one delivery loop every change's
-// notifications go through.
+// A setter's part: the assignment of an observed stored property, and the
+// in-place `_modify` of one. Both notify through the change path
+// (KeyValueObservationStorage+Notification.swift).
 
 extension _KeyValueObservationStorage {
   /// Assigns a stored property whose key has registrations, and notifies
@@ -13,7 +13,7 @@ extension _KeyValueObservationStorage {
   /// The old value is read only when a registration asked for `.old`, the
   /// new value (read back after the assignment, so a `didSet` that adjusts
   /// it is seen) only when one asked for `.new`. Registrations removed during
-  /// delivery are skipped; ones added during it wait for the next change.
+  /// notification are skipped; ones added during it wait for the next change.
   /// A write made in the object's own `deinit` notifies nobody: handlers
   /// would be handed an object that is being freed.
   ///
@@ -65,116 +65,6 @@ extension _KeyValueObservationStorage {
       get: { get(unsafeDowncast($0, to: Object.self)) },
       set: { set(unsafeDowncast($0, to: Object.self), $1) }
     )
-  }
-
-  /// Makes a change of `slot` of `object` that happens within this call
-  /// (`change`), and notifies the key's registrations of it as `shape`
-  /// says: the assignment of a setter, or a collection proxy's insertion,
-  /// removal or replacement.
-  ///
-  /// `oldValue` and `newValue` read what the notifications carry (the
-  /// whole value, or the elements the change touches) and are called only
-  /// when a registration asked for them and the shape has them. User code
-  /// can run inside the change only in prior callbacks and in the
-  /// property's own observers (`mayNest`), or when a manual change is open
-  /// somewhere; only then is the change recorded in the thread's nesting,
-  /// so that the same key changed inside it folds into it, and a change
-  /// made inside one of the same key only changes.
-  @inlinable @inline(__always)
-  func notifyingChange<Object: AnyObject, Value>(
-    _ object: Object,
-    slot: Int,
-    shape: ChangeShape,
-    mayNest: Bool,
-    oldValue: (Object) -> Value,
-    change: (Object) -> Void,
-    newValue: (Object) -> Value
-  ) {
-    guard !isDeinitializing(object), let snapshot = beginChange(ofSlot: slot) else {
-      change(object)
-      return
-    }
-    defer { endChange(snapshot) }
-    let old: Value? = snapshot.wantsOldValue && shape.hasOldValue ? oldValue(object) : nil
-    if snapshot.hasPrior || mayNest || _KeyValueChangeNesting.openManualChanges.load(ordering: .relaxed) != 0 {
-      let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
-        if snapshot.hasPrior {
-          deliver(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
-        }
-        change(object)
-      }
-      guard changed != nil else {
-        // The same key of this object is already changing on this thread:
-        // the outer change reports the final value.
-        change(object)
-        return
-      }
-    } else {
-      change(object)
-    }
-    let new: Value? = snapshot.wantsNewValue && shape.hasNewValue ? newValue(object) : nil
-    deliver(snapshot, shape: shape, isPrior: false, oldValue: old, newValue: new, from: object)
-  }
-
-  /// Sends the notifications of one change, shaped `shape`, to the live
-  /// registrations of `snapshot`: its prior ones (`isPrior`, to those that
-  /// asked for `.prior`), or the ones after it. Each gets the values it
-  /// asked for. Every change's notifications go through this loop.
-  @inlinable
-  func deliver<Value>(
-    _ snapshot: ChangeSnapshot,
-    shape: ChangeShape,
-    isPrior: Bool,
-    oldValue: Value?,
-    newValue: Value?,
-    from object: AnyObject
-  ) {
-    snapshot.forEachLive(closingChanges: !isPrior) { registration in
-      let options = registration.options
-      guard !isPrior || options.contains(.prior) else { return }
-      let change = KeyValueObservedChange<Value>(
-        kind: shape.kind,
-        newValue: options.contains(.new) ? newValue : nil,
-        oldValue: options.contains(.old) ? oldValue : nil,
-        indexRanges: shape.indexRanges,
-        isPrior: isPrior
-      )
-      deliver(change, to: registration, from: object)
-    }
-  }
-
-  /// Hands `change` to one registration of a key whose values are `Value`.
-  ///
-  /// A closure registration's handler is called directly. A classic
-  /// observer gets the values boxed here, where their type is known, so
-  /// that no generic code runs for its dictionary. A dependency of a
-  /// derived key only learns that the key changes; any other registration
-  /// receives the change through its class's method.
-  @inlinable @inline(__always)
-  func deliver<Value>(
-    _ change: KeyValueObservedChange<Value>,
-    to registration: _KeyValueRegistration,
-    from object: AnyObject
-  ) {
-    switch registration.receiver {
-    case .handler:
-      unsafeDowncast(registration, to: _KeyValueHandlerRegistration<Value>.self).handler(object, change)
-    case .typed:
-      unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).deliver(change, from: object)
-    case .dictionary:
-      // Boxed here, where the type is known; the dictionary is built out of
-      // line (built here, it would crowd the loop into copying each change).
-      unsafeDowncast(registration, to: ClassicRegistration.self).receive(
-        kind: change.kind,
-        oldValue: change.oldValue.map { $0 as Any },
-        newValue: change.newValue.map { $0 as Any },
-        indexRanges: change.indexRanges,
-        isPrior: change.isPrior,
-        from: object
-      )
-    case .forwarding:
-      registration.forwardChange(isPrior: change.isPrior)
-    }
   }
 }
 

@@ -5,10 +5,11 @@ public import Synchronization
 ///
 /// This file holds the lock, its state and the atomics; its extensions hold
 /// the rest, one part each: `+Registration` (adding, removing, closing),
-/// `+Changes` (a change's snapshot and the delivery flags), `+Setter` (the
-/// setter path and delivery), `+ManualChange` (will/did), `+Classic`
-/// (classic observers' filing) and `+Customization` (what the type declares
-/// about its keys). The state is reached only through `withState` and
+/// `+Changes` (a change's snapshot and the change flags), `+Setter` (the
+/// setter's part), `+Notification` (the change path every notification
+/// takes), `+ManualChange` (will/did, in ManualNotification/), `+Classic`
+/// (classic observers' filing, in Classic/) and `+Customization` (what the
+/// type declares about its keys). The state is reached only through `withState` and
 /// `mutating`, inside the lock.
 ///
 /// Everything that changes is under one lock (see ``LockedState`` for why it
@@ -88,9 +89,9 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Where the storage keeps its atomics in the lock's line: after the lock
   /// word, in ``LockedState``'s unlocked area.
   private enum Line {
-    /// The delivery flags (see ``deliveryFlags``), one byte each.
-    static let deliveryFlags = 0
-    static let deliveryFlagCount = 8
+    /// The change flags (see ``changeFlags``), one byte each.
+    static let changeFlags = 0
+    static let changeFlagCount = 8
     /// ``closed``.
     static let closed = 8
     /// ``hasRetiredLists``.
@@ -103,8 +104,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
     /// Binds and initialises each atomic of the area at `area`.
     static func initialize(_ area: UnsafeMutableRawPointer) {
-      let flags = (area + deliveryFlags).bindMemory(to: Atomic<Bool>.self, capacity: deliveryFlagCount)
-      for index in 0..<deliveryFlagCount {
+      let flags = (area + changeFlags).bindMemory(to: Atomic<Bool>.self, capacity: changeFlagCount)
+      for index in 0..<changeFlagCount {
         (flags + index).initialize(to: Atomic(false))
       }
       (area + closed).bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
@@ -153,8 +154,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   ///
   /// They share the lock's cache line: a write sets and clears one as
   /// often as it takes the lock.
-  private var deliveryFlags: UnsafeMutablePointer<Atomic<Bool>> {
-    (state.unlocked + Line.deliveryFlags).assumingMemoryBound(to: Atomic<Bool>.self)
+  private var changeFlags: UnsafeMutablePointer<Atomic<Bool>> {
+    (state.unlocked + Line.changeFlags).assumingMemoryBound(to: Atomic<Bool>.self)
   }
 
   /// The slot `keyPath` was last found to name on this object, when it is
@@ -206,19 +207,19 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// Whether a change may be reading a list now. Called under the lock.
   var isDelivering: Bool {
-    for index in 0..<Line.deliveryFlagCount where deliveryFlags[index].load(ordering: .acquiring) {
+    for index in 0..<Line.changeFlagCount where changeFlags[index].load(ordering: .acquiring) {
       return true
     }
     return false
   }
 
-  /// A free delivery flag, set; `nil` when every flag is taken. Called under
+  /// A free change flag, set; `nil` when every flag is taken. Called under
   /// the lock.
   @inline(__always)
   func takeDeliveryFlag() -> UnsafePointer<Atomic<Bool>>? {
-    for index in 0..<Line.deliveryFlagCount where !deliveryFlags[index].load(ordering: .acquiring) {
-      deliveryFlags[index].store(true, ordering: .relaxed)
-      return UnsafePointer(deliveryFlags + index)
+    for index in 0..<Line.changeFlagCount where !changeFlags[index].load(ordering: .acquiring) {
+      changeFlags[index].store(true, ordering: .relaxed)
+      return UnsafePointer(changeFlags + index)
     }
     return nil
   }

@@ -5,7 +5,7 @@ public import Synchronization
 ///
 /// The registrar's storage is its only owner: the slot list holds it from
 /// `add` to `remove` (or until the observed object deinitialises), and a
-/// delivery under way keeps it alive through its snapshot of the list. The
+/// notification under way keeps it alive through its snapshot of the list. The
 /// token refers to it without owning it, so removing it releases the
 /// callback and everything the callback captured.
 ///
@@ -90,7 +90,7 @@ public class _KeyValueRegistration: @unchecked Sendable {
   func forwardChange(isPrior: Bool) {}
 }
 
-/// How a change reaches a registration, so that the delivery loop, which
+/// How a change reaches a registration, so that the notification loop, which
 /// knows the values' type, calls each kind without a cast or a lookup.
 ///
 /// Not API.
@@ -125,12 +125,12 @@ public class _KeyValueValueRegistration<Value>: _KeyValueRegistration, @unchecke
   // @unchecked Sendable: no state of its own; the base class's is guarded.
 
   /// Hands one change to the observer. `object` is the observed object.
-  @usableFromInline func deliver(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
+  @usableFromInline func receive(_ change: KeyValueObservedChange<Value>, from object: AnyObject) {
     preconditionFailure("subclass responsibility")
   }
 }
 
-/// A registration whose handler the delivery loop calls itself: a closure
+/// A registration whose handler the notification loop calls itself: a closure
 /// of the observed object and the change, kept with the object's type
 /// erased, so that the loop, compiled once per value type, calls it
 /// without a virtual call or a cast.
@@ -153,7 +153,7 @@ public class _KeyValueHandlerRegistration<Value>: _KeyValueValueRegistration<Val
   /// that object, so the object it is called with is always an `Object`.
   ///
   /// The handler is reinterpreted, not wrapped, so that a registration
-  /// allocates no second closure and a delivery makes no second call. This
+  /// allocates no second closure and a notification makes no second call. This
   /// is sound because a class type and `AnyObject` have one
   /// representation, a single reference, and are passed the same way, so
   /// the two function types are called alike. It is reinterpreted inside a

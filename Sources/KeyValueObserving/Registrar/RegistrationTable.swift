@@ -65,7 +65,7 @@ struct RegistrationTable {
     return .firstOfSlot(slot)
   }
 
-  /// Takes `registration` out and marks it inactive, so that a delivery
+  /// Takes `registration` out and marks it inactive, so that a notification
   /// that starts afterwards cannot call it. Returns it with the list's
   /// reference, or `nil` when it is not here, and the slot whose bit must
   /// be cleared, if its last registration went.

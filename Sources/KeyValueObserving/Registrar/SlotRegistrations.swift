@@ -40,7 +40,7 @@ struct SlotRegistrations {
     let header = list._withUnsafeGuaranteedRef { list in
       list.withUnsafeMutablePointerToHeader { header in
         // Written only when it changes: in the steady state a change writes
-        // nothing but its delivery flag, so writers of different objects
+        // nothing but its change flag, so writers of different objects
         // never contend for a cache line the allocator made them share.
         if !header.pointee.isShared { header.pointee.isShared = true }
         return header.pointee
@@ -232,7 +232,7 @@ final class RegistrationList: ManagedBuffer<RegistrationListHeader, _KeyValueReg
 /// any of them needs the old value, the new value, or a prior notification.
 ///
 /// The list is not retained when the change has a `record` (one of the
-/// storage's delivery flags, set while the change is under way): the storage
+/// storage's change flags, set while the change is under way): the storage
 /// keeps the list, unchanged, while the flag is set. Without a record the
 /// snapshot owns a reference to the list, or (a manual change) the change
 /// holds the list itself.
@@ -246,6 +246,23 @@ struct ChangeSnapshot {
   @usableFromInline let wantsOldValue: Bool
   @usableFromInline let wantsNewValue: Bool
   @usableFromInline let hasPrior: Bool
+
+  /// The old value a change shaped `shape` carries to these registrations,
+  /// read by `read` only when one of them asked for `.old` and the change
+  /// has values before it. The one place that decides whether a change
+  /// reads its old value.
+  @inlinable @inline(__always)
+  func oldValue<Value>(of shape: ChangeShape, _ read: () -> Value?) -> Value? {
+    wantsOldValue && shape.hasOldValue ? read() : nil
+  }
+
+  /// The new value a change shaped `shape` carries to these registrations,
+  /// read by `read` only when one of them asked for `.new` and the change
+  /// has values after it.
+  @inlinable @inline(__always)
+  func newValue<Value>(of shape: ChangeShape, _ read: () -> Value?) -> Value? {
+    wantsNewValue && shape.hasNewValue ? read() : nil
+  }
 
   /// Calls `body` with each registration still live, in order, without
   /// retaining them one by one: the list keeps them alive.

@@ -20,7 +20,7 @@ import Synchronization
 /// observed object's storage (so the object's deinit ends it) and by its
 /// dependency registrations.
 @usableFromInline
-class DerivedKeyObservation: @unchecked Sendable {
+class DerivedObservationBase: @unchecked Sendable {
   // @unchecked Sendable: `state` is behind its lock; the rest is immutable
   // or atomic.
 
@@ -221,7 +221,7 @@ class DerivedKeyObservation: @unchecked Sendable {
 
 /// The number of a read of a derived value, and the dependencies the read
 /// can be checked against, when there is such a list (see
-/// ``DerivedKeyObservation/trackRead(_:_:)``).
+/// ``DerivedObservationBase/trackRead(_:_:)``).
 @usableFromInline
 struct NumberedRead {
   @usableFromInline let number: Int

@@ -1,7 +1,7 @@
 import SwiftDiagnostics
 
 /// Everything the macros can tell the user, with stable identifiers.
-enum KeyValueObservingDiagnostic: DiagnosticMessage {
+enum MacroDiagnostic: DiagnosticMessage {
   case requiresClassStruct
   case requiresClassEnum
   case requiresClassActor

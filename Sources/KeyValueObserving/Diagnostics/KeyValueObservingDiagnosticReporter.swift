@@ -26,15 +26,15 @@
 /// the library held.
 ///
 /// ```swift
-/// KeyValueObservingDiagnostics.handler = { diagnostic in
+/// KeyValueObservingDiagnosticReporter.handler = { diagnostic in
 ///     logger.warning("\(diagnostic)")
 /// }
 ///
-/// let reported = KeyValueObservingDiagnostics.withHandler({ print("caught", $0) }) {
+/// let reported = KeyValueObservingDiagnosticReporter.withHandler({ print("caught", $0) }) {
 ///     person.removeObserver(logger, forKeyPath: "name")  // prints "caught …"
 /// }
 /// ```
-public enum KeyValueObservingDiagnostics {
+public enum KeyValueObservingDiagnosticReporter {
   /// Receives a diagnostic.
   public typealias Handler = @Sendable (KeyValueObservingDiagnostic) -> Void
 
@@ -54,8 +54,8 @@ public enum KeyValueObservingDiagnostics {
   /// ``standardError``. Safe to set from any thread.
   ///
   /// ```swift
-  /// KeyValueObservingDiagnostics.handler = { _ in }  // silence everything
-  /// KeyValueObservingDiagnostics.handler = nil       // back to the default
+  /// KeyValueObservingDiagnosticReporter.handler = { _ in }  // silence everything
+  /// KeyValueObservingDiagnosticReporter.handler = nil       // back to the default
   /// ```
   public static var handler: Handler? {
     get { state.withLock { $0.handler } }
@@ -74,7 +74,7 @@ public enum KeyValueObservingDiagnostics {
   ///
   /// ```swift
   /// let box = Mutex<[KeyValueObservingDiagnostic]>([])
-  /// KeyValueObservingDiagnostics.withHandler({ d in box.withLock { $0.append(d) } }) {
+  /// KeyValueObservingDiagnosticReporter.withHandler({ d in box.withLock { $0.append(d) } }) {
   ///     person.didChangeValue(for: \.name)
   /// }
   /// ```
@@ -89,7 +89,7 @@ public enum KeyValueObservingDiagnostics {
   /// going to `handler`.
   ///
   /// ```swift
-  /// await KeyValueObservingDiagnostics.withHandler({ print($0) }) {
+  /// await KeyValueObservingDiagnosticReporter.withHandler({ print($0) }) {
   ///     await model.update()
   /// }
   /// ```
@@ -103,7 +103,7 @@ public enum KeyValueObservingDiagnostics {
   /// Sends `diagnostic` where it belongs now.
   ///
   /// ```swift
-  /// KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "…"))
+  /// KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "…"))
   /// ```
   public static func report(_ diagnostic: KeyValueObservingDiagnostic) {
     let handler = scoped ?? self.handler ?? standardError
@@ -115,7 +115,7 @@ public enum KeyValueObservingDiagnostics {
   /// does nothing.
   ///
   /// ```swift
-  /// KeyValueObservingDiagnostics.handler = KeyValueObservingDiagnostics.standardError
+  /// KeyValueObservingDiagnosticReporter.handler = KeyValueObservingDiagnosticReporter.standardError
   /// ```
   public static let standardError: Handler = { diagnostic in
     #if DEBUG && !os(WASI)
@@ -139,5 +139,9 @@ public enum KeyValueObservingDiagnostics {
 
 /// Reports a misuse of `kind` the library has made harmless.
 func reportProblem(_ kind: KeyValueObservingDiagnostic.Kind, _ message: String) {
-  KeyValueObservingDiagnostics.report(KeyValueObservingDiagnostic(kind: kind, message: message))
+  KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: kind, message: message))
 }
+
+/// The former name of ``KeyValueObservingDiagnosticReporter``.
+@available(*, deprecated, renamed: "KeyValueObservingDiagnosticReporter")
+public typealias KeyValueObservingDiagnostics = KeyValueObservingDiagnosticReporter

@@ -37,13 +37,13 @@ extension _KeyValueObservationStorage {
     }
     let lasting = beginLastingChange(ofSlot: slot)
     let snapshot = lasting?.snapshot
-    let old: Value? = snapshot?.wantsOldValue == true && shape.hasOldValue ? oldValue(object) : nil
-    let new: Value? = snapshot?.wantsNewValue == true && shape.hasNewValue ? newValue : nil
+    let old = snapshot?.oldValue(of: shape) { oldValue(object) }
+    let new = snapshot?.newValue(of: shape) { newValue }
     openManualChange(
       ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
     )
     if let snapshot, snapshot.hasPrior {
-      deliver(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
+      notify(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
     }
   }
 
@@ -63,9 +63,8 @@ extension _KeyValueObservationStorage {
     _KeyValueChangeNesting.openManualChanges.subtract(1, ordering: .relaxed)
     openManualChanges.pointee.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
-    let new: Value? =
-      snapshot.wantsNewValue && change.shape.hasNewValue ? change.newValueAtWill ?? newValue(object) : nil
-    deliver(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
+    let new = snapshot.newValue(of: change.shape) { change.newValueAtWill ?? newValue(object) }
+    notify(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
     return true
   }
 

@@ -8,11 +8,11 @@
 /// for the controller to end after the lock.
 ///
 /// ```swift
-/// var observations = ControllerObservations()
+/// var observations = ControllerObservationTable()
 /// let (added, stale) = observations.file(observation, of: person)
 /// let ended = observations.remove(of: person, key: "name")
 /// ```
-struct ControllerObservations {
+struct ControllerObservationTable {
   private var byObject: [ObjectIdentifier: [AnyHashable: ControllerObservation]] = [:]
   private var nextSerial = 0
 

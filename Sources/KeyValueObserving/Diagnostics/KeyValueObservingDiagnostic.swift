@@ -1,11 +1,11 @@
 /// A misuse the library made harmless, and that the developer should hear
 /// about: what Objective-C KVO would have punished with an exception.
 ///
-/// Diagnostics reach the handler of ``KeyValueObservingDiagnostics``; by
+/// Diagnostics reach the handler of ``KeyValueObservingDiagnosticReporter``; by
 /// default, debug builds print each distinct one once to standard error.
 ///
 /// ```swift
-/// KeyValueObservingDiagnostics.handler = { diagnostic in
+/// KeyValueObservingDiagnosticReporter.handler = { diagnostic in
 ///     logger.warning("\(diagnostic.kind): \(diagnostic.message)")
 /// }
 /// ```

@@ -125,7 +125,7 @@ do {
 } catch {
   say("addObserver(forKeyPath: \"adress.city\") threw: \(error)")
 }
-KeyValueObservingDiagnostics.withHandler({ say("diagnostic: \($0.message)") }) {
+KeyValueObservingDiagnosticReporter.withHandler({ say("diagnostic: \($0.message)") }) {
   say("removeObserver: \(babbage.removeObserver(printer, forKeyPath: "age"))")
   say("removeObserver again: \(babbage.removeObserver(printer, forKeyPath: "age")) (Objective-C KVO would raise)")
   var shortLivedObserver: ChangePrinter? = ChangePrinter(name: "short-lived")

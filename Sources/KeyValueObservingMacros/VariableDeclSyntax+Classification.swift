@@ -1,0 +1,126 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// What `@KeyValueObservable` decides about one member of a class.
+enum MemberClassification {
+  /// A stored `var` that becomes observable.
+  case observable(name: String)
+  /// Left alone without comment: `let`, computed, `static`, `lazy`, ignored.
+  case untouched
+  /// Left alone, with something to tell the user.
+  case unsupported(MacroDiagnostic, Syntax)
+}
+
+/// Attributes that do not turn a property into a wrapped one.
+private let plainAttributes: Set<String> = [
+  "available", "objc", "nonobjc", "MainActor", "preconcurrency", "usableFromInline",
+  "inlinable", "_spi", "exclusivity", "IBOutlet", "IBInspectable", "GKInspectable",
+  "nonisolated", "_hasStorage", Names.propertyAttribute,
+]
+
+extension VariableDeclSyntax {
+  /// Whether the declaration carries `@name` (possibly module-qualified).
+  func hasAttribute(named name: String) -> Bool {
+    attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      return attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) == name
+    }
+  }
+
+  var isStatic: Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+  }
+
+  func hasModifier(_ keyword: Keyword) -> Bool {
+    modifiers.contains { $0.name.tokenKind == .keyword(keyword) }
+  }
+
+  /// `private` or `fileprivate` (not just for the setter): key-value coding
+  /// cannot reach the property by string.
+  var isPrivate: Bool {
+    modifiers.contains { modifier in
+      (modifier.name.tokenKind == .keyword(.private) || modifier.name.tokenKind == .keyword(.fileprivate))
+        && modifier.detail == nil
+    }
+  }
+
+  /// `private(set)` or `fileprivate(set)`: read-only by string.
+  var hasPrivateSetter: Bool {
+    modifiers.contains { modifier in
+      (modifier.name.tokenKind == .keyword(.private) || modifier.name.tokenKind == .keyword(.fileprivate))
+        && modifier.detail?.detail.text == "set"
+    }
+  }
+
+  /// Attributes that name something other than a known declaration
+  /// attribute: property wrappers (or macros, which are just as impossible
+  /// to combine with the rewrite).
+  var customAttributes: [AttributeSyntax] {
+    attributes.compactMap { element in
+      guard case .attribute(let attribute) = element else { return nil }
+      let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+      return plainAttributes.contains(name) || name == Names.ignoredAttribute ? nil : attribute
+    }
+  }
+
+  /// Decides whether `@KeyValueObservable` rewrites this property.
+  var classification: MemberClassification {
+    guard bindingSpecifier.tokenKind == .keyword(.var), !isStatic, !hasModifier(.lazy),
+      !hasAttribute(named: Names.ignoredAttribute)
+    else { return .untouched }
+    if bindings.count > 1 {
+      return bindings.allSatisfy(\.isStored) && !hasModifier(.override)
+        ? .unsupported(.multipleBindings, Syntax(self)) : .untouched
+    }
+    guard let binding = bindings.first, binding.isStored else { return .untouched }
+    guard let identifier = binding.pattern.as(IdentifierPatternSyntax.self) else {
+      return .unsupported(.unsupportedPattern, Syntax(binding.pattern))
+    }
+    // The name without backticks: `default` is stored in `_default` and
+    // observed under the key "default".
+    let name = identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
+    if hasModifier(.override) {
+      // Property observers on an inherited property: no new storage. The
+      // superclass's setter, which the override calls, notifies.
+      return .untouched
+    }
+    if let wrapper = customAttributes.first {
+      if wrapper.attributeName.trimmedDescription.split(separator: ".").last == "ObservationIgnored" {
+        return .unsupported(.observationIgnored, Syntax(wrapper))
+      }
+      return .unsupported(.propertyWrapper, Syntax(wrapper))
+    }
+    return .observable(name: name)
+  }
+
+  /// Whether the storage of this observable property, in `classDecl`, is
+  /// one the key table reaches directly (see
+  /// `ClassDeclSyntax.directlyAccessedProperties`). Decided from the
+  /// property and the class's header only: a macro's view of its lexical
+  /// context has no members.
+  func hasDirectlyAccessedStorage(in classDecl: ClassDeclSyntax) -> Bool {
+    bindings.first?.accessorBlock == nil && !classDecl.declaresCheckedSendable
+  }
+
+  /// `weak` or `unowned` (with or without `(safe)`/`(unsafe)`), which the
+  /// backing storage must keep.
+  var referenceOwnership: DeclModifierSyntax? {
+    modifiers.first { $0.name.tokenKind == .keyword(.weak) || $0.name.tokenKind == .keyword(.unowned) }
+  }
+}
+
+extension PatternBindingSyntax {
+  /// `true` unless the binding has a getter (explicit or implicit): stored
+  /// properties may have only `willSet`/`didSet`.
+  var isStored: Bool {
+    guard let accessorBlock else { return true }
+    switch accessorBlock.accessors {
+    case .getter:
+      return false
+    case .accessors(let accessors):
+      return accessors.allSatisfy {
+        $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
+      }
+    }
+  }
+}
