@@ -58,10 +58,6 @@ public macro KeyValueIgnored() =
 /// Rewrites one stored property so that it notifies; applied by
 /// ``KeyValueObservable()`` to each observable property. Not API: don't write
 /// it yourself.
-///
-/// ```swift
-/// // @KeyValueObservable writes: @_KeyValueObservableProperty(slot: 0) var name = ""
-/// ```
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
 @attached(peer, names: prefixed(_))
 public macro _KeyValueObservableProperty(slot: Int) =

@@ -21,14 +21,6 @@
 /// arrives takes it into `waiting` at once, ahead of later values), and
 /// `waiting` is empty while nobody delivers.
 ///
-/// ```swift
-/// var state = DeliveryState<Int>()
-/// state.arrive(1)                  // nil: no demand yet, 1 waits
-/// state.arrive(2)                  // nil: 2 replaces 1
-/// state.request(.max(1))           // 2: deliver it now
-/// state.delivered(adding: .none)   // nil: done, demand used up
-/// ```
-///
 /// Not API.
 @usableFromInline
 struct DeliveryState<Value> {

@@ -11,10 +11,6 @@ extension KeyValueObservedChange {
   /// The change as the dictionary a ``KeyValueObserver`` receives, holding
   /// what `options` asked for (see ``KeyValueChangeKey``).
   ///
-  /// ```swift
-  /// change.dictionary(options: [.new])  // [.kind: .setting, .new: 3]
-  /// ```
-  ///
   /// `mayBeOptional` is `false` when `Value` is known not to be an optional
   /// type, which spares a dynamic cast per value.
   func dictionary(
@@ -93,14 +89,6 @@ func presentedChangeValue(_ value: consuming Any?, mayBeOptional: Bool) -> Any {
 /// dictionary it was given keeps its own copy: the next change finds the
 /// storage shared and copies it (copy on write, which keeps every entry in
 /// its bucket, so the indexes stay valid).
-///
-/// ```swift
-/// let buffer = reusable.take() ?? SettingDictionary(options: [.old, .new])
-/// buffer.fill(newValue: 1, oldValue: 0, mayBeOptional: false)
-/// observer.observeValue(…, change: buffer.dictionary, …)
-/// buffer.empty()
-/// reusable.put(buffer)
-/// ```
 final class SettingDictionary {
   @exclusivity(unchecked) private(set) var dictionary = emptyChangeDictionary
   private let newIndex: [KeyValueChangeKey: Any].Index?

@@ -4,12 +4,6 @@
 /// doubled since the last sweep: O(1) amortised per add and remove.
 ///
 /// A plain value, kept under the storage's lock.
-///
-/// ```swift
-/// var classic = ClassicRegistrations()
-/// classic.append(target, registration: registration)
-/// let removed = classic.removeLast(of: ObjectIdentifier(observer)) { $0.keyPath == "name" }
-/// ```
 struct ClassicRegistrations {
   private struct Entry {
     let target: ClassicObserverTarget

@@ -6,12 +6,6 @@
 /// A plain value, kept under the controller's lock: every method runs
 /// inside it and only files and unfiles; what was taken out is handed back
 /// for the controller to end after the lock.
-///
-/// ```swift
-/// var observations = ControllerObservationTable()
-/// let (added, stale) = observations.file(observation, of: person)
-/// let ended = observations.remove(of: person, key: "name")
-/// ```
 struct ControllerObservationTable {
   private var byObject: [ObjectIdentifier: [AnyHashable: ControllerObservation]] = [:]
   private var nextSerial = 0

@@ -6,11 +6,6 @@ extension KeyValueObservable {
   /// class and the key where the platform prints it (the main actor's
   /// check on Linux stops it through dispatch's queue assertion, whose
   /// backtrace shows this function).
-  ///
-  /// ```swift
-  /// // What a debug build's observe(\.name) { … } registers when called on the main actor:
-  /// let handler = Person.checking({ _, _ in }, runsOn: MainActor.shared, for: \Person.name)
-  /// ```
   @usableFromInline
   static func checking<Value>(
     _ handler: @escaping (Self, KeyValueObservedChange<Value>) -> Void,

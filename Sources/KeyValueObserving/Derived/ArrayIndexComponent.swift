@@ -12,12 +12,6 @@
 /// returns an optional (a `[safe:]` subscript, a dictionary's) cannot stop
 /// the program and is accepted. Every read stays inside the buffer; a
 /// layout it does not recognise answers `false`, as before this check.
-///
-/// ```swift
-/// ArrayIndexComponent.isPresent(in: \Listing.items[0], root: Listing.self)         // true
-/// ArrayIndexComponent.isPresent(in: \Listing.items.first, root: Listing.self)      // false
-/// ArrayIndexComponent.isPresent(in: \Listing.scores["a"], root: Listing.self)      // false
-/// ```
 enum ArrayIndexComponent {
   /// Whether `keyPath`, from `root`, applies a non-optional subscript to an
   /// `Array`, `ContiguousArray` or `ArraySlice`.

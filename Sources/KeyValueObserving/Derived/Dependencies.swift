@@ -29,11 +29,6 @@ struct ReadKey {
 /// Declared key paths are read on their object too, with tracking, so that a
 /// declared dependency through a chain depends on each link. Each (object,
 /// key path) is read once, so cycles of declarations end.
-///
-/// ```swift
-/// let (value, accesses) = withAccessTracking { person[keyPath: \.summary] }
-/// let dependencies = resolveDependencies(tracked: accesses, read: [ReadKey(object: person, keyPath: \Person.summary)])
-/// ```
 func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]) -> [Dependency] {
   var resolution = DependencyResolution(expectedCount: accesses.count)
   for key in keys {

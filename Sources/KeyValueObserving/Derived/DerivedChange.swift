@@ -18,10 +18,6 @@
 /// same time opens a change made for it.
 ///
 /// Not API.
-///
-/// ```swift
-/// // Opened by DerivedObservation.willChange(from:), closed by didChange(from:).
-/// ```
 @usableFromInline
 final class DerivedChange<Value>: PendingChange {
   /// The one key of a derived observation, in the thread's record.

@@ -12,11 +12,6 @@
 /// holds for objects of the class it was found on; an object of another
 /// class on the way (a subclass, which may override the property) makes
 /// ``read(from:matching:)`` give `nil`, and the caller reads the key path.
-///
-/// ```swift
-/// // let chain = StoredChain(\Person.address.city, of: person)
-/// // chain?.read(from: person, matching: nil)  // the city, or nil
-/// ```
 @usableFromInline
 final class StoredChain<Value> {
   /// One link: a property of objects of one class.

@@ -9,12 +9,6 @@ extension KeyValueObservable {
   /// mark (what that class declares announces nothing), or the key reads
   /// only what the class does not observe (an ignored property, a constant,
   /// a computed property over them).
-  ///
-  /// ```swift
-  /// UnmarkedShelf.unobservableKeyMessage("extra")
-  /// // "observe(extra) on UnmarkedShelf never notifies: UnmarkedShelf is not marked
-  /// //  @KeyValueObservable (its superclass Shelf is), …; mark UnmarkedShelf with @KeyValueObservable"
-  /// ```
   static func unobservableKeyMessage(_ key: String) -> String {
     let observed = "observe(\(key)) on \(Self.self) never notifies: "
     let marked: AnyObject.Type = _$kvoMarkedType

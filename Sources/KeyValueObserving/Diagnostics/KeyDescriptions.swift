@@ -3,10 +3,6 @@
 extension KeyValueObservable {
   /// `keyPath` as its property's name (`summary`) when it names one
   /// property of this class, and Swift's description of it otherwise.
-  ///
-  /// ```swift
-  /// Person.describe(\Person.summary)  // "summary", not "\Person.<computed 0x…>"
-  /// ```
   static func describe(_ keyPath: AnyKeyPath) -> String {
     _$kvoName(for: keyPath) ?? "\(keyPath)"
   }
@@ -15,10 +11,6 @@ extension KeyValueObservable {
 extension String {
   /// The string itself when it is short enough to quote in a message;
   /// otherwise its start, an ellipsis and its length.
-  ///
-  /// ```swift
-  /// String(repeating: "k", count: 1_000_000).abbreviated  // "kkk…k… (1000000 characters)"
-  /// ```
   var abbreviated: String {
     let limit = 80
     guard utf8.count > limit else { return self }
@@ -28,10 +20,6 @@ extension String {
 
 extension Int {
   /// This many elements, as a message says it: "1 element", "3 elements".
-  ///
-  /// ```swift
-  /// 1.elementCount  // "1 element"
-  /// ```
   var elementCount: String {
     self == 1 ? "1 element" : "\(self) elements"
   }

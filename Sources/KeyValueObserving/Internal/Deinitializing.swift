@@ -7,11 +7,6 @@ internal import KeyValueObservingShims
 /// where the registration's own weak reference already reads `nil`) from "a
 /// freed observer whose address the caller now occupies"; and lets a write
 /// made in the observed object's own `deinit` notify nobody.
-///
-/// ```swift
-/// deinit { person.removeObserver(self, forKeyPath: "name") }
-/// // inside: isDeinitializing(self) == true, so the registration matches
-/// ```
 @usableFromInline
 func isDeinitializing(_ object: AnyObject) -> Bool {
   swift_isDeallocating(Unmanaged.passUnretained(object).toOpaque())

@@ -16,12 +16,6 @@
 /// Built on the platform's mutex and condition variable (Synchronization
 /// has no way to block a thread until another says so), allocated once so
 /// that their addresses never move.
-///
-/// ```swift
-/// let latch = Latch()
-/// // thread A: latch.wait()  — returns once B has called open()
-/// // thread B: latch.open()
-/// ```
 final class Latch: @unchecked Sendable {
   // @unchecked Sendable: `isOpen` is only touched with `mutex` held; the
   // primitives are thread-safe.

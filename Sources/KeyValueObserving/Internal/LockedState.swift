@@ -42,11 +42,6 @@ public import Synchronization
 /// here is an atomic compiled into this module, or a primitive the sanitizer
 /// intercepts.
 ///
-/// ```swift
-/// let counts = LockedState([String: Int]())
-/// counts.withLock { $0["writes", default: 0] += 1 }
-/// ```
-///
 /// Not API; `package`, so that the Combine module's subscriptions lock
 /// the same way.
 @usableFromInline

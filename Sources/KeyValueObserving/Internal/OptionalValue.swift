@@ -17,10 +17,6 @@ extension Optional: OptionalValue {
 
 /// A value with every level of optionality taken off: `nil` for an optional
 /// holding `nil` at any depth, the innermost value otherwise.
-///
-/// ```swift
-/// flattened(Optional(Optional("a")) as Any)  // "a" as Any
-/// ```
 @usableFromInline
 func flattened(_ value: Any?) -> Any? {
   var current = value
@@ -31,10 +27,6 @@ func flattened(_ value: Any?) -> Any? {
 }
 
 /// `type` with every level of optionality taken off.
-///
-/// ```swift
-/// unwrappedType(String??.self)  // String.self
-/// ```
 func unwrappedType(_ type: Any.Type) -> Any.Type {
   var current = type
   while let optional = current as? any OptionalValue.Type {

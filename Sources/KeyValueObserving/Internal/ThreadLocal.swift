@@ -33,11 +33,6 @@ enum ThreadSlot: Int32 {
 /// instructions per access, because the runtime imports no Foundation and
 /// the standard library exposes no thread-local API; on Windows, fiber-local
 /// storage. No slot holds a reference that a thread's end must release.
-///
-/// ```swift
-/// private let currentScope = ThreadLocal(.trackingScope)
-/// currentScope.value = UnsafeMutableRawPointer(scope)
-/// ```
 struct ThreadLocal: Sendable {
   #if os(Windows)
     private let key: DWORD
@@ -69,10 +64,6 @@ struct ThreadLocal: Sendable {
 /// The current thread's identity: the same for every call on one thread,
 /// and never given to another thread, even after this one ends (where a
 /// thread's own address or handle may be reused); never 0.
-///
-/// ```swift
-/// let opener = currentThreadIdentity()
-/// ```
 @usableFromInline
 func currentThreadIdentity() -> UInt {
   if let identity = threadIdentity.value { return UInt(bitPattern: identity) }

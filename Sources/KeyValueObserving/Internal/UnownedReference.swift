@@ -11,11 +11,6 @@ internal import KeyValueObservingShims
 /// reference only if the object is not being deinitialised
 /// (`swift_tryRetain`). Where the Objective-C runtime may count an object's
 /// references (an `NSObject` subclass), it is a weak reference.
-///
-/// ```swift
-/// let root = UnownedReference(person)
-/// if let person = root.object { … }  // nil once person's deinit began
-/// ```
 @usableFromInline
 struct UnownedReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: the address never changes; the runtime's counts

@@ -6,13 +6,6 @@
 /// implementation.
 ///
 /// Not API: generated members call it.
-///
-/// ```swift
-/// // Inside a @MainActor class, generated:
-/// // final func setValue(_ value: Any?, forKey key: String) throws(KeyValueCodingError) {
-/// //   try KeyValueObserving._KeyValueIsolatedStringKeys.setValue(value, forKey: key, on: self)
-/// // }
-/// ```
 public enum _KeyValueIsolatedStringKeys {
   public static func value(forKey key: String, on object: some KeyValueObservable) throws(KeyValueCodingError) -> Any? {
     try object.value(forKey: key)

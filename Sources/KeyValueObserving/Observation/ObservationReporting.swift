@@ -17,10 +17,6 @@ public import Observation
 /// manual will/did pair — reports through the same member.
 ///
 /// Not API.
-///
-/// ```swift
-/// // sheet._$kvoObservationEvent(.willSet, slot: 0)
-/// ```
 public enum _KeyValueObservationEvent: Sendable {
   /// The property was read.
   case access
@@ -36,10 +32,6 @@ extension KeyValueObservable {
   /// class's own).
   ///
   /// Not API.
-  ///
-  /// ```swift
-  /// // object._$kvoObservationEvent(.willSet, slot: 0)
-  /// ```
   @inlinable @inline(__always)
   public func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int) {}
 
@@ -48,10 +40,6 @@ extension KeyValueObservable {
   /// (see the overload below, which announces it before and after).
   ///
   /// Not API.
-  ///
-  /// ```swift
-  /// // object._$kvoObservedMutation(ofSlot: 0) { assign() }
-  /// ```
   @inlinable @inline(__always)
   public func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
     mutation()
@@ -65,10 +53,6 @@ extension KeyValueObservable where Self: Observable {
   /// through the class's ``_$kvoObservationEvent(_:slot:)``.
   ///
   /// Not API.
-  ///
-  /// ```swift
-  /// // sheet._$kvoObservedMutation(ofSlot: 0) { assign() }
-  /// ```
   @inlinable @inline(__always)
   public func _$kvoObservedMutation<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
     _$kvoMutationAsEvents(ofSlot: slot, mutation)
@@ -80,10 +64,6 @@ extension KeyValueObservable where Self: Observable {
   /// the slots it can name.
   ///
   /// Not API.
-  ///
-  /// ```swift
-  /// // return _$kvoMutationAsEvents(ofSlot: slot, mutation)
-  /// ```
   @inlinable @inline(__always)
   public func _$kvoMutationAsEvents<Result>(ofSlot slot: Int, _ mutation: () -> Result) -> Result {
     // No `defer`: the mutation cannot throw, and a deferred block is one
@@ -118,10 +98,6 @@ extension KeyValueObservable {
   /// key path itself (a one-element pack is not a tuple).
   ///
   /// Not API.
-  ///
-  /// ```swift
-  /// // private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPaths((0, \Sheet._title), (1, \Sheet._count))
-  /// ```
   public static func _$kvoObservedKeyPaths<each Value>(
     _ properties: repeat (Int, KeyPath<Self, each Value>)
   ) -> (repeat KeyPath<Self, each Value>) {
@@ -134,10 +110,6 @@ extension ObservationRegistrar {
   /// registrar.
   ///
   /// Not API: the member the macro writes calls it.
-  ///
-  /// ```swift
-  /// // case 0: _$kvoObservationRegistrar._$kvoReport(event, self, \Sheet.title)
-  /// ```
   @inlinable
   public func _$kvoReport<Subject: Observable, Member>(
     _ event: _KeyValueObservationEvent,
@@ -157,10 +129,6 @@ extension ObservationRegistrar {
   /// a global actor names as a pattern. Its types are found at run time.
   ///
   /// Not API.
-  ///
-  /// ```swift
-  /// // default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
-  /// ```
   public func _$kvoReport(_ event: _KeyValueObservationEvent, _ subject: AnyObject, _ keyPath: AnyKeyPath?) {
     guard let keyPath else { return }
     let keyPathType = type(of: keyPath)
@@ -182,11 +150,6 @@ extension ObservationRegistrar {
 /// path its key table holds, typed.
 ///
 /// Not API.
-///
-/// ```swift
-/// // if let keyPath = keyPath as? any _KeyValueTypedKeyPath<Sheet> { report(keyPath) }
-/// // func report(_ keyPath: some _KeyValueTypedKeyPath<Sheet>) { access(keyPath: keyPath._$kvoTyped) }
-/// ```
 public protocol _KeyValueTypedKeyPath<Root> {
   associatedtype Root
   associatedtype Value

@@ -32,11 +32,6 @@ internal import KeyValueObservingShims
 /// depending on the key, in between (see ``ChangeSnapshot``).
 ///
 /// Not API.
-///
-/// ```swift
-/// // Inside the registrar's write path:
-/// // _KeyValueChangeNesting.withChange(of: storage, slot: 0) { deliverPrior(); assign() }
-/// ```
 public enum _KeyValueChangeNesting {
   /// One change under way: whose (a storage, or a derived observation),
   /// which key (a derived observation has one, ``DerivedChange/slot``), the
@@ -173,10 +168,6 @@ public enum _KeyValueChangeNesting {
 /// record. Subclasses keep what the did needs.
 ///
 /// Not API.
-///
-/// ```swift
-/// // Made by willChangeValue(for:) and by a derived observation's will.
-/// ```
 @usableFromInline
 class PendingChange {
   /// The change's entry in the thread's record.

@@ -2,10 +2,6 @@
 /// a change's notifications say besides its values.
 ///
 /// Not API.
-///
-/// ```swift
-/// // ChangeShape(kind: .insertion, indexRanges: IndexRanges(3..<4))  // a proxy's append
-/// ```
 @usableFromInline
 struct ChangeShape: Sendable {
   @usableFromInline let kind: KeyValueChange

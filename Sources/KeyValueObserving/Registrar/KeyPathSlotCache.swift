@@ -29,10 +29,6 @@ enum _KeyPathSlotCache {
 
   /// The slot `keyPath` names among the keys `table` declares, for key
   /// paths rooted at `root`; computed once per key path, root and table.
-  ///
-  /// ```swift
-  /// _KeyPathSlotCache.slot(for: keyPath, in: Self.self, declaredIn: Vehicle.self) { probe(keyPath) }
-  /// ```
   static func slot(
     for keyPath: AnyKeyPath,
     in root: Any.Type,

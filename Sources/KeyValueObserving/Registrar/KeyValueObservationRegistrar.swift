@@ -40,13 +40,6 @@ public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
   /// The storage, created on first use: what the setters of a class that
   /// Swift Observation tracks read, so that every write reaches the
   /// runtime, which reports it.
-  ///
-  /// ```swift
-  /// // Generated for a class that declares `Observable`:
-  /// // var _$kvoObservedStorage: Unmanaged<_KeyValueObservationStorage>? {
-  /// //   _$kvoRegistrar.storageMadeOnFirstUse(for: self)
-  /// // }
-  /// ```
   @inlinable @inline(__always)
   public func storageMadeOnFirstUse(for object: some KeyValueObservable) -> Unmanaged<_KeyValueObservationStorage> {
     if let storage { return storage }

@@ -78,13 +78,6 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   ///
   /// Not API: macro-generated `_modify` accessors call it.
   ///
-  /// ```swift
-  /// // guard let storage = _$kvoObservedStorage, !storage.modifiesInPlace(slot: 3) else {
-  /// //   yield &_tags
-  /// //   return
-  /// // }
-  /// ```
-  ///
   /// Called only on an object that has observation storage, and not
   /// inlined: each `_modify` would otherwise carry all of it.
   public func modifiesInPlace(slot: Int) -> Bool {
@@ -115,12 +108,6 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// the accessor passes no function of its own.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
-  ///
-  /// ```swift
-  /// // guard storage.willModifyInPlace(self, slot: 3) else { … copy … }
-  /// // defer { storage.didModifyInPlace(self, slot: 3) }
-  /// // yield &_tags
-  /// ```
   public func willModifyInPlace(_ object: some KeyValueObservable, slot: Int) -> Bool {
     object.accessStorage(ofSlot: slot, .willModify(object: .passUnretained(object), observed: self, slot: slot))
       .outcome.modifiesInPlace
@@ -130,10 +117,6 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// new value and notifying.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
-  ///
-  /// ```swift
-  /// // defer { storage.didModifyInPlace(self, slot: 3) }
-  /// ```
   public func didModifyInPlace(_ object: some KeyValueObservable, slot: Int) {
     _ = object.accessStorage(ofSlot: slot, .didModify(object: .passUnretained(object), observed: self, slot: slot))
   }
@@ -144,10 +127,6 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// A key nobody observes costs one more load and a test.
   ///
   /// Not API: macro-generated setters call it.
-  ///
-  /// ```swift
-  /// // storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
-  /// ```
   ///
   /// - Parameters:
   ///   - object: The object whose property changes.
@@ -175,10 +154,6 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// class, from the same setter text (whose storage is then never `nil`).
   ///
   /// Not API: macro-generated setters call it.
-  ///
-  /// ```swift
-  /// // storage.notifyingSet(self, slot: 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
-  /// ```
   @inlinable @inline(__always)
   public func notifyingSet<Object: KeyValueObservable & Observable, Value>(
     _ object: Object,

@@ -8,11 +8,6 @@ import Observation
 /// Kept per class so that an object's storage holds one reference to it
 /// instead of copies of it, and so that the class is asked once, not once
 /// per observed object, which of its keys notify automatically.
-///
-/// ```swift
-/// let type = ObservedType.of(Person.self)
-/// type.keyCount  // the number of observable stored properties
-/// ```
 @usableFromInline
 final class ObservedType: @unchecked Sendable {
   // @unchecked Sendable: immutable; the metatypes are only used to call

@@ -6,10 +6,6 @@ import Observation
 /// the 63rd, and lists retired while changes read them.
 ///
 /// Reached only through the storage's `withState`, under its lock.
-///
-/// ```swift
-/// storage.withState { state, _ in state.table.rare.classic.count }
-/// ```
 final class RareState {
   /// Registrations filed under a key path that is not a slot: the anchors
   /// of derived observations (computed keys, chains).

@@ -11,10 +11,6 @@ public import Synchronization
 ///
 /// Not API: the macro-generated setters reach it through
 /// ``_KeyValueObservationStorage``.
-///
-/// ```swift
-/// // Made by `observe`; users never create one.
-/// ```
 public class _KeyValueRegistration: @unchecked Sendable {
   // @unchecked Sendable: everything is immutable except `isActive`, which is
   // atomic, and `indexInSlot`, which only the owning storage's lock guards.
@@ -94,10 +90,6 @@ public class _KeyValueRegistration: @unchecked Sendable {
 /// knows the values' type, calls each kind without a cast or a lookup.
 ///
 /// Not API.
-///
-/// ```swift
-/// // switch registration.receiver { case .handler: … case .typed: … case .dictionary: … case .forwarding: … }
-/// ```
 @usableFromInline
 enum _KeyValueReceiver: UInt8 {
   /// A ``_KeyValueHandlerRegistration`` of the key's value type: its
@@ -117,10 +109,6 @@ enum _KeyValueReceiver: UInt8 {
 /// A registration that receives values of the observed property's own type.
 ///
 /// Not API.
-///
-/// ```swift
-/// // Made by `observe`; users never create one.
-/// ```
 public class _KeyValueValueRegistration<Value>: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: no state of its own; the base class's is guarded.
 
@@ -136,10 +124,6 @@ public class _KeyValueValueRegistration<Value>: _KeyValueRegistration, @unchecke
 /// without a virtual call or a cast.
 ///
 /// Not API.
-///
-/// ```swift
-/// // Made by `observe`; users never create one.
-/// ```
 public class _KeyValueHandlerRegistration<Value>: _KeyValueValueRegistration<Value>, @unchecked Sendable {
   // @unchecked Sendable: the handler is called only on the thread that made a
   // change, which is where the caller of `observe` said changes would happen.

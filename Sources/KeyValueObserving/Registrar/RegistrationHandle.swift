@@ -8,13 +8,6 @@
 /// the object deinitialises and closes the storage, after which `remove()`
 /// does not touch the address.
 ///
-/// ```swift
-/// var handle: RegistrationHandle? = object.register(\.name, options: .new, hooks: hooks) { _, change in … }
-/// // later, under the owner's lock, exactly once:
-/// let removed = handle.take()
-/// removed?.remove()
-/// ```
-///
 /// Not API.
 @usableFromInline
 package struct RegistrationHandle {

@@ -10,12 +10,6 @@ import Synchronization
 /// `retired` — for the storage to release after the lock, and say when a
 /// slot gains its first registration or loses its last, for the storage's
 /// observed-slot mask.
-///
-/// ```swift
-/// storage.mutating { state, slots, busy, retired in
-///     state.table.add(handed, slots: slots, busy: busy, retired: &retired)
-/// }
-/// ```
 struct RegistrationTable {
   /// What few objects need, made on first use.
   private var rareState: RareState?

@@ -216,10 +216,6 @@ extension KeyValueObservable {
   /// overrides, or an object of a subclass the macro did not mark, whose
   /// overrides no table lists.
   ///
-  /// ```swift
-  /// let (handled, outcome) = person.accessStorage(ofSlot: 0, .accessors)
-  /// ```
-  ///
   /// `staticKeys`, the table of the static type, spares looking the table
   /// up again when the object is of exactly that type.
   func accessStorage(

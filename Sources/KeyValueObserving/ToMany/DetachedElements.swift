@@ -2,10 +2,6 @@
 /// belongs to no object and notifies nobody.
 ///
 /// Not API.
-///
-/// ```swift
-/// // KeyValueMutableArray<Person, String>() holds one of these.
-/// ```
 @usableFromInline
 final class DetachedElements<Element> {
   /// Not checked for exclusive access at run time: the proxy that holds it

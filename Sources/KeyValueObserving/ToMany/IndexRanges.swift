@@ -11,11 +11,6 @@
 /// (a larger record made a write with ten observers measurably slower).
 ///
 /// Not API.
-///
-/// ```swift
-/// // IndexRanges(3..<4)               // a proxy's append to 3 elements
-/// // IndexRanges([0..<1, 2..<3])      // a replacement at 0 and 2
-/// ```
 @usableFromInline
 enum IndexRanges: Sendable, Hashable {
   /// One range whose bounds fit in `Int32` (any array below two billion
