@@ -51,8 +51,9 @@ func changeDictionary(
   // globals.
   var dictionary = emptyChangeDictionary
   dictionary[KeyValueChangeKey(rawValue: "kind")] = kind
-  let hasNew = kind != .removal && !isPrior
-  let hasOld = kind != .insertion && !isInitial
+  let shape = ChangeShape(kind: kind, indexRanges: indexRanges)
+  let hasNew = shape.hasNewValue && !isPrior
+  let hasOld = shape.hasOldValue && !isInitial
   if options.contains(.new) && hasNew {
     dictionary[KeyValueChangeKey(rawValue: "new")] = presentedChangeValue(newValue, mayBeOptional: mayBeOptional)
   }
