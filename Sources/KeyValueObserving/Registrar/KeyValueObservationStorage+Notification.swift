@@ -18,7 +18,7 @@ extension _KeyValueObservationStorage {
   /// somewhere; only then is the change recorded in the thread's nesting,
   /// so that the same key changed inside it folds into it, and a change
   /// made inside one of the same key only changes.
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   func notifyingChange<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,
@@ -35,16 +35,7 @@ extension _KeyValueObservationStorage {
     defer { endChange(snapshot) }
     let old = snapshot.oldValue(of: shape) { oldValue(object) }
     if snapshot.hasPrior || mayNest || _KeyValueChangeNesting.openManualChanges.load(ordering: .relaxed) != 0 {
-      let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
-        if snapshot.hasPrior {
-          notify(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
-        }
-        change(object)
-      }
-      guard changed != nil else {
-        // The same key of this object is already changing on this thread:
-        // the outer change reports the final value.
-        change(object)
+      guard changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change) else {
         return
       }
     } else {
@@ -54,11 +45,41 @@ extension _KeyValueObservationStorage {
     notify(snapshot, shape: shape, isPrior: false, oldValue: old, newValue: new, from: object)
   }
 
+  /// Makes the change of ``notifyingChange(_:slot:shape:mayNest:oldValue:change:newValue:)``
+  /// where user code can run inside it: recorded in the thread's nesting,
+  /// after the prior notifications. Returns `false` when the same key of
+  /// this object is already changing on this thread: the change is made,
+  /// and the outer change reports the final value.
+  ///
+  /// Out of line, so that the frame the common path notifies from stays
+  /// small.
+  @inlinable @inline(never)
+  func changeInNesting<Object: AnyObject, Value>(
+    _ object: Object,
+    slot: Int,
+    _ snapshot: ChangeSnapshot,
+    shape: ChangeShape,
+    oldValue: Value?,
+    change: (Object) -> Void
+  ) -> Bool {
+    let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
+      if snapshot.hasPrior {
+        notify(snapshot, shape: shape, isPrior: true, oldValue: oldValue, newValue: nil, from: object)
+      }
+      change(object)
+    }
+    guard changed != nil else {
+      change(object)
+      return false
+    }
+    return true
+  }
+
   /// Sends the notifications of one change, shaped `shape`, to the live
   /// registrations of `snapshot`: its prior ones (`isPrior`, to those that
   /// asked for `.prior`), or the ones after it. Each gets the values it
   /// asked for. Every change's notifications go through this loop.
-  @inlinable
+  @_transparent @usableFromInline
   func notify<Value>(
     _ snapshot: ChangeSnapshot,
     shape: ChangeShape,
@@ -84,15 +105,34 @@ extension _KeyValueObservationStorage {
 
   /// Hands `change` to one registration of a key whose values are `Value`.
   ///
-  /// A closure registration's handler is called directly. A classic
-  /// observer gets the values boxed here, where their type is known, so
-  /// that no generic code runs for its dictionary. A dependency of a
-  /// derived key only learns that the key changes; any other registration
-  /// receives the change through its class's method.
-  @inlinable @inline(__always)
+  /// A closure registration's handler is called directly, here; the other
+  /// kinds out of line (see ``sendToReceiver(_:_:from:)``), so that the
+  /// frame a handler runs under stays small where a callback that changes
+  /// the key again recurses through it.
+  @_transparent @usableFromInline
   func send<Value>(
     _ change: KeyValueObservedChange<Value>,
     to registration: _KeyValueRegistration,
+    from object: AnyObject
+  ) {
+    if registration.receiver == .handler {
+      unsafeDowncast(registration, to: _KeyValueHandlerRegistration<Value>.self).handler(object, change)
+    } else {
+      sendToReceiver(change, registration, from: object)
+    }
+  }
+
+  /// Hands `change` to a registration of any kind; ``send(_:to:from:)``
+  /// calls it for those that are not a closure's.
+  ///
+  /// A classic observer gets the values boxed here, where their type is
+  /// known, so that no generic code runs for its dictionary. A dependency
+  /// of a derived key only learns that the key changes; any other
+  /// registration receives the change through its class's method.
+  @inlinable @inline(never)
+  func sendToReceiver<Value>(
+    _ change: KeyValueObservedChange<Value>,
+    _ registration: _KeyValueRegistration,
     from object: AnyObject
   ) {
     switch registration.receiver {

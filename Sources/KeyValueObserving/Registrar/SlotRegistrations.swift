@@ -272,26 +272,36 @@ struct ChangeSnapshot {
   /// change closes the change its will opened on this thread, even when the
   /// observation ended, or stopped depending on the key, in between (see
   /// ``DerivedChange``); it notifies nothing then.
-  @inlinable @inline(__always)
+  @_transparent @usableFromInline
   func forEachLive(closingChanges: Bool, _ body: (_KeyValueRegistration) -> Void) {
-    list._withUnsafeGuaranteedRef { list in
-      list.withUnsafeMutablePointerToElements { elements in
-        // An optional class reference is one pointer, nil being null: read
-        // the pointers without taking a reference.
-        let pointers = UnsafeRawPointer(elements)
-        let stride = MemoryLayout<_KeyValueRegistration?>.stride
-        for index in 0..<count {
-          guard let pointer = pointers.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self) else {
-            continue
-          }
-          Unmanaged<_KeyValueRegistration>.fromOpaque(pointer)._withUnsafeGuaranteedRef { registration in
-            if registration.isLive || (closingChanges && registration.receiver == .forwarding) {
-              body(registration)
-            }
-          }
+    // The loop calls `body` from here, not from inside the list's own
+    // closures: a callback that changes the key again recurses through as
+    // few frames as can be, which an unoptimised build's stack feels.
+    let registrations = storedRegistrations
+    for index in 0..<count {
+      registration(at: index, of: registrations)?._withUnsafeGuaranteedRef { registration in
+        if registration.isLive || (closingChanges && registration.receiver == .forwarding) {
+          body(registration)
         }
       }
     }
+  }
+
+  /// Where the list keeps its registrations: its tail allocation, which
+  /// stays in place while the list lives, and the snapshot keeps the list
+  /// alive. Each entry is an optional class reference, one pointer, `nil`
+  /// (a removed registration) being null.
+  @inlinable
+  var storedRegistrations: UnsafeRawPointer {
+    list._withUnsafeGuaranteedRef { list in list.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) } }
+  }
+
+  /// The registration at `index` of `registrations`, read without taking a
+  /// reference; `nil` where one was removed.
+  @inlinable @inline(__always)
+  func registration(at index: Int, of registrations: UnsafeRawPointer) -> Unmanaged<_KeyValueRegistration>? {
+    let stride = MemoryLayout<_KeyValueRegistration?>.stride
+    return registrations.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self).map(Unmanaged.fromOpaque)
   }
 
   init(
