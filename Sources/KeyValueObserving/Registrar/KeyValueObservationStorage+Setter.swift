@@ -48,7 +48,11 @@ extension _KeyValueObservationStorage {
   /// with the accessors of a setter of `Object`, which take the object with
   /// its own type: they are wrapped here, in the setter, and the shared
   /// path is called.
-  @_transparent @usableFromInline
+  #if DEBUG
+    @_transparent @usableFromInline
+  #else
+    @inlinable @inline(__always)
+  #endif
   func notifyingSetObserved<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,
@@ -136,7 +140,11 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   ///     `willSet`/`didSet`, which may assign it again while it changes.
   ///   - get: Reads the property's storage.
   ///   - set: Writes the property's storage.
-  @_transparent
+  #if DEBUG
+    @_transparent
+  #else
+    @inlinable @inline(__always)
+  #endif
   public func notifyingSet<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,
@@ -173,7 +181,11 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``
   /// overloads do, one inside Swift Observation's mutation: assigns, and
   /// notifies when some registration waits for the key.
-  @_transparent @usableFromInline
+  #if DEBUG
+    @_transparent @usableFromInline
+  #else
+    @inlinable @inline(__always)
+  #endif
   func assign<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,

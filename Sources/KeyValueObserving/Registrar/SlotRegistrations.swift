@@ -272,7 +272,11 @@ struct ChangeSnapshot {
   /// change closes the change its will opened on this thread, even when the
   /// observation ended, or stopped depending on the key, in between (see
   /// ``DerivedChange``); it notifies nothing then.
-  @_transparent @usableFromInline
+  #if DEBUG
+    @_transparent @usableFromInline
+  #else
+    @inlinable @inline(__always)
+  #endif
   func forEachLive(closingChanges: Bool, _ body: (_KeyValueRegistration) -> Void) {
     // The loop calls `body` from here, not from inside the list's own
     // closures: a callback that changes the key again recurses through as
