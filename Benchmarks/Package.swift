@@ -28,6 +28,20 @@ let package = Package(
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
   ],
   targets: [
+    // The heap's own count of bytes in use (mallinfo2 and its Darwin
+    // counterpart), which Swift's Glibc module does not export.
+    .target(name: "HeapStatistics"),
+    // Memory as the heap counts it, in a process without the malloc
+    // interposer, which adds a header to every allocation it counts.
+    .executableTarget(
+      name: "HeapProbe",
+      dependencies: [
+        "HeapStatistics",
+        .product(name: "KeyValueObserving", package: "KeyValueObserving"),
+        .product(name: "KeyValueObservingCombine", package: "KeyValueObserving"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ]
+    ),
     // The models every suite measures, and the memory probe.
     .target(
       name: "BenchmarkModels",

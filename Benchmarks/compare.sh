@@ -30,6 +30,9 @@ if [ -z "$results" ]; then
     arrays+=("$(mktemp)")
     grep -E '^\[\{' "$raw" > "${arrays[-1]}"
   done
+  # The heap's own counts, from a process without the malloc interposer.
+  arrays+=("$(mktemp)")
+  swift run -c release HeapProbe > "${arrays[-1]}"
   # One JSON array of every suite's rows.
   python3 -c 'import json, sys; json.dump([row for path in sys.argv[1:] for row in json.load(open(path))], sys.stdout)' \
     "${arrays[@]}" > "$results"

@@ -1,0 +1,150 @@
+import HeapStatistics
+import KeyValueObserving
+import KeyValueObservingCombine
+import Observation
+import OpenCombine
+
+/// Memory per registration as the heap counts it (allocator headers and
+/// rounding included), for the rows of the Memory suite whose budgets are
+/// on the heap. Prints one JSON array in the form of package-benchmark's
+/// JMH export, which `compare.sh` merges with the suites' rows.
+///
+///     swift run -c release HeapProbe
+
+let count = 100_000
+
+/// The heap's growth per registration while `register` makes `count` of
+/// them, keeping each in `kept` (whose room is reserved first, so that it
+/// adds nothing); `prepare` makes, before the count starts, what the
+/// registrations are made on. The middle of three runs, each with new
+/// objects.
+func heapPerRegistration<Prepared>(
+  prepare: () -> Prepared,
+  _ register: (Prepared, inout [Any]) -> Void
+) -> Int {
+  let runs = (0..<3).map { _ in
+    let prepared = prepare()
+    var kept: [Any] = []
+    kept.reserveCapacity(count + 1)
+    let before = heap_bytes_in_use()
+    register(prepared, &kept)
+    let after = heap_bytes_in_use()
+    withExtendedLifetime((prepared, kept)) {}
+    return (Int(after) - Int(before)) / count
+  }
+  return runs.sorted()[1]
+}
+
+@KeyValueObservable final class Model {
+  var value = 0
+}
+
+@KeyValueObservable final class TwoKeys {
+  var first = 0
+  var second = 0
+}
+
+@Observable final class ObservationModel {
+  var value = 0
+}
+
+final class PublishedModel {
+  @OpenCombine.Published var value = 0
+}
+
+final class Owner {}
+
+final class ClassicObserver: KeyValueObserver {
+  func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {}
+}
+
+/// `count` objects of a class.
+func objects<Object>(_ make: () -> Object) -> [Object] {
+  (0..<count).map { _ in make() }
+}
+
+/// An object, with its registrar's storage and its key's list made.
+func observed() -> (Model, KeyValueObservation) {
+  let model = Model()
+  return (model, model.observe(\.value) { _, _ in })
+}
+
+let rows: [(String, Int)] = [
+  (
+    "memory: ours, live registration (token included)",
+    heapPerRegistration(prepare: observed) { prepared, kept in
+      for _ in 0..<count { kept.append(prepared.0.observe(\.value, options: [.old, .new]) { _, _ in }) }
+    }
+  ),
+  (
+    "memory: ours, first observation of an object",
+    heapPerRegistration(prepare: { objects(Model.init) }) { models, kept in
+      for model in models { kept.append(model.observe(\.value, options: [.old, .new]) { _, _ in }) }
+    }
+  ),
+  (
+    "memory: ours, registration on another key of an observed object",
+    heapPerRegistration(prepare: { objects(TwoKeys.init).map { ($0, $0.observe(\.first) { _, _ in }) } }) {
+      models, kept in
+      for (model, _) in models { kept.append(model.observe(\.second, options: [.old, .new]) { _, _ in }) }
+    }
+  ),
+  (
+    "memory: ours, controller observation",
+    heapPerRegistration(prepare: { (objects(observed), KVOController(observer: Owner())) }) { prepared, _ in
+      let (models, controller) = prepared
+      for (model, _) in models { controller.observe(model, \.value, options: [.old, .new]) { _, _, _ in } }
+    }
+  ),
+  (
+    "memory: ours, classic observer",
+    heapPerRegistration(prepare: { (observed(), ClassicObserver()) }) { prepared, _ in
+      let ((model, _), observer) = prepared
+      for _ in 0..<count { try? model.addObserver(observer, forKeyPath: "value", options: [.old, .new]) }
+    }
+  ),
+  (
+    "memory: ours, changes(for:) stream",
+    heapPerRegistration(prepare: observed) { prepared, kept in
+      for _ in 0..<count { kept.append(prepared.0.changes(for: \.value)) }
+    }
+  ),
+  (
+    "memory: ours, publisher(for:) sink",
+    heapPerRegistration(prepare: observed) { prepared, kept in
+      for _ in 0..<count { kept.append(prepared.0.publisher(for: \.value).sink { _ in }) }
+    }
+  ),
+  (
+    "memory: anchor OpenCombine sink",
+    heapPerRegistration(prepare: { CurrentValueSubject<Int, Never>(0) }) { subject, kept in
+      for _ in 0..<count { kept.append(subject.sink { _ in }) }
+    }
+  ),
+  (
+    "memory: anchor OpenCombine @Published sink",
+    heapPerRegistration(prepare: PublishedModel.init) { model, kept in
+      for _ in 0..<count { kept.append(model.$value.sink { _ in }) }
+    }
+  ),
+  (
+    "memory: anchor Observation tracking",
+    heapPerRegistration(prepare: ObservationModel.init) { model, _ in
+      for _ in 0..<count { withObservationTracking { _ = model.value } onChange: {} }
+    }
+  ),
+]
+
+// The JMH export's shape, as compare.py reads it.
+let elements = rows.map { name, bytes in
+  """
+  {"benchmark": "HeapProbe.HeapProbe.\(name.replacing(" ", with: "_"))", \
+  "secondaryMetrics": {"heap bytes per registration": {"scorePercentiles": {"50.0": \(bytes)}}}}
+  """
+}
+print("[" + elements.joined(separator: ", ") + "]")
