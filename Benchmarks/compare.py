@@ -341,7 +341,8 @@ def main(path):
         if name.startswith(("anchor:", "floor:", "ours:")):
             value = ns_per_op(rows, name)
             count = mallocs_per_op(rows, name)
-            print(f"| {name} | {'' if value is None else f'{value:.2f}'} | {'' if count is None else f'{count:.3f}'} |")
+            label = name.replace("|", "\\|")  # a cell may not hold a bare pipe
+            print(f"| {label} | {'' if value is None else f'{value:.2f}'} | {'' if count is None else f'{count:.3f}'} |")
     print()
     print("Memory in the same run (per registration or object: bytes asked for, and the heap's growth):")
     print()
