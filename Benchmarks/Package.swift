@@ -37,15 +37,27 @@ let package = Package(
       name: "HeapProbe",
       dependencies: [
         "HeapStatistics",
+        "Models",
         .product(name: "KeyValueObserving", package: "KeyValueObserving"),
         .product(name: "KeyValueObservingCombine", package: "KeyValueObserving"),
         .product(name: "OpenCombine", package: "OpenCombine"),
       ]
     ),
-    // The models every suite measures, and the memory probe.
+    // The models every suite and HeapProbe measure; no benchmark or
+    // interposer code, so that HeapProbe's process is left alone.
+    .target(
+      name: "Models",
+      dependencies: [
+        .product(name: "KeyValueObserving", package: "KeyValueObserving"),
+        .product(name: "OpenCombine", package: "OpenCombine"),
+      ]
+    ),
+    // The models again for the suites, the suites' configurations, and the
+    // memory probe.
     .target(
       name: "BenchmarkModels",
       dependencies: [
+        "Models",
         .product(name: "KeyValueObserving", package: "KeyValueObserving"),
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),

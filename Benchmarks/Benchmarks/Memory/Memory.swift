@@ -74,7 +74,7 @@ let benchmarks: @Sendable () -> Void = {
   registrations("memory: ours, classic observer") {
     let model = ObservableModel()
     let first = model.observe(\.value) { _, _ in }
-    let observer = ClassicObserver()
+    let observer = IgnoringObserver()
     defer { withExtendedLifetime((model, first, observer)) {} }
     return liveBytes {
       for _ in 0..<count {
@@ -160,24 +160,4 @@ let benchmarks: @Sendable () -> Void = {
     let plain = liveBytes { (0..<count).map { _ in PlainModel() } }
     benchmark.measurement(perObject, (observable - plain) / count)
   }
-}
-
-/// The owner of a controller.
-final class Owner {}
-
-/// A classic observer that ignores what it is told.
-final class ClassicObserver: KeyValueObserver {
-  func observeValue(
-    forKeyPath keyPath: String,
-    of object: AnyObject,
-    change: [KeyValueChangeKey: Any],
-    context: UnsafeMutableRawPointer?
-  ) {}
-}
-
-/// An object with two observable keys.
-@KeyValueObservable
-final class TwoKeys {
-  var first = 0
-  var second = 0
 }

@@ -1,6 +1,7 @@
 import HeapStatistics
 import KeyValueObserving
 import KeyValueObservingCombine
+import Models
 import Observation
 import OpenCombine
 
@@ -35,42 +36,14 @@ func heapPerRegistration<Prepared>(
   return runs.sorted()[1]
 }
 
-@KeyValueObservable final class Model {
-  var value = 0
-}
-
-@KeyValueObservable final class TwoKeys {
-  var first = 0
-  var second = 0
-}
-
-@Observable final class ObservationModel {
-  var value = 0
-}
-
-final class PublishedModel {
-  @OpenCombine.Published var value = 0
-}
-
-final class Owner {}
-
-final class ClassicObserver: KeyValueObserver {
-  func observeValue(
-    forKeyPath keyPath: String,
-    of object: AnyObject,
-    change: [KeyValueChangeKey: Any],
-    context: UnsafeMutableRawPointer?
-  ) {}
-}
-
 /// `count` objects of a class.
 func objects<Object>(_ make: () -> Object) -> [Object] {
   (0..<count).map { _ in make() }
 }
 
 /// An object, with its registrar's storage and its key's list made.
-func observed() -> (Model, KeyValueObservation) {
-  let model = Model()
+func observed() -> (ObservableModel, KeyValueObservation) {
+  let model = ObservableModel()
   return (model, model.observe(\.value) { _, _ in })
 }
 
@@ -83,7 +56,7 @@ let rows: [(String, Int)] = [
   ),
   (
     "memory: ours, first observation of an object",
-    heapPerRegistration(prepare: { objects(Model.init) }) { models, kept in
+    heapPerRegistration(prepare: { objects(ObservableModel.init) }) { models, kept in
       for model in models { kept.append(model.observe(\.value, options: [.old, .new]) { _, _ in }) }
     }
   ),
@@ -103,7 +76,7 @@ let rows: [(String, Int)] = [
   ),
   (
     "memory: ours, classic observer",
-    heapPerRegistration(prepare: { (observed(), ClassicObserver()) }) { prepared, _ in
+    heapPerRegistration(prepare: { (observed(), IgnoringObserver()) }) { prepared, _ in
       let ((model, _), observer) = prepared
       for _ in 0..<count { try? model.addObserver(observer, forKeyPath: "value", options: [.old, .new]) }
     }

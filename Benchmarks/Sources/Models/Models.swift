@@ -34,3 +34,28 @@ public final class PublishedModel {
   @Published public var value = 0
   public init() {}
 }
+
+/// An object with two observable keys.
+@KeyValueObservable
+public final class TwoKeys {
+  public var first = 0
+  public var second = 0
+  public init() {}
+}
+
+/// The owner of a controller.
+public final class Owner {
+  public init() {}
+}
+
+/// A classic observer that ignores what it is told.
+public final class IgnoringObserver: KeyValueObserver {
+  public init() {}
+
+  public func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {}
+}

@@ -1,0 +1,2 @@
+// The models, for every suite that imports this target.
+@_exported import Models
