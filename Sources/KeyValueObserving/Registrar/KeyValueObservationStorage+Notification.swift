@@ -63,8 +63,8 @@ extension _KeyValueObservationStorage {
   /// this object is already changing on this thread: the change is made,
   /// and the outer change reports the final value.
   ///
-  /// Out of line, so that the frame the common path notifies from stays
-  /// small.
+  /// Out of line in a debug build, so that the frame the common path
+  /// notifies from stays small there.
   #if DEBUG
     @inlinable @inline(never)
   #else
@@ -126,9 +126,9 @@ extension _KeyValueObservationStorage {
   /// Hands `change` to one registration of a key whose values are `Value`.
   ///
   /// A closure registration's handler is called directly, here; the other
-  /// kinds out of line (see ``sendToReceiver(_:_:from:)``), so that the
-  /// frame a handler runs under stays small where a callback that changes
-  /// the key again recurses through it.
+  /// kinds through ``sendToReceiver(_:_:from:)``, out of line in a debug
+  /// build, so that the frame a handler runs under stays small there, where
+  /// a callback that changes the key again recurses through it.
   #if DEBUG
     @_transparent @usableFromInline
   #else
