@@ -55,6 +55,13 @@ extension KeyValueObservableMacro: MemberMacro {
     // is tracked by Swift Observation when the superclass is).
     let isRoot = !protocols.isEmpty
     let tracksObservation = isRoot && classDecl.declaresObservable
+    if !isRoot, let observable = classDecl.declaredObservable,
+      let superclass = classDecl.inheritanceClause?.inheritedTypes.first?.type.trimmedDescription
+    {
+      context.diagnose(
+        Diagnostic(node: observable, message: MacroDiagnostic.observableSubclass(superclass: superclass))
+      )
+    }
     let canHoldStaticStorage = classDecl.genericParameterClause == nil && !context.isInsideGenericTypeOrExtension
     var members = KeyTable(
       classDecl, isRoot: isRoot, tracksObservation: tracksObservation, canHoldStaticStorage: canHoldStaticStorage
@@ -217,14 +224,17 @@ extension ClassDeclSyntax {
 
   /// Whether the class declares `Observable` (or `Observation.Observable`)
   /// in its inheritance clause, so that Swift Observation tracks it.
-  var declaresObservable: Bool {
-    inheritanceClause?.inheritedTypes.contains { inherited in
+  var declaresObservable: Bool { declaredObservable != nil }
+
+  /// Where the class declares `Observable` in its inheritance clause.
+  var declaredObservable: InheritedTypeSyntax? {
+    inheritanceClause?.inheritedTypes.first { inherited in
       let type = inherited.type
       if let identifier = type.as(IdentifierTypeSyntax.self) { return identifier.name.text == Names.observableProtocol }
       if let member = type.as(MemberTypeSyntax.self) {
         return member.name.text == Names.observableProtocol && member.baseType.trimmedDescription == Names.observationModule
       }
       return false
-    } ?? false
+    }
   }
 }

@@ -26,6 +26,10 @@ enum MacroDiagnostic: DiagnosticMessage {
   /// The class's own `access(keyPath:)` or `withMutation(keyPath:_:)` is
   /// isolated, where reads and changes are reported from any thread.
   case isolatedObservationHook(name: String)
+  /// A subclass of an observable class declares `Observable` itself: its
+  /// superclass does not (the compiler refuses a second conformance), and
+  /// the accessors it shares with that superclass report to no registrar.
+  case observableSubclass(superclass: String)
 
   var message: String {
     switch self {
@@ -67,6 +71,9 @@ enum MacroDiagnostic: DiagnosticMessage {
     case .isolatedObservationHook(let name):
       "'\(name)' must be 'nonisolated' for '@KeyValueObservable' to call it: reads and changes are reported from "
         + "whatever thread makes them, as '@Observable' declares its own 'nonisolated'"
+    case .observableSubclass(let superclass):
+      "a subclass is tracked by Swift Observation only through its superclass: declare 'Observable' on "
+        + "'\(superclass)', the first '@KeyValueObservable' class, and remove it here"
     }
   }
 
@@ -88,6 +95,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     case .observableMacro: "observableMacro"
     case .observationIgnored: "observationIgnored"
     case .isolatedObservationHook: "isolatedObservationHook"
+    case .observableSubclass: "observableSubclass"
     }
   }
 

@@ -1,6 +1,7 @@
 // The correct forms of everything the other files get wrong: this file must
 // type-check without errors.
 import KeyValueObserving
+import Observation
 
 @KeyValueObservable
 final class Model: Codable {
@@ -30,6 +31,18 @@ final class DetailScreen: Screen {
   var subtitle = "" {
     didSet { refresh() }
   }
+}
+
+/// Tracked by Swift Observation: declared on the first observable class,
+/// inherited by its subclass.
+@KeyValueObservable
+class Folder: Observable {
+  var name = ""
+}
+
+@KeyValueObservable
+final class TrackedFolder: Folder {
+  var label = ""
 }
 
 /// A class the compiler checks as `Sendable`: its observable properties are
