@@ -226,6 +226,8 @@ section("Who observes what")
 for entry in ada.observationInfo {
   say(entry.description)
 }
+say("The same registrations as a graph, from ada outwards; paste it into a mermaid block and GitHub draws it:")
+print(KeyValueObservationGraph(from: [ada]).mermaid)
 
 section("Tokens going away")
 let counter = ada.observe(\.age) { _, _ in say("this line never prints") }

@@ -118,7 +118,7 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
       registrationOptions.formUnion([.prior, .old])
     }
     let hooks = ObservationHooks(
-      describeObserver: { "publisher(for:) subscription" },
+      source: .publisher,
       ended: { self.end() }
     )
     let registration = object.register(keyPath, options: registrationOptions, hooks: hooks) { object, change in

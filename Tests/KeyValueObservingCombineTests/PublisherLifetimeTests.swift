@@ -17,6 +17,18 @@ struct PublisherLifetimeTests {
     probe.cancel()  // a second cancel is harmless
   }
 
+  @Test("a subscription is a publisher edge of the observation graph until it is cancelled")
+  func graphShowsSubscription() {
+    let profile = Profile()
+    let probe = ProbeSubscriber<Int>()
+    profile.publisher(for: \.age, options: .new).subscribe(probe)
+    let graph = KeyValueObservationGraph(from: [profile])
+    #expect(graph.edges.map(\.kind) == [.publisher])
+    #expect(graph.nodes.last?.label == "publisher(for:) subscription #2")
+    probe.cancel()
+    #expect(KeyValueObservationGraph(from: [profile]).edges.isEmpty)
+  }
+
   @Test("a cancellable that is dropped ends its observation at once")
   func droppedCancellable() {
     let profile = Profile()

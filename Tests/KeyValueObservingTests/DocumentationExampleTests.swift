@@ -282,3 +282,57 @@ nonisolated func readmeSequenceTasks(_ customer: ReadmeCustomer, _ printed: Reco
   }
   return [first, second]
 }
+
+/// The observation-graph article's models (SeeingTheObservationGraph.md),
+/// under the names it prints.
+enum GraphArticle {
+  @KeyValueObservable
+  final class Address {
+    var city = ""
+  }
+
+  @KeyValueObservable
+  final class Person {
+    var name = ""
+    var address: Address?
+  }
+
+  final class ProfileScreen {
+    lazy var kvo = KVOController(observer: self)
+  }
+}
+
+@Suite("Seeing the observation graph, as the article shows it")
+struct GraphArticleTests {
+  @Test("the text and the Mermaid picture are the article's")
+  func articleExample() {
+    let ada = GraphArticle.Person()
+    ada.address = GraphArticle.Address()
+    let screen = GraphArticle.ProfileScreen()
+    screen.kvo.observe(ada, \.name) { _, _, _ in }
+    let city = ada.observe(\.address?.city, options: .new) { _, _ in }
+
+    let graph = KeyValueObservationGraph(from: [ada])
+    #expect(
+      graph.description == """
+        KeyValueObservationGraph: 4 nodes, 3 edges
+        KVOController<ProfileScreen> #2 → Person #1: name [] (controller)
+        closure (Person, KeyValueObservedChange<Optional<String>>) #3 → Person #1: address.city [.new] ← address, Address.city (token)
+        Person #1 ⇢ Address #4: city, for address.city (dependency)
+        """
+    )
+    #expect(
+      graph.mermaid == """
+        flowchart LR
+          n1["Person #35;1"]
+          n2{{"KVOController#lt;ProfileScreen#gt; #35;2"}}
+          n3(["closure (Person, KeyValueObservedChange#lt;Optional#lt;String#gt;#gt;) #35;3"])
+          n4["Address #35;4"]
+          n2 -->|"name [] (controller)"| n1
+          n3 -->|"address.city [.new] ← address, Address.city (token)"| n1
+          n1 -.->|"city, for address.city (dependency)"| n4
+        """
+    )
+    _ = city
+  }
+}

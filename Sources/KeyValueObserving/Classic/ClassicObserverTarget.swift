@@ -14,7 +14,8 @@ import Synchronization
 /// notification's, and all of its own code's. An observer freed while
 /// registered keeps its memory (not its properties) until the registration
 /// is dropped.
-final class ClassicObserverTarget: @unchecked Sendable {
+@usableFromInline
+package final class ClassicObserverTarget: @unchecked Sendable {
   // @unchecked Sendable: `observer` is read through the runtime's atomic
   // reference counts; the rest is immutable. The observer is called on the
   // thread that made the change, as every callback is.
@@ -43,7 +44,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   /// Who observes, when that is not the observer itself: the controller a
   /// forwarder works for.
-  private let owner: String?
+  let controller: ControllerIdentity?
 
   init(
     observer: any KeyValueObserver,
@@ -51,9 +52,9 @@ final class ClassicObserverTarget: @unchecked Sendable {
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
     storage: _KeyValueObservationStorage,
-    describedAs owner: String? = nil
+    controller: ControllerIdentity? = nil
   ) {
-    self.owner = owner
+    self.controller = controller
     self.observer = UnownedReference(observer)
     self.observerID = ObjectIdentifier(observer)
     self.observerType = type(of: observer)
@@ -86,6 +87,9 @@ final class ClassicObserverTarget: @unchecked Sendable {
     // address of a freed observer whose registration is stale.
     return isDeinitializing(observer)
   }
+
+  /// The observer, while it lives.
+  var liveObserver: AnyObject? { observer.object }
 
   /// Whether the observer has been freed.
   var isObserverFreed: Bool { observer.object == nil }
@@ -142,7 +146,7 @@ final class ClassicObserverTarget: @unchecked Sendable {
 
   /// Who observes, for ``KeyValueObservable/observationInfo``.
   var description: String {
-    if let owner { return owner }
+    if let controller { return controller.description }
     let state = isObserverFreed ? ", freed" : ""
     guard let context else { return "\(observerType) (classic observer\(state))" }
     return "\(observerType) (classic observer, context \(context)\(state))"
@@ -198,4 +202,6 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
   }
 
   override var observerDescription: String { target.description }
+
+  override var observerSource: ObserverSource { .classic(target) }
 }

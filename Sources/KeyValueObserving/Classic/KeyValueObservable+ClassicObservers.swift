@@ -121,15 +121,15 @@ extension KeyValueObservable {
   /// `removeObserver` to find; one that is not is ended through a token for
   /// the returned registration. Either way it is in place before the
   /// `.initial` notification, so that the observer may remove it there.
-  /// `describedAs` names who observes in ``observationInfo`` when that is
-  /// not the observer itself (a controller's forwarder).
+  /// `controller` names who observes when that is not the observer itself
+  /// (a controller's forwarder).
   func registerClassic(
     _ observer: any KeyValueObserver,
     forKeyPath keyPath: String,
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
     recorded: Bool,
-    describedAs owner: String? = nil
+    controller: ControllerIdentity? = nil
   ) throws(KeyValueCodingError) -> (storage: _KeyValueObservationStorage, registration: _KeyValueRegistration) {
     let components = try checkedObservableComponents(of: keyPath)
     let first = try Self.readableKeyPath(forKey: components[0])
@@ -140,7 +140,7 @@ extension KeyValueObservable {
       options: options,
       context: context,
       storage: storage,
-      describedAs: owner
+      controller: controller
     )
     let registration: _KeyValueRegistration
     let initialValue: () -> Any?
@@ -161,7 +161,7 @@ extension KeyValueObservable {
         keyDescription: keyPath,
         read: { root, keys in readStringPath(components, from: root, into: &keys) },
         options: options,
-        hooks: ObservationHooks(describeObserver: { target.description }),
+        hooks: ObservationHooks(source: .classic(target)),
         changes: DerivedObservation<Self, Any?>.changes(),
         handler: { root, change in target.send(change, from: root) }
       )

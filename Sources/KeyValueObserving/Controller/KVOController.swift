@@ -57,6 +57,9 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
 
   private let observations = LockedState(ControllerObservationTable())
 
+  /// What this controller's registrations name as their observer.
+  private let identity = ControllerIdentity(description: "KVOController<\(Observer.self)>")
+
   /// A controller for `observer`, which it does not keep alive.
   ///
   /// ```swift
@@ -73,6 +76,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   public init(observer: Observer, retainsObserved: Bool = true) {
     self.observerReference = SharedUnownedReference(observer)
     self.retainsObserved = retainsObserved
+    identity.attach(self)
   }
 
   deinit {
@@ -111,8 +115,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     guard let observation = begin(object, key: key, keyDescription: description, options: options) else { return }
     let gate = observation.gate
     let observer = observerReference
-    let owner = ownerDescription
-    let hooks = ObservationHooks(describeObserver: { owner })
+    let hooks = ObservationHooks(source: .controller(identity))
     let token = object.observe(keyPath, options: options, hooks: hooks) { object, change in
       gate.pass {
         guard let observer = observer.referent else { return }
@@ -199,9 +202,6 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
 
   // MARK: Implementation
 
-  /// Who observes, for ``KeyValueObservable/observationInfo``.
-  private var ownerDescription: String { "KVOController<\(Observer.self)>" }
-
   /// What a string-keyed observation hands each change to, while the
   /// observer lives and the observation's gate is open: the observer, the
   /// object, the key path, the change dictionary and the context.
@@ -262,7 +262,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
         options: options,
         context: context,
         recorded: false,
-        describedAs: ownerDescription
+        controller: identity
       )
     else {
       end(observations.withLock { $0.remove(observation) })
@@ -347,6 +347,14 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     let freed = candidates.filter { $0.object == nil }
     guard !freed.isEmpty else { return }
     end(observations.withLock { observations in freed.flatMap { observations.remove($0) } })
+  }
+}
+
+extension KVOController: ObservedObjectsListing {
+  func observedObjects() -> [AnyObject] {
+    var seen: Set<ObjectIdentifier> = []
+    // The references are read outside the lock, as everywhere here.
+    return observations.withLock { $0.all }.compactMap(\.object).filter { seen.insert(ObjectIdentifier($0)).inserted }
   }
 }
 

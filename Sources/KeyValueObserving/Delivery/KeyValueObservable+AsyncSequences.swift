@@ -30,7 +30,7 @@ extension KeyValueObservable {
       of: KeyValueObservedChange<Value>.self,
       bufferingPolicy: bufferingPolicy
     )
-    let hooks = ObservationHooks(describeObserver: { "changes(for:) sequence" }, ended: { continuation.finish() })
+    let hooks = ObservationHooks(source: .changesSequence, ended: { continuation.finish() })
     let token = observe(keyPath, options: options, hooks: hooks) { _, change in
       continuation.yield(change)
     }
@@ -62,7 +62,7 @@ extension KeyValueObservable {
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
   ) -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
-    let hooks = ObservationHooks(describeObserver: { "values(for:) sequence" }, ended: { continuation.finish() })
+    let hooks = ObservationHooks(source: .valuesSequence, ended: { continuation.finish() })
     let token = observe(keyPath, options: [.initial, .new], hooks: hooks) { _, change in
       // `.new` was asked for: every change holds the value.
       if let value = change.newValue {

@@ -20,7 +20,7 @@ extension KeyValueObservable where Self: Sendable {
     on queue: DispatchQueue,
     changeHandler: @escaping @Sendable (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    observe(keyPath, options: options, describedAs: "closure on \(queue.label)") { delivery in
+    observe(keyPath, options: options, source: .queue(queue)) { delivery in
       queue.async {
         delivery.drain { object, change in changeHandler(object, change) }
       }
@@ -45,7 +45,7 @@ extension KeyValueObservable where Self: Sendable {
     options: KeyValueObservingOptions = [],
     changeHandler: @escaping @MainActor @Sendable (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    observe(keyPath, options: options, describedAs: "closure on the main actor") { delivery in
+    observe(keyPath, options: options, source: .mainActor) { delivery in
       Task { @MainActor in
         delivery.drain { object, change in changeHandler(object, change) }
       }
@@ -58,11 +58,11 @@ extension KeyValueObservable where Self: Sendable {
   private func observe<Value: Sendable>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions,
-    describedAs observer: String,
+    source: ObserverSource,
     schedule: @escaping @Sendable (SerialDelivery<(Self, KeyValueObservedChange<Value>)>) -> Void
   ) -> KeyValueObservation {
     let delivery = SerialDelivery(schedule: schedule)
-    let hooks = ObservationHooks(describeObserver: { observer }, ended: { delivery.cancel() })
+    let hooks = ObservationHooks(source: source, ended: { delivery.cancel() })
     return observe(keyPath, options: options, hooks: hooks) { object, change in
       delivery.append((object, change))
     }

@@ -190,8 +190,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   }
 
   override var handlerDescription: String {
-    hooks.describeObserver?() ?? "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)"
+    hooks.source.description(closure: "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)")
   }
+
+  override var observerSource: ObserverSource { hooks.source }
 
   override func dependencyWillChange(from sender: _KeyValueRegistration) {
     changes.will(self, sender)

@@ -188,12 +188,15 @@ class DerivedObservationBase: @unchecked Sendable {
     }
   }
 
-  private func currentDependencies() -> [Dependency] {
+  final func currentDependencies() -> [Dependency] {
     state.withLock { $0.dependencies.map(\.dependency) }
   }
 
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
   var handlerDescription: String { "derived observation" }
+
+  /// Who receives the changes, for ``KeyValueObservationGraph``.
+  var observerSource: ObserverSource { .closure }
 
   /// How many keys the value depends on now.
   final var dependencyCount: Int {

@@ -43,6 +43,8 @@ final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
 
   override var observerDescription: String { observer.handlerDescription }
 
+  override var observerSource: ObserverSource { observer.observerSource }
+
   override func registrationEnded() {
     observer.end()
   }

@@ -21,8 +21,10 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueHandle
   }
 
   override var observerDescription: String {
-    hooks.describeObserver?() ?? "closure (\(Object.self), KeyValueObservedChange<\(Value.self)>)"
+    hooks.source.description(closure: "closure (\(Object.self), KeyValueObservedChange<\(Value.self)>)")
   }
+
+  override var observerSource: ObserverSource { hooks.source }
 
   override func registrationEnded() {
     hooks.ended?()
@@ -36,16 +38,16 @@ final class HookedClosureRegistration<Object: AnyObject, Value>: _KeyValueHandle
 /// module's subscriptions register with hooks too.
 @usableFromInline
 package struct ObservationHooks {
-  /// Who observes, for ``KeyValueObservable/observationInfo``; `nil` for a
-  /// closure.
-  var describeObserver: (() -> String)?
+  /// Who observes, for ``KeyValueObservable/observationInfo`` and
+  /// ``KeyValueObservationGraph``.
+  let source: ObserverSource
   /// Called once, with no lock held, when the registration ends:
   /// invalidated, or its object deinitialised.
   var ended: (() -> Void)?
 
   @usableFromInline
-  package init(describeObserver: (() -> String)? = nil, ended: (() -> Void)? = nil) {
-    self.describeObserver = describeObserver
+  package init(source: ObserverSource = .closure, ended: (() -> Void)? = nil) {
+    self.source = source
     self.ended = ended
   }
 }

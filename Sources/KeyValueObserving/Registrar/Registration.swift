@@ -68,6 +68,9 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// Who receives the notifications, for ``KeyValueObservable/observationInfo``.
   var observerDescription: String { "registration" }
 
+  /// Who receives the notifications, for ``KeyValueObservationGraph``.
+  var observerSource: ObserverSource { .closure }
+
   /// The key it observes, for ``KeyValueObservable/observationInfo``, when
   /// that is not the name of its slot.
   var keyDescription: String? { nil }
