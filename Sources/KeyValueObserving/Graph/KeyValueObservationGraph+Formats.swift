@@ -61,33 +61,44 @@ extension KeyValueObservationGraph {
   /// `text` as a DOT string: quoted, with quotes and backslashes escaped
   /// and line breaks as `\n`.
   private static func dotQuoted(_ text: String) -> String {
-    var quoted = "\""
-    for character in text {
+    let escaped = replacing(in: text) { character in
       switch character {
-      case "\"": quoted += "\\\""
-      case "\\": quoted += "\\\\"
-      case "\n": quoted += "\\n"
-      default: quoted.append(character)
+      case "\"": "\\\""
+      case "\\": "\\\\"
+      case "\n": "\\n"
+      default: nil
       }
     }
-    return quoted + "\""
+    return "\"" + escaped + "\""
   }
 
   /// `text` inside a quoted Mermaid label: the characters Mermaid or its
   /// HTML labels would read as syntax, as Mermaid's `#code;` entities.
   private static func mermaidEscaped(_ text: String) -> String {
-    var escaped = ""
-    for character in text {
+    replacing(in: text) { character in
       switch character {
-      case "\"": escaped += "#quot;"
-      case "#": escaped += "#35;"
-      case "<": escaped += "#lt;"
-      case ">": escaped += "#gt;"
-      case "|": escaped += "#124;"
-      case "\n": escaped += " "
-      default: escaped.append(character)
+      case "\"": "#quot;"
+      case "#": "#35;"
+      case "<": "#lt;"
+      case ">": "#gt;"
+      case "|": "#124;"
+      case "\n": " "
+      default: nil
       }
     }
-    return escaped
+  }
+
+  /// `text` with each character that `replacement` gives text for replaced
+  /// by it.
+  private static func replacing(in text: String, _ replacement: (Character) -> String?) -> String {
+    var result = ""
+    for character in text {
+      if let replaced = replacement(character) {
+        result += replaced
+      } else {
+        result.append(character)
+      }
+    }
+    return result
   }
 }
