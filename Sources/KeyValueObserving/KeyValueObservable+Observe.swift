@@ -43,7 +43,7 @@ extension KeyValueObservable {
   /// string or through a reference the compiler could not check); release
   /// builds call it as they find it. To be called on the main actor
   /// whoever changes the value, use
-  /// ``observeOnMainActor(_:options:changeHandler:)``, which hops.
+  /// ``observeOnMainActor(_:options:fileID:line:changeHandler:)``, which hops.
   ///
   /// ```swift
   /// @MainActor final class Screen {
@@ -64,6 +64,9 @@ extension KeyValueObservable {
   ///     notifications are sent; see ``KeyValueObservingOptions``.
   ///   - isolation: The actor the handler is isolated to: the caller's,
   ///     which Swift passes for you.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph`` in a
+  ///     debug build; Swift passes it for you.
+  ///   - line: The line of the call, likewise.
   ///   - changeHandler: Called with the object and the change.
   /// - Returns: The token that keeps the registration alive.
   /// - Complexity: For a stored property, O(1) amortised whatever the number
@@ -74,26 +77,33 @@ extension KeyValueObservable {
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [],
     isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
+    let site = RegistrationSite(fileID: fileID, line: line)
     guard _isDebugAssertConfiguration(), let isolation else {
-      return observe(keyPath, options: options, hooks: nil, changeHandler: changeHandler)
+      return observe(keyPath, options: options, hooks: nil, site: site, changeHandler: changeHandler)
     }
-    return observe(keyPath, options: options, hooks: nil, changeHandler: Self.checking(changeHandler, runsOn: isolation, for: keyPath))
+    return observe(
+      keyPath, options: options, hooks: nil, site: site,
+      changeHandler: Self.checking(changeHandler, runsOn: isolation, for: keyPath)
+    )
   }
 
-  /// ``observe(_:options:isolation:changeHandler:)`` with `hooks`: what the
-  /// registration says observes, and what to do when it ends. The
-  /// controller, the async sequences and the delivery places register
-  /// through it.
+  /// ``observe(_:options:isolation:fileID:line:changeHandler:)`` with
+  /// `hooks`: what the registration says observes, and what to do when it
+  /// ends; and `site`, where it was asked for. The controller, the async
+  /// sequences and the delivery places register through it.
   @inlinable
   package func observe<Value>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks?,
+    site: RegistrationSite,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    KeyValueObservation(register(keyPath, options: options, hooks: hooks, changeHandler: changeHandler))
+    KeyValueObservation(register(keyPath, options: options, hooks: hooks, site: site, changeHandler: changeHandler))
   }
 
   /// The one registration path of typed observations: registers
@@ -105,6 +115,7 @@ extension KeyValueObservable {
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks?,
+    site: RegistrationSite,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> RegistrationHandle {
     let storage = _$kvoStorage()
@@ -114,7 +125,8 @@ extension KeyValueObservable {
     } else {
       guard let found = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
         return registerDerived(
-          keyPath, in: storage, options: options, hooks: hooks ?? ObservationHooks(), changeHandler: changeHandler
+          keyPath, in: storage, options: options, hooks: hooks ?? ObservationHooks(), site: site,
+          changeHandler: changeHandler
         )
       }
       storage.rememberSlot(found, for: keyPath)
@@ -126,6 +138,7 @@ extension KeyValueObservable {
     } else {
       registration = ClosureRegistration<Self, Value>(options: options, slot: slot, handler: changeHandler)
     }
+    registration.site = site
     let handle = Unmanaged<_KeyValueRegistration>.passUnretained(registration)
     // The slot list takes this function's reference. `self` is alive, so its
     // storage is open and the addition succeeds; from then on the list keeps
@@ -146,15 +159,16 @@ extension KeyValueObservable {
     in storage: _KeyValueObservationStorage,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks = ObservationHooks(),
+    site: RegistrationSite,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> RegistrationHandle {
     registerDerived(
-      keyPath, in: storage, options: options, hooks: hooks,
+      keyPath, in: storage, options: options, hooks: hooks, site: site,
       changes: DerivedObservation<Self, Value>.changes(), changeHandler: changeHandler
     )
   }
 
-  /// ``registerDerived(_:in:options:hooks:changeHandler:)`` with the
+  /// ``registerDerived(_:in:options:hooks:site:changeHandler:)`` with the
   /// observation's typed work made by the caller.
   @usableFromInline
   func registerDerived<Value>(
@@ -162,6 +176,7 @@ extension KeyValueObservable {
     in storage: _KeyValueObservationStorage,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
+    site: RegistrationSite,
     changes: DerivedObservation<Self, Value>.Changes,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> RegistrationHandle {
@@ -185,7 +200,7 @@ extension KeyValueObservable {
       changes: changes,
       handler: changeHandler
     )
-    let (anchor, value) = observation.start(root: self)
+    let (anchor, value) = observation.start(root: self, site: site)
     sendInitial(options: options, isLive: anchor.isLive, value: value) { changeHandler(self, $0) }
     return RegistrationHandle(storage: storage, registration: .passUnretained(anchor))
   }

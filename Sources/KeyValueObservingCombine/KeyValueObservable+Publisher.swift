@@ -20,12 +20,17 @@ extension KeyValueObservable {
   ///     chain through observable objects.
   ///   - options: `.initial` sends the value at subscription, `.prior` the
   ///     value before each change.
+  ///   - fileID: Where the call is, named on the subscriptions' edges of
+  ///     the observation graph in a debug build; Swift passes it for you.
+  ///   - line: The line of the call, likewise.
   /// - Returns: A publisher that never fails and never completes.
   @inlinable
   public func publisher<Value>(
     for keyPath: KeyPath<Self, Value>,
-    options: KeyValueObservingOptions = [.initial, .new]
+    options: KeyValueObservingOptions = [.initial, .new],
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> KeyValueObservingPublisher<Self, Value> {
-    KeyValueObservingPublisher(object: self, keyPath: keyPath, options: options)
+    KeyValueObservingPublisher(object: self, keyPath: keyPath, options: options, fileID: fileID, line: line)
   }
 }

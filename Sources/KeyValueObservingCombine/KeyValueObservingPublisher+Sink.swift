@@ -30,7 +30,7 @@ extension KeyValueObservingPublisher {
   @inlinable
   public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
     let subscription = KeyValueObservingSubscription.started(
-      observing: keyPath, of: object, options: options, receiver: .closure(receiveValue))
+      observing: keyPath, of: object, options: options, site: site, receiver: .closure(receiveValue))
     subscription.add(.unlimited)
     // A closure that captures only the subscription has it as its context:
     // no allocation, and no generic call into Combine.

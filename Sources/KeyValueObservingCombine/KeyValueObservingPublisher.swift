@@ -64,8 +64,13 @@ public struct KeyValueObservingPublisher<Object: KeyValueObservable, Value>: Pub
   /// generic code, where nothing is specialised.
   @usableFromInline
   let subscribe: (
-    Object, KeyPath<Object, Value>, KeyValueObservingOptions, Downstream<Value>
+    Object, KeyPath<Object, Value>, KeyValueObservingOptions, RegistrationSite, Downstream<Value>
   ) -> any Subscription
+
+  /// Where the publisher was made, which its subscriptions' registrations
+  /// name (in a debug build of the library; no bytes in a release build).
+  @usableFromInline
+  let site: RegistrationSite
 
   /// A publisher of `keyPath` on `object`; the same as
   /// `object.publisher(for: keyPath, options: options)`.
@@ -73,20 +78,31 @@ public struct KeyValueObservingPublisher<Object: KeyValueObservable, Value>: Pub
   /// ```swift
   /// let names = KeyValueObservingPublisher(object: person, keyPath: \.name, options: .new)
   /// ```
+  ///
+  /// `fileID` and `line` say where the publisher is made, for
+  /// `KeyValueObservationGraph` in a debug build;
+  /// Swift passes them for you.
   @inlinable
-  public init(object: Object, keyPath: KeyPath<Object, Value>, options: KeyValueObservingOptions) {
+  public init(
+    object: Object,
+    keyPath: KeyPath<Object, Value>,
+    options: KeyValueObservingOptions,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) {
     self.object = object
     self.keyPath = keyPath
     self.options = options
-    subscribe = { object, keyPath, options, downstream in
+    self.site = RegistrationSite(fileID: fileID, line: line)
+    subscribe = { object, keyPath, options, site, downstream in
       KeyValueObservingSubscription.started(
-        observing: keyPath, of: object, options: options, receiver: .subscriber(downstream))
+        observing: keyPath, of: object, options: options, site: site, receiver: .subscriber(downstream))
     }
   }
 
   public func receive<Downstream: Subscriber>(subscriber: Downstream)
   where Downstream.Input == Value, Downstream.Failure == Never {
-    let subscription = subscribe(object, keyPath, options, SubscriberDownstream(subscriber))
+    let subscription = subscribe(object, keyPath, options, site, SubscriberDownstream(subscriber))
     subscriber.receive(subscription: subscription)
   }
 }

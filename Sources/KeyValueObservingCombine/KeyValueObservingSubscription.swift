@@ -93,10 +93,11 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     observing keyPath: KeyPath<Object, Value>,
     of object: Object,
     options: KeyValueObservingOptions,
+    site: RegistrationSite,
     receiver: Receiver<Value>
   ) -> KeyValueObservingSubscription {
     let subscription = KeyValueObservingSubscription(keyPath: keyPath, receiver: receiver)
-    subscription.start(observing: keyPath, of: object, options: options)
+    subscription.start(observing: keyPath, of: object, options: options, site: site)
     return subscription
   }
 
@@ -107,7 +108,12 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   /// caller's is a literal, the compiler reads the `.initial` value
   /// through the property itself instead of the key path.
   @inlinable
-  func start(observing keyPath: KeyPath<Object, Value>, of object: Object, options: KeyValueObservingOptions) {
+  func start(
+    observing keyPath: KeyPath<Object, Value>,
+    of object: Object,
+    options: KeyValueObservingOptions,
+    site: RegistrationSite
+  ) {
     // The registration carries the values the publisher sends: the new one,
     // and the old one before a change when `.prior` asks for it.
     var registrationOptions = KeyValueObservingOptions.new
@@ -121,7 +127,7 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
       source: .publisher,
       ended: { self.end() }
     )
-    let registration = object.register(keyPath, options: registrationOptions, hooks: hooks) { object, change in
+    let registration = object.register(keyPath, options: registrationOptions, hooks: hooks, site: site) { object, change in
       self.receive(self.value(of: change, in: object))
     }
     // Nothing can have ended the subscription yet: only its owner, who does

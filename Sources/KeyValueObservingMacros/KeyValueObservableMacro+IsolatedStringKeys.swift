@@ -50,9 +50,11 @@ extension KeyValueObservableMacro {
         _ observer: any \(raw: Names.module).KeyValueObserver,
         forKeyPath keyPath: Swift.String,
         options: \(raw: Names.module).KeyValueObservingOptions = [],
-        context: Swift.UnsafeMutableRawPointer? = nil
+        context: Swift.UnsafeMutableRawPointer? = nil,
+        fileID: Swift.StaticString = #fileID,
+        line: Swift.UInt = #line
       ) throws(\(raw: error)) {
-        try \(raw: forward).addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self)
+        try \(raw: forward).addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self, fileID: fileID, line: line)
       }
       """,
     ]

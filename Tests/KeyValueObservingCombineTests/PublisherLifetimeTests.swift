@@ -21,9 +21,14 @@ struct PublisherLifetimeTests {
   func graphShowsSubscription() {
     let profile = Profile()
     let probe = ProbeSubscriber<Int>()
-    profile.publisher(for: \.age, options: .new).subscribe(probe)
+    profile.publisher(for: \.age, options: .new).subscribe(probe); let line = #line
     let graph = KeyValueObservationGraph(from: [profile])
     #expect(graph.edges.map(\.kind) == [.publisher])
+    #if DEBUG
+      #expect(graph.edges.map(\.site) == ["KeyValueObservingCombineTests/PublisherLifetimeTests.swift:\(line)"])
+    #else
+      #expect(graph.edges.map(\.site) == [nil])
+    #endif
     #expect(graph.nodes.last?.label == "publisher(for:) subscription #2")
     probe.cancel()
     #expect(KeyValueObservationGraph(from: [profile]).edges.isEmpty)

@@ -132,9 +132,11 @@ struct ObservationDiagnosticsTests {
           _ observer: any KeyValueObserving.KeyValueObserver,
           forKeyPath keyPath: Swift.String,
           options: KeyValueObserving.KeyValueObservingOptions = [],
-          context: Swift.UnsafeMutableRawPointer? = nil
+          context: Swift.UnsafeMutableRawPointer? = nil,
+          fileID: Swift.StaticString = #fileID,
+          line: Swift.UInt = #line
         ) throws(KeyValueObserving.KeyValueCodingError) {
-          try KeyValueObserving._KeyValueIsolatedStringKeys.addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self)
+          try KeyValueObserving._KeyValueIsolatedStringKeys.addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self, fileID: fileID, line: line)
         }
       }
 

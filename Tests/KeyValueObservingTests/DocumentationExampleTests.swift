@@ -304,7 +304,7 @@ enum GraphArticle {
 
 @Suite("Seeing the observation graph, as the article shows it")
 struct GraphArticleTests {
-  @Test("the text and the Mermaid picture are the article's")
+  @Test("the text and the Mermaid picture are the article's, the sites of its calls aside")
   func articleExample() {
     let ada = GraphArticle.Person()
     ada.address = GraphArticle.Address()
@@ -314,7 +314,7 @@ struct GraphArticleTests {
 
     let graph = KeyValueObservationGraph(from: [ada])
     #expect(
-      graph.description == """
+      withoutSites(graph.description) == """
         KeyValueObservationGraph: 4 nodes, 3 edges
         KVOController<ProfileScreen> #2 → Person #1: name [] (controller)
         closure (Person, KeyValueObservedChange<Optional<String>>) #3 → Person #1: address.city [.new] ← address, Address.city (token)
@@ -322,7 +322,7 @@ struct GraphArticleTests {
         """
     )
     #expect(
-      graph.mermaid == """
+      withoutSites(graph.mermaid) == """
         flowchart LR
           n1["Person #35;1"]
           n2{{"KVOController#lt;ProfileScreen#gt; #35;2"}}

@@ -6,7 +6,7 @@ extension KeyValueObservable {
   ///
   /// Any key path string works: a stored property (`"name"`), a computed
   /// one (`"summary"`, its dependencies found as for
-  /// ``observe(_:options:isolation:changeHandler:)``), and a chain through
+  /// ``observe(_:options:isolation:fileID:line:changeHandler:)``), and a chain through
   /// `@KeyValueObservable` objects (`"address.street"`, re-wired when a link
   /// is replaced). The path is checked against the types' key tables now:
   /// a mistyped key throws here instead of never firing.
@@ -31,6 +31,9 @@ extension KeyValueObservable {
   ///     notifications are sent; see ``KeyValueObservingOptions``.
   ///   - context: Any pointer, handed back with every change, that tells
   ///     this registration from others of the same observer.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph`` in a
+  ///     debug build; Swift passes it for you.
+  ///   - line: The line of the call, likewise.
   /// - Throws: ``KeyValueCodingError`` for an empty key path or component,
   ///   an unknown key, a component before the last whose type is not a
   ///   `@KeyValueObservable` class, or a key that no change can ever notify
@@ -46,11 +49,16 @@ extension KeyValueObservable {
     _ observer: any KeyValueObserver,
     forKeyPath keyPath: String,
     options: KeyValueObservingOptions = [],
-    context: UnsafeMutableRawPointer? = nil
+    context: UnsafeMutableRawPointer? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) throws(KeyValueCodingError) {
     let storage = _$kvoStorage()
     dropFreedObservers(in: storage)
-    _ = try registerClassic(observer, forKeyPath: keyPath, options: options, context: context, recorded: true)
+    _ = try registerClassic(
+      observer, forKeyPath: keyPath, options: options, context: context, recorded: true,
+      site: RegistrationSite(fileID: fileID, line: line)
+    )
   }
 
   /// Removes the most recent registration of `observer` for `keyPath` with
@@ -129,7 +137,8 @@ extension KeyValueObservable {
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
     recorded: Bool,
-    controller: ControllerIdentity? = nil
+    controller: ControllerIdentity? = nil,
+    site: RegistrationSite
   ) throws(KeyValueCodingError) -> (storage: _KeyValueObservationStorage, registration: _KeyValueRegistration) {
     let components = try checkedObservableComponents(of: keyPath)
     let first = try Self.readableKeyPath(forKey: components[0])
@@ -148,6 +157,7 @@ extension KeyValueObservable {
       !storage.hasDeclaredDependencies(first)
     {
       registration = ClassicRegistration(target: target, slot: slot, valueType: type(of: first).valueType)
+      registration.site = site
       // `self` is alive, so its storage is open and the addition succeeds.
       _ = storage.add(registration)
       initialValue = { self[keyPath: first] }
@@ -166,7 +176,7 @@ extension KeyValueObservable {
         handler: { root, change in target.send(change, from: root) }
       )
       let isConstant = components.count == 1 && Self._$kvoIsConstant(forKey: components[0])
-      let (anchor, value) = observation.start(root: self, constant: isConstant)
+      let (anchor, value) = observation.start(root: self, constant: isConstant, site: site)
       registration = anchor
       initialValue = { value }
     }

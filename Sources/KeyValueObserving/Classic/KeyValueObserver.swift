@@ -2,7 +2,7 @@
 /// method for every key it observes, with a change dictionary.
 ///
 /// Register it with
-/// ``KeyValueObservable/addObserver(_:forKeyPath:options:context:)``. The
+/// ``KeyValueObservable/addObserver(_:forKeyPath:options:context:fileID:line:)``. The
 /// observed object does not keep it alive: an observer freed while registered is
 /// dropped and never messaged (Objective-C KVO would crash), and reported as
 /// ``KeyValueObservingDiagnostic/Kind/observerFreedWhileRegistered``.

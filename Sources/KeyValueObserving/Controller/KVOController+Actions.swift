@@ -22,9 +22,11 @@ extension KVOController {
     _ object: Object?,
     _ keyPath: KeyPath<Object, Value>,
     options: KeyValueObservingOptions = [],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     action: @escaping (Observer) -> (Object, KeyValueObservedChange<Value>) -> Void
   ) {
-    observe(object, keyPath, options: options) { observer, object, change in
+    observe(object, keyPath, options: options, fileID: fileID, line: line) { observer, object, change in
       action(observer)(object, change)
     }
   }
@@ -44,9 +46,11 @@ extension KVOController {
     _ object: Object?,
     keyPath: String,
     options: KeyValueObservingOptions = [],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options) { observer, object, change in
+    try observe(object, keyPaths: [keyPath], options: options, fileID: fileID, line: line) { observer, object, change in
       action(observer)(object, change)
     }
   }

@@ -24,9 +24,12 @@ extension KVOController {
     _ object: Object?,
     keyPaths: [String],
     options: KeyValueObservingOptions = [],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    try observeByString(object, keyPaths, options: options, context: nil) { observer, object, keyPath, change, _ in
+    let site = RegistrationSite(fileID: fileID, line: line)
+    try observeByString(object, keyPaths, options: options, context: nil, site: site) { observer, object, keyPath, change, _ in
       var change = change
       change[.keyPath] = keyPath
       block(observer, unsafeDowncast(object, to: Object.self), change)
@@ -50,9 +53,11 @@ extension KVOController {
     _ object: Object?,
     keyPath: String,
     options: KeyValueObservingOptions = [],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options, block: block)
+    try observe(object, keyPaths: [keyPath], options: options, fileID: fileID, line: line, block: block)
   }
 }
 
@@ -72,9 +77,11 @@ extension KVOController where Observer: KeyValueObserver {
     _ object: Object?,
     keyPath: String,
     options: KeyValueObservingOptions = [],
-    context: UnsafeMutableRawPointer? = nil
+    context: UnsafeMutableRawPointer? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options, context: context)
+    try observe(object, keyPaths: [keyPath], options: options, context: context, fileID: fileID, line: line)
   }
 
   /// Observes each string key path of `keyPaths` on `object` and delivers
@@ -95,9 +102,12 @@ extension KVOController where Observer: KeyValueObserver {
     _ object: Object?,
     keyPaths: [String],
     options: KeyValueObservingOptions = [],
-    context: UnsafeMutableRawPointer? = nil
+    context: UnsafeMutableRawPointer? = nil,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) throws(KeyValueCodingError) {
-    try observeByString(object, keyPaths, options: options, context: context) { observer, object, keyPath, change, context in
+    let site = RegistrationSite(fileID: fileID, line: line)
+    try observeByString(object, keyPaths, options: options, context: context, site: site) { observer, object, keyPath, change, context in
       observer.observeValue(forKeyPath: keyPath, of: object, change: change, context: context)
     }
   }

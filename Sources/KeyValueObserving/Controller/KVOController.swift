@@ -40,7 +40,7 @@
 ///   finishing when it returns.
 /// - A `nil` object is ignored, as in FBKVOController.
 ///
-/// Use tokens (``KeyValueObservable/observe(_:options:isolation:changeHandler:)``)
+/// Use tokens (``KeyValueObservable/observe(_:options:isolation:fileID:line:changeHandler:)``)
 /// for one or two observations held by anyone; use a controller when an
 /// object observes many things and should stop observing all of them when
 /// it goes away.
@@ -95,7 +95,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// Observes `keyPath` on `object` and calls `block` with the observer,
   /// the object and the change, for every change until unobserved.
   ///
-  /// Any key path ``KeyValueObservable/observe(_:options:isolation:changeHandler:)``
+  /// Any key path ``KeyValueObservable/observe(_:options:isolation:fileID:line:changeHandler:)``
   /// accepts works. A second observation of the same object and key path is
   /// ignored; a `nil` object is ignored.
   ///
@@ -108,6 +108,8 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     _ object: Object?,
     _ keyPath: KeyPath<Object, Value>,
     options: KeyValueObservingOptions = [],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     block: @escaping (Observer, Object, KeyValueObservedChange<Value>) -> Void
   ) {
     guard let object else { return }
@@ -116,7 +118,8 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     let gate = observation.gate
     let observer = observerReference
     let hooks = ObservationHooks(source: .controller(identity))
-    let token = object.observe(keyPath, options: options, hooks: hooks) { object, change in
+    let site = RegistrationSite(fileID: fileID, line: line)
+    let token = object.observe(keyPath, options: options, hooks: hooks, site: site) { object, change in
       gate.pass {
         guard let observer = observer.referent else { return }
         block(observer, object, change)
@@ -219,6 +222,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     _ keyPaths: [String],
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
+    site: RegistrationSite,
     handler: @escaping StringKeyHandler
   ) throws(KeyValueCodingError) {
     guard !keyPaths.isEmpty else { throw .emptyKey(keyPath: "", type: "\(Object.self)") }
@@ -230,7 +234,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
       _ = try object.checkedObservableComponents(of: keyPath)
     }
     for keyPath in keyPaths {
-      observeByString(object, keyPath, options: options, context: context, handler: handler)
+      observeByString(object, keyPath, options: options, context: context, site: site, handler: handler)
     }
   }
 
@@ -240,6 +244,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     _ keyPath: String,
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
+    site: RegistrationSite,
     handler: @escaping StringKeyHandler
   ) {
     guard let observation = begin(object, key: AnyHashable(keyPath), keyDescription: keyPath, options: options) else {
@@ -262,7 +267,8 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
         options: options,
         context: context,
         recorded: false,
-        controller: identity
+        controller: identity,
+        site: site
       )
     else {
       end(observations.withLock { $0.remove(observation) })

@@ -1,7 +1,7 @@
 extension KeyValueObservable {
   /// `handler`, checking on each call that it runs on `actor`, the actor
   /// it is isolated to: a debug build's check of
-  /// ``observe(_:options:isolation:changeHandler:)``. A call anywhere else
+  /// ``observe(_:options:isolation:fileID:line:changeHandler:)``. A call anywhere else
   /// stops the process, in this function, with a message that names the
   /// class and the key where the platform prints it (the main actor's
   /// check on Linux stops it through dispatch's queue assertion, whose

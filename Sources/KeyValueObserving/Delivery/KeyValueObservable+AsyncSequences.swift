@@ -6,7 +6,7 @@ extension KeyValueObservable {
   /// value now). The sequence ends when the object deinitialises, and its
   /// registration ends when the iterating task is cancelled or the
   /// sequence and its iterator are dropped. Any key path
-  /// ``observe(_:options:isolation:changeHandler:)`` accepts works.
+  /// ``observe(_:options:isolation:fileID:line:changeHandler:)`` accepts works.
   ///
   /// ```swift
   /// for await change in person.changes(for: \.age, options: [.old, .new]) {
@@ -20,18 +20,24 @@ extension KeyValueObservable {
   ///   - options: What each change carries; `.new` by default.
   ///   - bufferingPolicy: What happens to changes made faster than they
   ///     are consumed; by default every change is kept.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph`` in a
+  ///     debug build; Swift passes it for you.
+  ///   - line: The line of the call, likewise.
   @inlinable
   public func changes<Value: Sendable>(
     for keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = .new,
-    bufferingPolicy: AsyncStream<KeyValueObservedChange<Value>>.Continuation.BufferingPolicy = .unbounded
+    bufferingPolicy: AsyncStream<KeyValueObservedChange<Value>>.Continuation.BufferingPolicy = .unbounded,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> AsyncStream<KeyValueObservedChange<Value>> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: KeyValueObservedChange<Value>.self,
       bufferingPolicy: bufferingPolicy
     )
     let hooks = ObservationHooks(source: .changesSequence, ended: { continuation.finish() })
-    let token = observe(keyPath, options: options, hooks: hooks) { _, change in
+    let site = RegistrationSite(fileID: fileID, line: line)
+    let token = observe(keyPath, options: options, hooks: hooks, site: site) { _, change in
       continuation.yield(change)
     }
     continuation.onTermination = { _ in token.invalidate() }
@@ -56,14 +62,20 @@ extension KeyValueObservable {
   ///   - keyPath: The value to observe.
   ///   - bufferingPolicy: How many values wait for the consumer; the
   ///     newest one by default.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph`` in a
+  ///     debug build; Swift passes it for you.
+  ///   - line: The line of the call, likewise.
   @inlinable
   public func values<Value: Sendable>(
     for keyPath: KeyPath<Self, Value>,
-    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1)
+    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1),
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) -> AsyncStream<Value> {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
     let hooks = ObservationHooks(source: .valuesSequence, ended: { continuation.finish() })
-    let token = observe(keyPath, options: [.initial, .new], hooks: hooks) { _, change in
+    let site = RegistrationSite(fileID: fileID, line: line)
+    let token = observe(keyPath, options: [.initial, .new], hooks: hooks, site: site) { _, change in
       // `.new` was asked for: every change holds the value.
       if let value = change.newValue {
         continuation.yield(value)

@@ -18,9 +18,11 @@ extension KeyValueObservable where Self: Sendable {
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [],
     on queue: DispatchQueue,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     changeHandler: @escaping @Sendable (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    observe(keyPath, options: options, source: .queue(queue)) { delivery in
+    observe(keyPath, options: options, source: .queue(queue), site: RegistrationSite(fileID: fileID, line: line)) { delivery in
       queue.async {
         delivery.drain { object, change in changeHandler(object, change) }
       }
@@ -43,9 +45,11 @@ extension KeyValueObservable where Self: Sendable {
   public func observeOnMainActor<Value: Sendable>(
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
     changeHandler: @escaping @MainActor @Sendable (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
-    observe(keyPath, options: options, source: .mainActor) { delivery in
+    observe(keyPath, options: options, source: .mainActor, site: RegistrationSite(fileID: fileID, line: line)) { delivery in
       Task { @MainActor in
         delivery.drain { object, change in changeHandler(object, change) }
       }
@@ -59,11 +63,12 @@ extension KeyValueObservable where Self: Sendable {
     _ keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions,
     source: ObserverSource,
+    site: RegistrationSite,
     schedule: @escaping @Sendable (SerialDelivery<(Self, KeyValueObservedChange<Value>)>) -> Void
   ) -> KeyValueObservation {
     let delivery = SerialDelivery(schedule: schedule)
     let hooks = ObservationHooks(source: source, ended: { delivery.cancel() })
-    return observe(keyPath, options: options, hooks: hooks) { object, change in
+    return observe(keyPath, options: options, hooks: hooks, site: site) { object, change in
       delivery.append((object, change))
     }
   }

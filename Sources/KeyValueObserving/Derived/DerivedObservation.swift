@@ -149,8 +149,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// the value depends on; returns the anchor, for the token, and the value.
   /// A value that depends on nothing is reported, unless it is `constant`
   /// (a `let` observed by string, which is expected never to notify).
-  func start(root: Root, constant: Bool = false) -> (anchor: DerivedAnchor, value: Value) {
+  func start(root: Root, constant: Bool = false, site: RegistrationSite) -> (anchor: DerivedAnchor, value: Value) {
     let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options)
+    anchor.site = site
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(anchor)
     let value = refresh(root)

@@ -13,7 +13,7 @@ extension KeyValueObservationGraph {
     }
     for edge in edges {
       let style = edge.kind == .dependency ? ", style=dashed" : ""
-      lines.append("  n\(edge.from) -> n\(edge.to) [label=\(Self.dotQuoted("\(edge.label) (\(edge.kind))"))\(style)];")
+      lines.append("  n\(edge.from) -> n\(edge.to) [label=\(Self.dotQuoted(edge.label))\(style)];")
     }
     lines.append("}")
     return lines.joined(separator: "\n")
@@ -35,7 +35,7 @@ extension KeyValueObservationGraph {
     }
     for edge in edges {
       let arrow = edge.kind == .dependency ? "-.->" : "-->"
-      lines.append("  n\(edge.from) \(arrow)|\"\(Self.mermaidEscaped("\(edge.label) (\(edge.kind))"))\"| n\(edge.to)")
+      lines.append("  n\(edge.from) \(arrow)|\"\(Self.mermaidEscaped(edge.label))\"| n\(edge.to)")
     }
     return lines.joined(separator: "\n")
   }

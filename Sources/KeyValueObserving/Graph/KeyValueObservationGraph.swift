@@ -86,7 +86,7 @@ public struct KeyValueObservationGraph: Sendable, Hashable, CustomStringConverti
     }
     for edge in edges {
       let arrow = edge.kind == .dependency ? "⇢" : "→"
-      lines.append("\(node(edge.from).label) \(arrow) \(node(edge.to).label): \(edge.label) (\(edge.kind))")
+      lines.append("\(node(edge.from).label) \(arrow) \(node(edge.to).label): \(edge.label)")
     }
     return lines.joined(separator: "\n")
   }
@@ -159,20 +159,26 @@ extension KeyValueObservationGraph {
     /// (as ``KeyValueObservationInfo/dependencies`` gives them); for a
     /// dependency, the key path that depends on ``key``.
     public let dependencies: [String]
+    /// Where the registration was made, `Module/File.swift:12`, when the
+    /// library is a debug build; `nil` in a release build and for a
+    /// dependency, which the library registers.
+    public let site: String?
 
-    /// The key with its options and dependencies:
-    /// `address.city [.new] ← address, Address.city`, or for a dependency
-    /// `city, for address.city`.
+    /// The key with its options and dependencies, the kind, and where it
+    /// was made: `address.city [.new] ← address, Address.city (token,
+    /// App/Profile.swift:12)`, or for a dependency
+    /// `city, for address.city (dependency)`.
     ///
     /// ```swift
-    /// graph.edges[0].label  // "name [.new]"
+    /// graph.edges[0].label  // "name [.new] (token, App/Badge.swift:8)" in a debug build
     /// ```
     public var label: String {
+      let made = site.map { " (\(kind), \($0))" } ?? " (\(kind))"
       guard kind != .dependency else {
-        return dependencies.isEmpty ? key : "\(key), for \(dependencies.joined(separator: ", "))"
+        return (dependencies.isEmpty ? key : "\(key), for \(dependencies.joined(separator: ", "))") + made
       }
       let base = "\(key) \(options)"
-      return dependencies.isEmpty ? base : base + " ← " + dependencies.joined(separator: ", ")
+      return (dependencies.isEmpty ? base : base + " ← " + dependencies.joined(separator: ", ")) + made
     }
   }
 

@@ -58,7 +58,7 @@ struct ObservationGraphWalk {
       edges.append(
         Edge(
           from: observer, to: observed, key: key, options: registration.options, kind: kind,
-          dependencies: registration.dependencyDescriptions
+          dependencies: registration.dependencyDescriptions, site: registration.site.description
         )
       )
       if let anchor = registration as? DerivedAnchor {
@@ -82,7 +82,7 @@ struct ObservationGraphWalk {
       edges.append(
         Edge(
           from: observed, to: objectNode(dependency.storage), key: key, options: [], kind: .dependency,
-          dependencies: [dependent]
+          dependencies: [dependent], site: nil
         )
       )
       queue(dependency.storage, distance: distance + 1)

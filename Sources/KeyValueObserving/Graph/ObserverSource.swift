@@ -15,9 +15,9 @@ package enum ObserverSource: @unchecked Sendable {
 
   /// A closure given to `observe`: described by the registration's types.
   case closure
-  /// A ``KeyValueObservable/changes(for:options:)`` sequence.
+  /// A ``KeyValueObservable/changes(for:options:bufferingPolicy:fileID:line:)`` sequence.
   case changesSequence
-  /// A ``KeyValueObservable/values(for:)`` sequence.
+  /// A ``KeyValueObservable/values(for:bufferingPolicy:fileID:line:)`` sequence.
   case valuesSequence
   /// A `publisher(for:)` subscription.
   case publisher

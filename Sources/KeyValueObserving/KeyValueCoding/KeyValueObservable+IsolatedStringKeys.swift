@@ -50,8 +50,10 @@ public enum _KeyValueIsolatedStringKeys {
     forKeyPath keyPath: String,
     options: KeyValueObservingOptions,
     context: UnsafeMutableRawPointer?,
-    on object: some KeyValueObservable
+    on object: some KeyValueObservable,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
   ) throws(KeyValueCodingError) {
-    try object.addObserver(observer, forKeyPath: keyPath, options: options, context: context)
+    try object.addObserver(observer, forKeyPath: keyPath, options: options, context: context, fileID: fileID, line: line)
   }
 }

@@ -13,7 +13,8 @@ public import Synchronization
 /// ``_KeyValueObservationStorage``.
 public class _KeyValueRegistration: @unchecked Sendable {
   // @unchecked Sendable: everything is immutable except `isActive`, which is
-  // atomic, and `indexInSlot`, which only the owning storage's lock guards.
+  // atomic, `indexInSlot`, which only the owning storage's lock guards, and
+  // `site`, written before the registration is listed.
 
   /// The options it asked for (the low four bits) and how a change reaches
   /// it (the two above): one byte, so that with the slot and the position
@@ -29,6 +30,10 @@ public class _KeyValueRegistration: @unchecked Sendable {
 
   /// Its position in the slot's list; owned by the storage's lock.
   @exclusivity(unchecked) nonisolated(unsafe) var indexInSlot: Int32 = -1
+
+  /// Where it was made, in a debug build of the library (no bytes in a
+  /// release build); written once, before it is listed.
+  @usableFromInline final var site = RegistrationSite(fileID: "", line: 0)
 
   /// What the registration asked for.
   @inlinable
@@ -172,7 +177,7 @@ public class _KeyValueHandlerRegistration<Value>: _KeyValueValueRegistration<Val
   }
 }
 
-/// A registration made by ``KeyValueObservable/observe(_:options:isolation:changeHandler:)``:
+/// A registration made by ``KeyValueObservable/observe(_:options:isolation:fileID:line:changeHandler:)``:
 /// a closure that receives the observed object with its static type.
 @usableFromInline
 final class ClosureRegistration<Object: AnyObject, Value>: _KeyValueHandlerRegistration<Value>,
