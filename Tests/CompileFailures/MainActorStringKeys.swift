@@ -25,5 +25,5 @@ nonisolated func fromAnywhere(_ screen: ScreenModel, logger: Logger) throws {
   try screen.willChangeValue(forKey: "title")
   // expected-error: call to main actor-isolated instance method 'willChangeValue(forKey:)'
   try screen.addObserver(logger, forKeyPath: "title")
-  // expected-error: call to main actor-isolated instance method 'addObserver(_:forKeyPath:options:context:)'
+  // expected-error: call to main actor-isolated instance method 'addObserver(_:forKeyPath:options:context:fileID:line:)'
 }
