@@ -9,6 +9,11 @@ struct Dependency {
   func isSame(as other: Dependency) -> Bool {
     storage === other.storage && slot == other.slot
   }
+
+  /// The key's name on its object's type (`#3` where the type has none).
+  var keyName: String {
+    storage.objectType._$kvoKey(forSlot: slot) ?? "#\(slot)"
+  }
 }
 
 /// A key that reading a derived key read on some object, and whose declared

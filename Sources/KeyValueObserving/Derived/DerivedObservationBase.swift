@@ -162,7 +162,7 @@ class DerivedObservationBase: @unchecked Sendable {
     }
     var paths: [String] = []
     for dependency in currentDependencies() {
-      let key = dependency.storage.objectType._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
+      let key = dependency.keyName
       if dependency.storage === rootStorage || paths.isEmpty {
         paths.append(key)
       } else {
@@ -183,7 +183,7 @@ class DerivedObservationBase: @unchecked Sendable {
     let rootType = ObjectIdentifier(rootStorage.objectType)
     return currentDependencies().map { dependency in
       let type = dependency.storage.objectType
-      let key = type._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
+      let key = dependency.keyName
       return ObjectIdentifier(type) == rootType && dependency.storage === rootStorage ? key : "\(type).\(key)"
     }
   }

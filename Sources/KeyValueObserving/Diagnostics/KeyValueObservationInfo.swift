@@ -84,9 +84,8 @@ extension KeyValueObservable {
   public var observationInfo: [KeyValueObservationInfo] {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return [] }
     return storage.liveRegistrations().filter(\.isListed).map { registration in
-      let key = registration.keyDescription ?? Self._$kvoKey(forSlot: registration.slot)
-      return KeyValueObservationInfo(
-        keyPath: key ?? "#\(registration.slot)",
+      KeyValueObservationInfo(
+        keyPath: registration.keyName(on: Self.self),
         options: registration.options,
         observer: registration.observerDescription,
         dependencies: registration.dependencyDescriptions

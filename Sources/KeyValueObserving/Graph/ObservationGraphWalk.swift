@@ -54,7 +54,7 @@ struct ObservationGraphWalk {
       }
       guard let found = observerNode(of: registration, distance: distance) else { continue }
       let (observer, kind) = found
-      let key = registration.keyDescription ?? storage.objectType._$kvoKey(forSlot: registration.slot) ?? "#\(registration.slot)"
+      let key = registration.keyName(on: storage.objectType)
       edges.append(
         Edge(
           from: observer, to: observed, key: key, options: registration.options, kind: kind,
@@ -77,11 +77,9 @@ struct ObservationGraphWalk {
   ) {
     let dependent = observation.keyDescription
     for dependency in observation.currentDependencies() where dependency.storage !== rootStorage {
-      let type = dependency.storage.objectType
-      let key = type._$kvoKey(forSlot: dependency.slot) ?? "#\(dependency.slot)"
       edges.append(
         Edge(
-          from: observed, to: objectNode(dependency.storage), key: key, options: [], kind: .dependency,
+          from: observed, to: objectNode(dependency.storage), key: dependency.keyName, options: [], kind: .dependency,
           dependencies: [dependent], site: nil
         )
       )

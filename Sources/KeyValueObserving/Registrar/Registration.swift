@@ -80,6 +80,12 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// that is not the name of its slot.
   var keyDescription: String? { nil }
 
+  /// The key it observes, named on `type`, the observed object's: the
+  /// ``keyDescription`` where there is one, the slot's name otherwise.
+  final func keyName(on type: any KeyValueObservable.Type) -> String {
+    keyDescription ?? type._$kvoKey(forSlot: slot) ?? "#\(slot)"
+  }
+
   /// What a derived observation's value depends on now, for
   /// ``KeyValueObservable/observationInfo``; empty for everything else.
   var dependencyDescriptions: [String] { [] }
