@@ -21,8 +21,9 @@
 /// ```
 ///
 /// Taking a snapshot copies each object's live registrations under its
-/// lock and reads the rest with no lock held: writers wait only for the
-/// copy, and no user code runs under a lock. Objects that are freed are not
+/// lock (and a controller's or a computed key's list of what it observes
+/// under theirs) and reads the rest with no lock held: writers wait only
+/// for the copy, and no user code runs under a lock. Objects that are freed are not
 /// in the graph; nor are Swift Observation's own trackings
 /// (`withObservationTracking`, SwiftUI), which its registrar does not list.
 /// The same registrations give the same text, so snapshots can be compared
@@ -56,8 +57,8 @@ public struct KeyValueObservationGraph: Sendable, Hashable, CustomStringConverti
   /// - Parameters:
   ///   - objects: Where the walk starts; each is a node, observed or not.
   ///   - depth: How many steps from `objects` the walk may list an
-  ///     object's registrations: `0` lists only theirs (the objects they
-  ///     lead to are drawn, not walked). Unbounded by default.
+  ///     object's registrations: `0` (or less) lists only theirs (the
+  ///     objects they lead to are drawn, not walked). Unbounded by default.
   /// - Complexity: O(*r*) in the registrations of the objects walked.
   public init(from objects: [any KeyValueObservable], depth: Int = .max) {
     var walk = ObservationGraphWalk(depth: max(0, depth))
@@ -75,7 +76,7 @@ public struct KeyValueObservationGraph: Sendable, Hashable, CustomStringConverti
   /// ```swift
   /// print(graph)
   /// // KeyValueObservationGraph: 2 nodes, 1 edge
-  /// // closure (Person, KeyValueObservedChange<String>) #2 → Person #1: name [.new] (token)
+  /// // closure (Person, KeyValueObservedChange<String>) #2 → Person #1: name [.new] (token, App/Badge.swift:8)
   /// ```
   public var description: String {
     let count = "\(nodes.count) node\(nodes.count == 1 ? "" : "s"), \(edges.count) edge\(edges.count == 1 ? "" : "s")"
