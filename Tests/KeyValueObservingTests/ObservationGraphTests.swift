@@ -145,6 +145,8 @@ struct ObservationGraphTests {
     let plain = KeyValueObservationGraph(from: [person])
     #expect(withoutSites(plain.description).hasSuffix("ChangeLog #2 → Person #1: age [.new] (classic)"))
     #expect(plain.nodes.last?.kind == .observer)
+    #expect(plain.dot.contains("n2 [label=\"ChangeLog #2\", shape=box, style=rounded];"))
+    #expect(plain.mermaid.contains("n2(\"ChangeLog #35;2\")"))
 
     let a = GraphSentinel()
     let b = GraphSentinel()
