@@ -56,9 +56,11 @@ public macro KeyValueIgnored() =
   #externalMacro(module: "KeyValueObservingMacros", type: "KeyValueIgnoredMacro")
 
 /// Rewrites one stored property so that it notifies; applied by
-/// ``KeyValueObservable()`` to each observable property. Not API: don't write
-/// it yourself.
+/// ``KeyValueObservable()`` to each observable property, with
+/// `routesMutations: true` in a class that declares `Observable` and its
+/// own `withMutation(keyPath:_:)`, which the setter then goes through. Not
+/// API: don't write it yourself.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
 @attached(peer, names: prefixed(_))
-public macro _KeyValueObservableProperty(slot: Int) =
+public macro _KeyValueObservableProperty(slot: Int, routesMutations: Bool = false) =
   #externalMacro(module: "KeyValueObservingMacros", type: "KeyValueObservablePropertyMacro")

@@ -67,11 +67,7 @@ extension KeyValueObservableMacro: MemberMacro {
       classDecl, isRoot: isRoot, tracksObservation: tracksObservation, canHoldStaticStorage: canHoldStaticStorage
     ).members
     if tracksObservation {
-      let observation = ObservationMembers(
-        classDecl: classDecl,
-        properties: classDecl.observableProperties,
-        canHoldStaticStorage: canHoldStaticStorage
-      )
+      let observation = ObservationMembers(classDecl: classDecl, canHoldStaticStorage: canHoldStaticStorage)
       members += observation.members
       for hook in observation.isolatedHooks {
         context.diagnose(
@@ -185,7 +181,11 @@ extension KeyValueObservableMacro: MemberAttributeMacro {
     guard case .observable(let name) = variable.classification,
       let slot = classDecl.observableProperties.firstIndex(of: name)
     else { return [] }
-    return ["@\(raw: Names.propertyAttribute)(slot: \(raw: slot))"]
+    // The accessor macro sees the class without its members: it is told
+    // when the class routes mutations through its own hook.
+    let routesMutations =
+      classDecl.declaresObservable && ObservationMembers(classDecl: classDecl).declaresHook(Names.mutationHook)
+    return ["@\(raw: Names.propertyAttribute)(slot: \(raw: slot)\(raw: routesMutations ? ", routesMutations: true" : ""))"]
   }
 }
 

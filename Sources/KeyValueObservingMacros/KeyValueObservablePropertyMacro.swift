@@ -28,13 +28,22 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     else { return [] }
     let storage = Names.storage(of: name)
     let observers = variable.bindings.first?.accessorBlock == nil ? "" : ", hasPropertyObservers: true"
+    let classDecl = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first
     // Observers read the value as key-value coding would: through the most
     // derived getter, which a subclass of a non-final class may override.
-    let isFinal = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first?.isFinal ?? true
+    let isFinal = classDecl?.isFinal ?? true
+    // A class that declares `Observable` calls the tracked forms, which
+    // also report to Swift Observation: names of their own, not overloads,
+    // so that each accessor gives the type checker one function to
+    // consider. A class that routes its mutations through its own
+    // `withMutation(keyPath:_:)` sets through the overload that calls it.
+    let tracked = classDecl?.declaresObservable ?? false
+    let access = tracked ? Names.trackedAccess : Names.access
+    let set = tracked && !routesMutations(node) ? Names.notifyingTrackedSet : Names.notifyingSet
     let read = isFinal ? storage : variable.bindings.first?.pattern.trimmedDescription ?? storage
     let get = "get: { $0.\(read) }"
     func notify(_ value: String) -> String {
-      "\(Names.storageLocal).notifyingSet(self, slot: \(slot), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
+      "\(Names.storageLocal).\(set)(self, slot: \(slot), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
     }
     // A `_modify` that works on a copy assigns it back through the setter,
     // which notifies; in a class that may have subclasses, through the
@@ -53,7 +62,7 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
       """
 
         get {
-          \(raw: Names.tracking).access(self, slot: \(raw: slot))
+          \(raw: Names.tracking).\(raw: access)(self, slot: \(raw: slot))
           return \(raw: storage)
         }
       """,
@@ -85,6 +94,12 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
         }
       """,
     ]
+  }
+
+  /// Whether the attribute says `routesMutations: true`.
+  private static func routesMutations(_ node: AttributeSyntax) -> Bool {
+    guard case .argumentList(let arguments) = node.arguments else { return false }
+    return arguments.contains { $0.label?.text == "routesMutations" && $0.expression.trimmedDescription == "true" }
   }
 
   /// `Self._$kvoFirstSlot_Person + 2`: the enclosing class's first slot plus

@@ -25,6 +25,13 @@ enum Names {
   static let observationRegistrar = "_$kvoObservationRegistrar"
   static let observationEvent = "_$kvoObservationEvent"
   static let observationReport = "_$kvoReport"
+  /// What a getter and a setter call: the forms for any class, overloaded
+  /// for one that is `Observable` without the macro seeing it, and the
+  /// forms for a class that declares `Observable`.
+  static let access = "access"
+  static let trackedAccess = "trackedAccess"
+  static let notifyingSet = "notifyingSet"
+  static let notifyingTrackedSet = "notifyingTrackedSet"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 
@@ -40,14 +47,6 @@ enum Names {
   static func keyTable(ofClass className: String) -> String {
     "_$kvoKeys_\(className)"
   }
-
-  /// The static constant holding the key paths of a class that Swift
-  /// Observation tracks.
-  static let observationKeyPaths = "_$kvoObservationKeyPaths"
-
-  /// The runtime function that gives the properties' own key paths, from the
-  /// key table, for the constant above.
-  static let observedKeyPaths = "_$kvoObservedKeyPaths"
 
   /// The methods a class that declares `Observable` may write to intercept
   /// tracked reads and writes, as `@Observable` calls them.

@@ -8,32 +8,27 @@ import SwiftSyntaxBuilder
 /// events, as `ObservationRegistrar.withMutation` does, by the runtime
 /// (`_$kvoObservedMutation(ofSlot:_:)` for `Observable` classes).
 ///
-/// The accessors stay as they are for every class: for a tracked one, the
-/// compiler picks the runtime's overloads that report to Observation. A
+/// The accessors of such a class call the runtime's tracked forms
+/// (`trackedAccess`, `notifyingTrackedSet`: see
+/// `KeyValueObservablePropertyMacro`), which also report to Observation. A
 /// subclass inherits all of it and adds nothing: the properties it declares
 /// are reported through their key paths from its key table.
+///
+/// Beside `@Observable`'s expansion, member by member: the registrar is the
+/// same line; `@Observable`'s `access(keyPath:)` and
+/// `withMutation(keyPath:_:)` are this event member, one line that takes a
+/// slot instead of a key path (the runtime finds the key path, once per
+/// class); there is nothing else.
 struct ObservationMembers {
   let classDecl: ClassDeclSyntax
-  /// The observable stored properties, in slot order.
-  let properties: [String]
-  /// The properties whose key paths the class keeps in static constants
-  /// (see ``keyPathMembers``).
-  let keptKeyPaths: Set<String>
+  /// Whether the class holds its key table in a static constant (see
+  /// `KeyTable`): false for a generic class, or one in an extension.
+  var canHoldStaticStorage = true
 
-  /// - Parameter canHoldStaticStorage: whether a static stored property
-  ///   compiles in the class: false when it, or a type around it, is
-  ///   generic, or when it sits in an extension (of a type that may be).
-  init(classDecl: ClassDeclSyntax, properties: [String], canHoldStaticStorage: Bool) {
-    self.classDecl = classDecl
-    self.properties = properties
-    keptKeyPaths = canHoldStaticStorage ? classDecl.directlyAccessedProperties : []
-  }
-
-  private var className: String { classDecl.name.trimmedDescription }
   private var access: String { classDecl.witnessAccess(overridable: false) }
 
   var members: [DeclSyntax] {
-    let reports = declaresHook(Names.accessHook) ? [hookedEventMember] : [eventMember] + keyPathMembers
+    let reports = declaresHook(Names.accessHook) ? [hookedEventMember] : [eventMember]
     return [registrarMember] + reports + (declaresHook(Names.mutationHook) ? [hookedMutationMember] : [])
   }
 
@@ -65,7 +60,7 @@ struct ObservationMembers {
     """
       @inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {
         guard case .access = event, let keyPath = \(raw: typedKeyPath) else {
-          return \(raw: reportFromTable)
+          return \(raw: report)
         }
         func report(_ keyPath: some \(raw: Names.typedKeyPath)<\(raw: classDecl.selfTypeName)>) { access(keyPath: keyPath._$kvoTyped) }
         report(keyPath)
@@ -89,11 +84,13 @@ struct ObservationMembers {
     """
   }
 
-  /// Reports the event to the registrar with the key path the key table
-  /// holds for `slot`: for a slot whose key path the class keeps no
-  /// constant of, and for every event a hook does not take.
-  private var reportFromTable: String {
-    "\(Names.observationRegistrar).\(Names.observationReport)(event, self, type(of: self).\(Names.keyPathForSlot)(forSlot: slot))"
+  /// Reports the event to the registrar, through the runtime, which names
+  /// the property at `slot` by the key path the class's key table holds.
+  /// The table's own constant where the class has one, which the call
+  /// borrows: `_$kvoKeys` hands out a reference it must retain.
+  private var report: String {
+    let table = canHoldStaticStorage ? Names.keyTable(ofClass: classDecl.name.trimmedDescription) : Names.keys
+    return "\(Names.observationRegistrar).\(Names.observationReport)(event, self, slot: slot, in: Self.\(table))"
   }
 
   /// The key path of the property at `slot`, from the key table, opened to
@@ -103,90 +100,22 @@ struct ObservationMembers {
     "type(of: self).\(Names.keyPathForSlot)(forSlot: slot) as? any \(Names.typedKeyPath)<\(classDecl.selfTypeName)>"
   }
 
-  /// The key path of each property with `nonisolated(unsafe)` storage (see
-  /// ``ClassDeclSyntax/directlyAccessedProperties``), in one static
-  /// constant — a tuple of them, or the one — that the event member hands
-  /// to the registrar from.
-  ///
-  /// A key path literal is looked up in the runtime's cache and retained
-  /// each time it runs; a constant is a load, and a borrow of it needs no
-  /// retain. On every write and every tracked read that saves about 80
-  /// instructions and an atomic retain–release pair — what puts the
-  /// class's unobserved write below `@Observable`'s, which forms its
-  /// literal each time. One constant for all of them, not one each: each
-  /// static constant is an initializer and an accessor that a release
-  /// build compiles.
-  ///
-  /// Observation hears about the property's own key path (`\Sheet.title`),
-  /// as `@Observable` reports it: anything that compares the key paths it
-  /// is told about sees the property. A `nonisolated` constant may not form
-  /// a key path to a property that is isolated — in a class that is, or that
-  /// the module makes so (`-default-isolation MainActor`, which the macro
-  /// cannot see) — so the constant is initialised, once, from the class's
-  /// key table, which holds every property's key path, and names the
-  /// storage only for the type (`_$kvoObservedKeyPaths(_:)`: one call for
-  /// the whole constant, not one per property, which a release build
-  /// compiles each).
-  /// A root class's slots start at 0.
-  var keyPathMembers: [DeclSyntax] {
-    let type = classDecl.selfTypeName
-    let kept = keptProperties.map { name in (slot: properties.firstIndex(of: name) ?? 0, name: name) }
-    guard !kept.isEmpty else { return [] }
-    // One property gives the key path itself: a one-element pack is not a
-    // tuple.
-    let value =
-      "\(type).\(Names.observedKeyPaths)("
-      + kept.map { "(\($0.slot), \\\(type).\(Names.storage(of: $0.name)))" }.joined(separator: ", ") + ")"
-    // `nonisolated(unsafe)`: a key path is immutable, but the standard
-    // library declares `KeyPath` Sendable only for literals; the constant
-    // is written once, by its initializer.
-    return ["private nonisolated(unsafe) static let \(raw: Names.observationKeyPaths) = \(raw: value)"]
-  }
-
-  /// The properties whose key paths the class keeps, in slot order.
-  private var keptProperties: [String] {
-    properties.filter(keptKeyPaths.contains)
-  }
-
-  /// A kept property's key path, as the event member reads it from the
-  /// constant.
-  private func keyPath(of name: String) -> String {
-    let kept = keptProperties
-    guard kept.count > 1, let index = kept.firstIndex(of: name) else { return "Self.\(Names.observationKeyPaths)" }
-    return "Self.\(Names.observationKeyPaths).\(index)"
-  }
-
   /// Observation's registrar, as `@Observable` keeps one.
   var registrarMember: DeclSyntax {
     "\(raw: access)nonisolated let \(raw: Names.observationRegistrar) = \(raw: Names.observationRegistrarType)()"
   }
 
-  /// Reports an event of the property at a slot with the key path kept as
-  /// a constant; every other slot — a subclass's, or a property whose key
-  /// path the class cannot keep (a generic class's, or one with observers
-  /// of its own, whose storage is isolated) — with the key path its key
-  /// table holds, the same for each of its events.
+  /// Reports an event of one of the class's properties (its subclasses'
+  /// included) to the registrar. One line: the runtime finds the property's
+  /// key path and reports it with its types, in code compiled once (see
+  /// `ObservationReporter`), so a release build compiles no switch over
+  /// the slots and no constant of key paths for each class.
   ///
-  /// Never inlined: every getter and setter calls it with a constant slot,
-  /// and its switch and reports inlined into each of them made a release
-  /// build of such a class compile them once per accessor. The call costs
-  /// a few nanoseconds on a path that goes on into Observation's registrar.
+  /// Never inlined: every getter and setter calls it, and inlined its
+  /// reach of the table's constant (a check that it is initialised, and
+  /// the call that initialises it) would be in each of them.
   var eventMember: DeclSyntax {
-    let firstSlot = Names.firstSlot(ofClass: className)
-    let report = "\(Names.observationRegistrar).\(Names.observationReport)"
-    let cases = properties.enumerated().compactMap { index, name -> String? in
-      guard keptKeyPaths.contains(name) else { return nil }
-      return "case \(index): \(report)(event, self, \(keyPath(of: name)))"
-    }
-    let fallback = reportFromTable
-    guard !cases.isEmpty else {
-      return "@inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) { \(raw: fallback) }"
-    }
-    let body = ["switch slot - Self.\(firstSlot) {"] + cases + ["default: \(fallback)", "}"]
-    return """
-      @inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) {\(raw: indented(body))
-      }
-      """
+    "@inline(never) \(raw: access)nonisolated final func \(raw: Names.observationEvent)(_ event: \(raw: Names.observationEventType), slot: Swift.Int) { \(raw: report) }"
   }
 }
 

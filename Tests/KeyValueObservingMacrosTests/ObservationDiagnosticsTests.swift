@@ -85,7 +85,7 @@ struct ObservationDiagnosticsTests {
 
         @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           guard case .access = event, let keyPath = type(of: self)._$kvoKeyPath(forSlot: slot) as? any KeyValueObserving._KeyValueTypedKeyPath<Sheet> else {
-            return _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+            return _$kvoObservationRegistrar._$kvoReport(event, self, slot: slot, in: Self._$kvoKeys_Sheet)
           }
           func report(_ keyPath: some KeyValueObserving._KeyValueTypedKeyPath<Sheet>) { access(keyPath: keyPath._$kvoTyped) }
           report(keyPath)
@@ -249,7 +249,7 @@ struct ObservationDiagnosticsTests {
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
-        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) { _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot)) }
+        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) { _$kvoObservationRegistrar._$kvoReport(event, self, slot: slot, in: Self._$kvoKeys_Sheet) }
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}

@@ -4,7 +4,7 @@ import Testing
 /// A class that also declares `Observable`: what Swift Observation is told.
 @Suite(.macros(rootClassMacros, record: .missing))
 struct ObservationExpansionTests {
-  @Test("a class that declares Observable gets a registrar and reporting members; its accessors are as for any class")
+  @Test("a class that declares Observable gets a registrar and a one-line event member; its accessors call the tracked forms")
   func declaresObservable() {
     assertMacro {
       """
@@ -23,7 +23,7 @@ struct ObservationExpansionTests {
             _title = initialValue
           }
           get {
-            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Sheet + 0)
+            KeyValueObserving._KeyValueAccessTracking.trackedAccess(self, slot: Self._$kvoFirstSlot_Sheet + 0)
             return _title
           }
           set {
@@ -31,7 +31,7 @@ struct ObservationExpansionTests {
               _title = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
@@ -56,7 +56,7 @@ struct ObservationExpansionTests {
             _count = initialValue
           }
           get {
-            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Sheet + 1)
+            KeyValueObserving._KeyValueAccessTracking.trackedAccess(self, slot: Self._$kvoFirstSlot_Sheet + 1)
             return _count
           }
           set {
@@ -64,7 +64,7 @@ struct ObservationExpansionTests {
               _count = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, to: newValue, get: { $0._count }, set: { $0._count = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, to: newValue, get: { $0._count }, set: { $0._count = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 1) else {
@@ -103,15 +103,7 @@ struct ObservationExpansionTests {
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
-        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
-          switch slot - Self._$kvoFirstSlot_Sheet {
-          case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPaths.0)
-          case 1: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPaths.1)
-          default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
-          }
-        }
-
-        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Sheet._$kvoObservedKeyPaths((0, \Sheet._title), (1, \Sheet._count))
+        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) { _$kvoObservationRegistrar._$kvoReport(event, self, slot: slot, in: Self._$kvoKeys_Sheet) }
       }
 
       extension Sheet: nonisolated KeyValueObserving.KeyValueObservable {}
@@ -143,7 +135,7 @@ struct ObservationExpansionTests {
             _title = initialValue
           }
           get {
-            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Sheet + 0)
+            KeyValueObserving._KeyValueAccessTracking.trackedAccess(self, slot: Self._$kvoFirstSlot_Sheet + 0)
             return _title
           }
           set {
@@ -197,7 +189,7 @@ struct ObservationExpansionTests {
 
         @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
           guard case .access = event, let keyPath = type(of: self)._$kvoKeyPath(forSlot: slot) as? any KeyValueObserving._KeyValueTypedKeyPath<Sheet> else {
-            return _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+            return _$kvoObservationRegistrar._$kvoReport(event, self, slot: slot, in: Self._$kvoKeys_Sheet)
           }
           func report(_ keyPath: some KeyValueObserving._KeyValueTypedKeyPath<Sheet>) { access(keyPath: keyPath._$kvoTyped) }
           report(keyPath)
@@ -217,7 +209,7 @@ struct ObservationExpansionTests {
     }
   }
 
-  @Test("a main-actor class that declares Observable keeps its properties' key paths as constants; a property with observers is named by a pattern")
+  @Test("a main-actor class that declares Observable reports as any other, a property with observers included")
   func mainActorDeclaresObservable() {
     assertMacro {
       """
@@ -239,7 +231,7 @@ struct ObservationExpansionTests {
             _headline = initialValue
           }
           get {
-            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Screen + 0)
+            KeyValueObserving._KeyValueAccessTracking.trackedAccess(self, slot: Self._$kvoFirstSlot_Screen + 0)
             return _headline
           }
           set {
@@ -247,7 +239,7 @@ struct ObservationExpansionTests {
               _headline = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 0, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 0, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 0) else {
@@ -275,7 +267,7 @@ struct ObservationExpansionTests {
 
 
             get {
-              KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Screen + 1)
+              KeyValueObserving._KeyValueAccessTracking.trackedAccess(self, slot: Self._$kvoFirstSlot_Screen + 1)
               return _zoom
             }
 
@@ -285,7 +277,7 @@ struct ObservationExpansionTests {
                 _zoom = newValue
                 return
               }
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Screen + 1, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
+              _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 1, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
             }
 
 
@@ -332,14 +324,7 @@ struct ObservationExpansionTests {
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
 
-        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) {
-          switch slot - Self._$kvoFirstSlot_Screen {
-          case 0: _$kvoObservationRegistrar._$kvoReport(event, self, Self._$kvoObservationKeyPaths)
-          default: _$kvoObservationRegistrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
-          }
-        }
-
-        private nonisolated(unsafe) static let _$kvoObservationKeyPaths = Screen._$kvoObservedKeyPaths((0, \Screen._headline))
+        @inline(never) nonisolated final func _$kvoObservationEvent(_ event: KeyValueObserving._KeyValueObservationEvent, slot: Swift.Int) { _$kvoObservationRegistrar._$kvoReport(event, self, slot: slot, in: Self._$kvoKeys_Screen) }
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
           try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)

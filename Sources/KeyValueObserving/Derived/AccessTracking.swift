@@ -148,15 +148,29 @@ public enum _KeyValueAccessTracking {
     }
   }
 
-  /// ``access(_:slot:)`` on a class that declares `Observable`: the read
-  /// is also reported to Swift Observation. The compiler picks this
-  /// overload for such a class, from the same getter text.
+  /// ``access(_:slot:)`` on a class that is `Observable` through a
+  /// protocol that refines it: the read is also reported to Swift
+  /// Observation. The compiler picks this overload for such a class, from
+  /// the same getter text (the macro cannot see the conformance).
   ///
   /// ```swift
   /// _KeyValueAccessTracking.access(sheet, slot: 0)
   /// ```
   @inlinable @inline(__always)
   public static func access(_ object: some KeyValueObservable & Observable, slot: Int) {
+    trackedAccess(object, slot: slot)
+  }
+
+  /// ``access(_:slot:)`` on a class that declares `Observable`, whose
+  /// getters the macro writes with this call: the read is also reported
+  /// to Swift Observation. A name of its own, not an overload, so that the
+  /// type checker has one function to consider for each getter.
+  ///
+  /// ```swift
+  /// _KeyValueAccessTracking.trackedAccess(sheet, slot: 0)
+  /// ```
+  @inlinable @inline(__always)
+  public static func trackedAccess(_ object: some KeyValueObservable & Observable, slot: Int) {
     if activeTrackingScopes.load(ordering: .relaxed) != 0 {
       record(object, slot: slot)
     }

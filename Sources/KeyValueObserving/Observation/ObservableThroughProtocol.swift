@@ -9,10 +9,11 @@ extension KeyValueObservable where Self: Observable {
   /// and no member of its own; the compiler, which sees the conformance,
   /// picks this one instead. The registrar lives in the object's
   /// observation storage, made on the first report (the first tracked
-  /// read), and each property is named by the key path its key table holds.
+  /// read); the event goes to it as any tracked class's does, through the
+  /// class's key table.
   ///
-  /// A class that declares `Observable` itself keeps the faster member the
-  /// macro writes: a registrar of its own and its key paths as constants.
+  /// A class that declares `Observable` itself has a registrar of its own,
+  /// which the member the macro writes reports to.
   ///
   /// Not API.
   ///
@@ -24,7 +25,7 @@ extension KeyValueObservable where Self: Observable {
   /// ```
   public func _$kvoObservationEvent(_ event: _KeyValueObservationEvent, slot: Int) {
     let registrar = _$kvoStorage().observationRegistrar()
-    registrar._$kvoReport(event, self, type(of: self)._$kvoKeyPath(forSlot: slot))
+    registrar._$kvoReport(event, self, slot: slot, in: Self._$kvoKeys)
   }
 }
 

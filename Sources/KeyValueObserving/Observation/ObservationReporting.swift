@@ -5,16 +5,18 @@ public import Observation
 /// `withObservationTracking`, `Observations` and SwiftUI track it.
 ///
 /// The macro gives such a class an `ObservationRegistrar` and its own
-/// ``KeyValueObservable/_$kvoObservationEvent(_:slot:)``, which hands each
-/// event to the registrar with the property's key path; a mutation as a
+/// ``KeyValueObservable/_$kvoObservationEvent(_:slot:)``, one line that
+/// hands each event to the registrar through the runtime, which names the
+/// property by its key path (see ``ObservationReporter``); a mutation as a
 /// whole (``KeyValueObservable/_$kvoObservedMutation(ofSlot:_:)``) is its
-/// two events. The accessors it
-/// writes are the same as for any other class: their calls have overloads
-/// for classes that are `Observable` (the getter's `access`, the setter's
-/// `notifyingSet`) that also report, chosen by the compiler, so a class that
-/// does not declare `Observable` pays nothing. Every other change of a
-/// property — `setValue(_:forKey:)`, a collection proxy's mutation, a
-/// manual will/did pair — reports through the same member.
+/// two events. Its getters call `trackedAccess` and its setters
+/// `notifyingTrackedSet`, which report; those of a class that does not
+/// declare `Observable` call `access` and `notifyingSet`, whose overloads
+/// for an `Observable` class report too (for one that is `Observable`
+/// through a protocol the macro cannot see), so a class that is not pays
+/// nothing. Every other change of a property — `setValue(_:forKey:)`, a
+/// collection proxy's mutation, a manual will/did pair — reports through
+/// the same member.
 ///
 /// Not API.
 public enum _KeyValueObservationEvent: Sendable {
@@ -75,72 +77,36 @@ extension KeyValueObservable where Self: Observable {
   }
 }
 
-extension KeyValueObservable {
-  /// The key path Swift Observation hears about for the observable stored
-  /// property at `slot`: the property's own (`\Sheet.title`), as
-  /// `@Observable` reports it, from the class's key table, which forms it
-  /// where no `nonisolated` constant may (the property of an isolated
-  /// class); `storage`, the key path to the property's storage, gives its
-  /// type, and stands in if the table has none.
-  ///
-  /// Not API: ``_$kvoObservedKeyPaths(_:)`` calls it for each property.
-  ///
-  /// ```swift
-  /// let title = Sheet._$kvoObservedKeyPath(slot: 0, storage: \Sheet._title)  // \Sheet.title
-  /// ```
-  public static func _$kvoObservedKeyPath<Value>(slot: Int, storage: KeyPath<Self, Value>) -> KeyPath<Self, Value> {
-    _$kvoKeyPath(forSlot: slot) as? KeyPath<Self, Value> ?? storage
-  }
-
-  /// ``_$kvoObservedKeyPath(slot:storage:)`` for each of a class's
-  /// properties, given with its slot: one call initialises the class's
-  /// whole constant, not one per property. For one property it gives the
-  /// key path itself (a one-element pack is not a tuple).
-  ///
-  /// Not API.
-  public static func _$kvoObservedKeyPaths<each Value>(
-    _ properties: repeat (Int, KeyPath<Self, each Value>)
-  ) -> (repeat KeyPath<Self, each Value>) {
-    (repeat _$kvoObservedKeyPath(slot: (each properties).0, storage: (each properties).1))
-  }
-}
-
 extension ObservationRegistrar {
-  /// Hands `event` of the property `keyPath` names on `subject` to this
-  /// registrar.
+  /// Hands `event` of the observable stored property at `slot` of
+  /// `subject` to this registrar, with the property's own key path
+  /// (`\Sheet.title`), as `@Observable` reports it: through the
+  /// ``ObservationReporter`` that `table`, the key table of the class that
+  /// declares the registrar, made for it. A slot past that table's keys is
+  /// a subclass's property, found through the table of `subject`'s class,
+  /// with the key path rooted there.
+  ///
+  /// Not inlined: the one path every class's events take, compiled once,
+  /// here, instead of a switch over each class's slots. The table comes
+  /// borrowed from the class's constant, and the reporter borrowed from
+  /// the table: an event retains nothing.
   ///
   /// Not API: the member the macro writes calls it.
-  @inlinable
-  public func _$kvoReport<Subject: Observable, Member>(
-    _ event: _KeyValueObservationEvent,
-    _ subject: Subject,
-    _ keyPath: KeyPath<Subject, Member>
-  ) {
-    switch event {
-    case .access: access(subject, keyPath: keyPath)
-    case .willSet: willSet(subject, keyPath: keyPath)
-    case .didSet: didSet(subject, keyPath: keyPath)
-    }
-  }
-
-  /// Hands `event` of the property `keyPath` names on `subject` to this
-  /// registrar, for a key path known only as a value: one to a property a
-  /// subclass declares, from its class's table, or one a class isolated to
-  /// a global actor names as a pattern. Its types are found at run time.
   ///
-  /// Not API.
-  public func _$kvoReport(_ event: _KeyValueObservationEvent, _ subject: AnyObject, _ keyPath: AnyKeyPath?) {
-    guard let keyPath else { return }
-    let keyPathType = type(of: keyPath)
-    guard let root = keyPathType.rootType as? any Observable.Type else { return }
-    func report<Root: Observable>(as _: Root.Type) {
-      func report<Member>(_: Member.Type) {
-        guard let subject = subject as? Root, let typed = keyPath as? KeyPath<Root, Member> else { return }
-        _$kvoReport(event, subject, typed)
-      }
-      report(keyPathType.valueType)
-    }
-    report(as: root)
+  /// ```swift
+  /// _$kvoObservationRegistrar._$kvoReport(.willSet, self, slot: 0, in: Self._$kvoKeys_Sheet)
+  /// ```
+  public func _$kvoReport(
+    _ event: _KeyValueObservationEvent,
+    _ subject: some KeyValueObservable,
+    slot: Int,
+    in table: _KeyValueKeyTable
+  ) {
+    let reporter =
+      slot < table.keyCount
+      ? table.observationReporter(forSlot: slot)
+      : type(of: subject)._$kvoKeys.observationReporter(forSlot: slot)
+    reporter?._withUnsafeGuaranteedRef { $0.report(event, to: self, of: subject) }
   }
 }
 

@@ -41,6 +41,12 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   let overriddenSlots: [Int]
   /// What the storage jobs need of the class as a whole.
   @usableFromInline let classFunctions: ClassFunctions
+  /// What hands the events of each of this class's own observable stored
+  /// properties to Swift Observation, in slot order, in a class that it
+  /// tracks (see ``ObservationReporter``); empty in any other. Unmanaged,
+  /// so that an event borrows its reporter without a retain and a release
+  /// (each an atomic operation); the table owns them.
+  private let observationReporters: [Unmanaged<ObservationReporter>?]
 
   /// Functions of an object of the class (or of a subclass) that the
   /// storage jobs call: made where the table is built, with the class's
@@ -102,6 +108,24 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
     readOnlyKeys = builder.readOnlyKeys
     hasReadOnlyKeys = !readOnlyKeys.isEmpty || (superTable?.hasReadOnlyKeys ?? false)
     overriddenSlots = superTable.map { table in builder.overriddenKeys.compactMap { table.slot(forKey: $0) } } ?? []
+    observationReporters =
+      classFunctions.observedMutation == nil
+      ? []
+      : stored.map { key in key.keyPath.flatMap { ObservationReporter.make(for: $0) }.map { Unmanaged.passRetained($0) } }
+  }
+
+  deinit {
+    for reporter in observationReporters {
+      reporter?.release()
+    }
+  }
+
+  /// The reporter of the property at `slot`, this class's or a
+  /// superclass's, if Swift Observation tracks the class.
+  func observationReporter(forSlot slot: Int) -> Unmanaged<ObservationReporter>? {
+    guard slot >= firstSlot else { return superTable?.observationReporter(forSlot: slot) }
+    let index = slot - firstSlot
+    return index < observationReporters.count ? observationReporters[index] : nil
   }
 
   /// The tables of generic classes (and classes inside generic types),

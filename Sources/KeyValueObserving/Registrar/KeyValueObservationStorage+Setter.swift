@@ -157,9 +157,14 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   }
 
   /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
-  /// that declares `Observable`: the assignment is also one mutation as
-  /// Swift Observation sees it. The compiler picks this overload for such a
-  /// class, from the same setter text (whose storage is then never `nil`).
+  /// that is `Observable`, but whose setters the macro writes without
+  /// knowing it (the class is `Observable` through a protocol that refines
+  /// it), or that routes its mutations through its own
+  /// `withMutation(keyPath:_:)`: the assignment is also one mutation as
+  /// Swift Observation sees it, made by the class's
+  /// ``KeyValueObservable/_$kvoObservedMutation(ofSlot:_:)``. The compiler
+  /// picks this overload for such a class, from the same setter text
+  /// (whose storage is then never `nil`).
   ///
   /// Not API: macro-generated setters call it.
   @inlinable @inline(__always)
@@ -171,11 +176,32 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    // One mutation around both paths: its two reports are compiled once
-    // per setter.
     object._$kvoObservedMutation(ofSlot: slot) {
       assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
     }
+  }
+
+  /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
+  /// that declares `Observable`, whose setters the macro writes with this
+  /// call: the assignment is also one mutation as Swift Observation sees
+  /// it, its will and its did around both paths. No closure, so a release
+  /// build specialises nothing more per property; and a name of its own,
+  /// not an overload, so that the type checker has one function to
+  /// consider for each setter.
+  ///
+  /// Not API: macro-generated setters call it.
+  @inlinable @inline(__always)
+  public func notifyingTrackedSet<Object: KeyValueObservable & Observable, Value>(
+    _ object: Object,
+    slot: Int,
+    to newValue: Value,
+    hasPropertyObservers: Bool = false,
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
+  ) {
+    object._$kvoObservationEvent(.willSet, slot: slot)
+    assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    object._$kvoObservationEvent(.didSet, slot: slot)
   }
 
   /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``

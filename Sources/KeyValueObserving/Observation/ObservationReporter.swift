@@ -1,0 +1,52 @@
+public import Observation
+
+/// Hands the events of one observable stored property of a class that Swift
+/// Observation tracks to an `ObservationRegistrar`, with the property's own
+/// key path (`\Sheet.title`), typed, as `@Observable` reports it.
+///
+/// The class's key table makes one per property, once, when it is built
+/// (``make(for:)`` opens the key path's types at run time); every event
+/// afterwards is a lookup by slot and one call. So a class that declares
+/// `Observable` compiles no reporting code of its own — no switch over its
+/// slots, no constant of key paths —, which is most of what made its
+/// release build cost more than a plain `@KeyValueObservable` class's.
+@usableFromInline
+class ObservationReporter: @unchecked Sendable {
+  // @unchecked Sendable: immutable once made.
+
+  /// Hands `event` of the property to `registrar`, for `subject`, an object
+  /// of the class (or of a subclass) whose property it is.
+  func report(_ event: _KeyValueObservationEvent, to registrar: ObservationRegistrar, of subject: AnyObject) {}
+
+  /// The reporter of the property `keyPath` names, or `nil` when its root
+  /// is not a class that Swift Observation tracks.
+  static func make(for keyPath: AnyKeyPath) -> ObservationReporter? {
+    let keyPathType = type(of: keyPath)
+    guard let root = keyPathType.rootType as? any (KeyValueObservable & Observable).Type else { return nil }
+    func make<Root: KeyValueObservable & Observable>(rootedAt _: Root.Type) -> ObservationReporter? {
+      func make<Member>(_: Member.Type) -> ObservationReporter? {
+        (keyPath as? KeyPath<Root, Member>).map(KeyPathReporter.init)
+      }
+      return make(keyPathType.valueType)
+    }
+    return make(rootedAt: root)
+  }
+}
+
+/// An ``ObservationReporter`` with the types of its key path.
+private final class KeyPathReporter<Subject: KeyValueObservable & Observable, Member>: ObservationReporter {
+  let keyPath: KeyPath<Subject, Member>
+
+  init(_ keyPath: KeyPath<Subject, Member>) {
+    self.keyPath = keyPath
+  }
+
+  override func report(_ event: _KeyValueObservationEvent, to registrar: ObservationRegistrar, of subject: AnyObject) {
+    let subject = unsafeDowncast(subject, to: Subject.self)
+    switch event {
+    case .access: registrar.access(subject, keyPath: keyPath)
+    case .willSet: registrar.willSet(subject, keyPath: keyPath)
+    case .didSet: registrar.didSet(subject, keyPath: keyPath)
+    }
+  }
+}
