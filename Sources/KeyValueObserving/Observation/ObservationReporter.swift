@@ -1,4 +1,4 @@
-public import Observation
+import Observation
 
 /// Hands the events of one observable stored property of a class that Swift
 /// Observation tracks to an `ObservationRegistrar`, with the property's own
@@ -23,18 +23,25 @@ class ObservationReporter: @unchecked Sendable {
   static func make(for keyPath: AnyKeyPath) -> ObservationReporter? {
     let keyPathType = type(of: keyPath)
     guard let root = keyPathType.rootType as? any (KeyValueObservable & Observable).Type else { return nil }
-    func make<Root: KeyValueObservable & Observable>(rootedAt _: Root.Type) -> ObservationReporter? {
-      func make<Member>(_: Member.Type) -> ObservationReporter? {
-        (keyPath as? KeyPath<Root, Member>).map(KeyPathReporter.init)
-      }
-      return make(keyPathType.valueType)
-    }
-    return make(rootedAt: root)
+    return make(for: keyPath, rootedAt: root, value: keyPathType.valueType)
+  }
+
+  /// The reporter of `keyPath`, whose types are `Root` and `Member`.
+  private static func make<Root: KeyValueObservable & Observable, Member>(
+    for keyPath: AnyKeyPath,
+    rootedAt _: Root.Type,
+    value _: Member.Type
+  ) -> ObservationReporter? {
+    guard let typed = keyPath as? KeyPath<Root, Member> else { return nil }
+    return KeyPathReporter(typed)
   }
 }
 
 /// An ``ObservationReporter`` with the types of its key path.
-private final class KeyPathReporter<Subject: KeyValueObservable & Observable, Member>: ObservationReporter {
+private final class KeyPathReporter<Subject: KeyValueObservable & Observable, Member>: ObservationReporter,
+  @unchecked Sendable
+{
+  // @unchecked Sendable: immutable.
   let keyPath: KeyPath<Subject, Member>
 
   init(_ keyPath: KeyPath<Subject, Member>) {

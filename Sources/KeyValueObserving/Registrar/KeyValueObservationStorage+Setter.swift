@@ -162,7 +162,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// it), or that routes its mutations through its own
   /// `withMutation(keyPath:_:)`: the assignment is also one mutation as
   /// Swift Observation sees it, made by the class's
-  /// ``KeyValueObservable/_$kvoObservedMutation(ofSlot:_:)``. The compiler
+  /// `_$kvoObservedMutation(ofSlot:_:)`. The compiler
   /// picks this overload for such a class, from the same setter text
   /// (whose storage is then never `nil`).
   ///
@@ -181,7 +181,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     }
   }
 
-  /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
+  /// `notifyingSet(_:slot:to:hasPropertyObservers:get:set:)` on a class
   /// that declares `Observable`, whose setters the macro writes with this
   /// call: the assignment is also one mutation as Swift Observation sees
   /// it, its will and its did around both paths. No closure, so a release
