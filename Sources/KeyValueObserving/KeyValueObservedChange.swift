@@ -103,20 +103,24 @@ public struct KeyValueObservedChange<Value> {
   /// the new value only if it asked for `.new`, the old one only if it
   /// asked for `.old`. Every notification is trimmed to its registration's
   /// options here.
+  ///
+  /// The values are borrowed, and copied only into the change: unoptimised,
+  /// a value passed to be consumed is first copied in the caller's frame,
+  /// which for the change path is the frame handlers are called under.
   @inlinable
   init(
     kind: KeyValueChange,
-    newValue: Value?,
-    oldValue: Value?,
-    indexRanges: IndexRanges? = nil,
+    newValue: borrowing Value?,
+    oldValue: borrowing Value?,
+    indexRanges: borrowing IndexRanges? = nil,
     isPrior: Bool,
     trimmedTo options: KeyValueObservingOptions
   ) {
     self.init(
       kind: kind,
-      newValue: options.contains(.new) ? newValue : nil,
-      oldValue: options.contains(.old) ? oldValue : nil,
-      indexRanges: indexRanges,
+      newValue: options.contains(.new) ? copy newValue : nil,
+      oldValue: options.contains(.old) ? copy oldValue : nil,
+      indexRanges: copy indexRanges,
       isPrior: isPrior
     )
   }

@@ -6,42 +6,27 @@ import Synchronization
 // (KeyValueObservationStorage+Notification.swift).
 
 extension _KeyValueObservationStorage {
-  /// Assigns a stored property whose key has registrations, and notifies
-  /// them: the part of a setter kept out of line, so that the setter's own
-  /// code stays a load, a test and a store.
-  ///
-  /// The old value is read only when a registration asked for `.old`, the
-  /// new value (read back after the assignment, so a `didSet` that adjusts
-  /// it is seen) only when one asked for `.new`. Registrations removed during
-  /// notification are skipped; ones added during it wait for the next change.
-  /// A write made in the object's own `deinit` notifies nobody: handlers
-  /// would be handed an object that is being freed.
-  ///
-  /// Compiled once per value type in each module that has setters, not
-  /// once per property: the object's class is erased, and the accessors
-  /// come as functions of any object.
-  @inlinable @inline(never)
-  func notifyingSetObserved<Value>(
-    erased object: AnyObject,
+  /// Assigns a stored property of `object`, and notifies when some
+  /// registration waits for its key: the setter's path, on the storage it
+  /// borrows.
+  #if DEBUG
+    @_transparent @usableFromInline
+  #else
+    @inlinable @inline(__always)
+  #endif
+  func assign<Object: AnyObject, Value>(
+    _ object: Object,
     slot: Int,
     to newValue: Value,
     hasPropertyObservers: Bool,
-    get: (AnyObject) -> Value,
-    set: (AnyObject, Value) -> Void
+    get: (Object) -> Value,
+    set: (Object, Value) -> Void
   ) {
-    guard notifiesAutomatically(slot: slot) else {
+    guard isObserved(slot: slot) else {
       set(object, newValue)
       return
     }
-    notifyingChange(
-      object,
-      slot: slot,
-      shape: ChangeShape(kind: .setting, indexRanges: nil),
-      mayNest: hasPropertyObservers,
-      oldValue: get,
-      change: { set($0, newValue) },
-      newValue: get
-    )
+    notifyingSetObserved(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
   }
 
   /// ``notifyingSetObserved(erased:slot:to:hasPropertyObservers:get:set:)``
@@ -220,14 +205,15 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    _withUnsafeGuaranteedRef { storage in
-      guard storage.isObserved(slot: slot) else {
-        set(object, newValue)
-        return
+    #if DEBUG
+      // Unoptimised, the closure `_withUnsafeGuaranteedRef` takes would be
+      // one more frame under every handler: the storage is retained instead.
+      let storage = takeUnretainedValue()
+      storage.assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    #else
+      _withUnsafeGuaranteedRef { storage in
+        storage.assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
       }
-      storage.notifyingSetObserved(
-        object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set
-      )
-    }
+    #endif
   }
 }

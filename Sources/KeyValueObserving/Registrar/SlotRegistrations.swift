@@ -265,30 +265,33 @@ struct ChangeSnapshot {
   }
 
   /// Calls `body` with each registration still live, in order, without
-  /// retaining them one by one: the list keeps them alive.
-  ///
-  /// After a change (`closingChanges`), `body` also gets each ended
-  /// registration that forwards to a derived observation: the did of a
-  /// change closes the change its will opened on this thread, even when the
-  /// observation ended, or stopped depending on the key, in between (see
-  /// ``DerivedChange``); it notifies nothing then.
-  #if DEBUG
-    @_transparent @usableFromInline
-  #else
-    @inlinable @inline(__always)
-  #endif
+  /// retaining them one by one: the list keeps them alive. (The change
+  /// path, `_KeyValueObservationStorage.notify`, walks the list itself, so
+  /// that a handler runs under as few frames as can be.)
+  @inlinable @inline(__always)
   func forEachLive(closingChanges: Bool, _ body: (_KeyValueRegistration) -> Void) {
-    // The loop calls `body` from here, not from inside the list's own
-    // closures: a callback that changes the key again recurses through as
-    // few frames as can be, which an unoptimised build's stack feels.
     let registrations = storedRegistrations
     for index in 0..<count {
-      registration(at: index, of: registrations)?._withUnsafeGuaranteedRef { registration in
-        if registration.isLive || (closingChanges && registration.receiver == .forwarding) {
-          body(registration)
-        }
-      }
+      liveRegistration(at: index, of: registrations, closingChanges: closingChanges)?._withUnsafeGuaranteedRef(body)
     }
+  }
+
+  /// The registration at `index` of `registrations` if it is to be called,
+  /// read without taking a reference: if it is still live, or, after a
+  /// change (`closingChanges`), if it forwards to a derived observation:
+  /// the did of a change closes the change its will opened on this thread,
+  /// even when the observation ended, or stopped depending on the key, in
+  /// between (see ``DerivedChange``); it notifies nothing then.
+  @inlinable @inline(__always)
+  func liveRegistration(
+    at index: Int,
+    of registrations: UnsafeRawPointer,
+    closingChanges: Bool
+  ) -> Unmanaged<_KeyValueRegistration>? {
+    guard let entry = registration(at: index, of: registrations),
+      entry._withUnsafeGuaranteedRef({ $0.isLive || (closingChanges && $0.receiver == .forwarding) })
+    else { return nil }
+    return entry
   }
 
   /// Where the list keeps its registrations: its tail allocation, which
