@@ -113,18 +113,22 @@ struct KeyTable {
   /// two closures, one that reads it and one that hands it in place to a
   /// body, taking the object as `AnyObject` so that the runtime code behind
   /// the line is compiled per value type, not per class; other storage
-  /// only as a key path, the line's second pattern.
+  /// only as a key path, the line's last pattern. The second pattern is
+  /// the property's key path rooted at an optional of the class
+  /// (`\Person?.?.name`), of which a chain through an optional link is
+  /// made.
   var tableLines: [String] {
     let direct = classDecl.directlyAccessedProperties
     let privateProperties = classDecl.privateObservableProperties
     var lines = properties.map { name in
       let storage = Names.storage(of: name)
       let key = StringLiteralExprSyntax(content: name).description + (privateProperties.contains(name) ? ", keyedByString: false" : "")
+      let keyPaths = "\\\(selfType).\(name), \\\(selfType)?.?.\(name)"
       guard direct.contains(name) else {
-        return "if case (\\\(selfType).\(name), \\\(selfType).\(storage)) = $0.stored(\(key)) {}"
+        return "if case (\(keyPaths), \\\(selfType).\(storage)) = $0.stored(\(key)) {}"
       }
       func object(_ parameter: String) -> String { "Swift.unsafeDowncast(\(parameter), to: \(selfType).self)" }
-      return "if case \\\(selfType).\(name) = $0.stored(\(key), get: { \(object("$0")).\(storage) }, modify: { $0(&\(object("$1")).\(storage)) }) {}"
+      return "if case (\(keyPaths)) = $0.stored(\(key), get: { \(object("$0")).\(storage) }, modify: { $0(&\(object("$1")).\(storage)) }) {}"
     }
     let getters = classDecl.computedProperties
     let constants = classDecl.constantProperties

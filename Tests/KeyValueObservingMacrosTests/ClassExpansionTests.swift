@@ -108,8 +108,8 @@ struct ClassExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Person }
 
         private nonisolated static let _$kvoKeys_Person = KeyValueObserving._KeyValueKeyTable(Person.self) {
-          if case \Person.name = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Person.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._name) }) {}
-          if case \Person.nickname = $0.stored("nickname", get: { Swift.unsafeDowncast($0, to: Person.self)._nickname }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._nickname) }) {}
+          if case (\Person.name, \Person?.?.name) = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Person.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._name) }) {}
+          if case (\Person.nickname, \Person?.?.nickname) = $0.stored("nickname", get: { Swift.unsafeDowncast($0, to: Person.self)._nickname }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._nickname) }) {}
           if case \Person.id = $0.constant("id") {}
           if case \Person.summary = $0.computed("summary", { @MainActor (object: Person) in object.summary }) {}
           if case \Person.greeting = $0.other("greeting") {}
@@ -205,7 +205,7 @@ struct ClassExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
-          if case \Sheet.rows = $0.stored("rows", get: { Swift.unsafeDowncast($0, to: Sheet.self)._rows }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._rows) }) {}
+          if case (\Sheet.rows, \Sheet?.?.rows) = $0.stored("rows", get: { Swift.unsafeDowncast($0, to: Sheet.self)._rows }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._rows) }) {}
           if case \Sheet.area = $0.computed("area", { @MainActor (object: Sheet) in object.area }) {}
           if case \Sheet.label = $0.computed("label", { @MainActor (object: Sheet) in object.label }) {}
           if case \Sheet.anyRows = $0.computed("anyRows", { @MainActor (object: Sheet) in object.anyRows }) {}
@@ -296,7 +296,7 @@ struct ClassExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Thermostat }
 
         private nonisolated static let _$kvoKeys_Thermostat = KeyValueObserving._KeyValueKeyTable(Thermostat.self) {
-          if case (\Thermostat.target, \Thermostat._target) = $0.stored("target") {}
+          if case (\Thermostat.target, \Thermostat?.?.target, \Thermostat._target) = $0.stored("target") {}
         }
       }
 

@@ -66,7 +66,7 @@ struct ClassKindExpansionTests {
         open nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Vehicle }
 
         private nonisolated static let _$kvoKeys_Vehicle = KeyValueObserving._KeyValueKeyTable(Vehicle.self) {
-          if case \Vehicle.wheels = $0.stored("wheels", get: { Swift.unsafeDowncast($0, to: Vehicle.self)._wheels }, modify: { $0(&Swift.unsafeDowncast($1, to: Vehicle.self)._wheels) }) {}
+          if case (\Vehicle.wheels, \Vehicle?.?.wheels) = $0.stored("wheels", get: { Swift.unsafeDowncast($0, to: Vehicle.self)._wheels }, modify: { $0(&Swift.unsafeDowncast($1, to: Vehicle.self)._wheels) }) {}
         }
 
         open nonisolated class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {
@@ -147,7 +147,7 @@ struct ClassKindExpansionTests {
 
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable {
           KeyValueObserving._KeyValueKeyTable.shared(Box<Content, Tag>.self) {
-            if case \Box<Content, Tag>.content = $0.stored("content", get: { Swift.unsafeDowncast($0, to: Box<Content, Tag>.self)._content }, modify: { $0(&Swift.unsafeDowncast($1, to: Box<Content, Tag>.self)._content) }) {}
+            if case (\Box<Content, Tag>.content, \Box<Content, Tag>?.?.content) = $0.stored("content", get: { Swift.unsafeDowncast($0, to: Box<Content, Tag>.self)._content }, modify: { $0(&Swift.unsafeDowncast($1, to: Box<Content, Tag>.self)._content) }) {}
           }
         }
       }
@@ -218,7 +218,7 @@ struct ClassKindExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_ViewModel }
 
         private nonisolated static let _$kvoKeys_ViewModel = KeyValueObserving._KeyValueKeyTable(ViewModel.self) {
-          if case \ViewModel.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: ViewModel.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: ViewModel.self)._title) }) {}
+          if case (\ViewModel.title, \ViewModel?.?.title) = $0.stored("title", get: { Swift.unsafeDowncast($0, to: ViewModel.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: ViewModel.self)._title) }) {}
         }
 
         final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {

@@ -105,8 +105,8 @@ struct CodableExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Doc }
 
         private nonisolated static let _$kvoKeys_Doc = KeyValueObserving._KeyValueKeyTable(Doc.self) {
-          if case \Doc.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Doc.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._title) }) {}
-          if case \Doc.default = $0.stored("default", get: { Swift.unsafeDowncast($0, to: Doc.self)._default }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._default) }) {}
+          if case (\Doc.title, \Doc?.?.title) = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Doc.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._title) }) {}
+          if case (\Doc.default, \Doc?.?.default) = $0.stored("default", get: { Swift.unsafeDowncast($0, to: Doc.self)._default }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._default) }) {}
           if case \Doc.id = $0.constant("id") {}
           if case \Doc.kind = $0.constant("kind") {}
           if case \Doc.cache = $0.other("cache") {}
@@ -193,8 +193,8 @@ struct CodableExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Renamed }
 
         private nonisolated static let _$kvoKeys_Renamed = KeyValueObserving._KeyValueKeyTable(Renamed.self) {
-          if case \Renamed.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Renamed.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._title) }) {}
-          if case \Renamed.body = $0.stored("body", get: { Swift.unsafeDowncast($0, to: Renamed.self)._body }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._body) }) {}
+          if case (\Renamed.title, \Renamed?.?.title) = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Renamed.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._title) }) {}
+          if case (\Renamed.body, \Renamed?.?.body) = $0.stored("body", get: { Swift.unsafeDowncast($0, to: Renamed.self)._body }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._body) }) {}
         }
       }
 

@@ -50,7 +50,7 @@ struct DeclarationKindDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Point }
 
         private nonisolated static let _$kvoKeys_Point = KeyValueObserving._KeyValueKeyTable(Point.self) {
-          if case \Point.x = $0.stored("x", get: { Swift.unsafeDowncast($0, to: Point.self)._x }, modify: { $0(&Swift.unsafeDowncast($1, to: Point.self)._x) }) {}
+          if case (\Point.x, \Point?.?.x) = $0.stored("x", get: { Swift.unsafeDowncast($0, to: Point.self)._x }, modify: { $0(&Swift.unsafeDowncast($1, to: Point.self)._x) }) {}
         }
       }
 
@@ -126,7 +126,7 @@ struct DeclarationKindDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Bank }
 
         private nonisolated static let _$kvoKeys_Bank = KeyValueObserving._KeyValueKeyTable(Bank.self) {
-          if case \Bank.balance = $0.stored("balance", get: { Swift.unsafeDowncast($0, to: Bank.self)._balance }, modify: { $0(&Swift.unsafeDowncast($1, to: Bank.self)._balance) }) {}
+          if case (\Bank.balance, \Bank?.?.balance) = $0.stored("balance", get: { Swift.unsafeDowncast($0, to: Bank.self)._balance }, modify: { $0(&Swift.unsafeDowncast($1, to: Bank.self)._balance) }) {}
         }
       }
 

@@ -97,8 +97,8 @@ struct ObservationExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
-          if case \Sheet.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Sheet.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._title) }) {}
-          if case \Sheet.count = $0.stored("count", get: { Swift.unsafeDowncast($0, to: Sheet.self)._count }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._count) }) {}
+          if case (\Sheet.title, \Sheet?.?.title) = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Sheet.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._title) }) {}
+          if case (\Sheet.count, \Sheet?.?.count) = $0.stored("count", get: { Swift.unsafeDowncast($0, to: Sheet.self)._count }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._count) }) {}
         }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
@@ -182,7 +182,7 @@ struct ObservationExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
-          if case \Sheet.title = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Sheet.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._title) }) {}
+          if case (\Sheet.title, \Sheet?.?.title) = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Sheet.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._title) }) {}
         }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()
@@ -318,8 +318,8 @@ struct ObservationExpansionTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Screen }
 
         private nonisolated static let _$kvoKeys_Screen = KeyValueObserving._KeyValueKeyTable(Screen.self) {
-          if case \Screen.headline = $0.stored("headline", get: { Swift.unsafeDowncast($0, to: Screen.self)._headline }, modify: { $0(&Swift.unsafeDowncast($1, to: Screen.self)._headline) }) {}
-          if case (\Screen.zoom, \Screen._zoom) = $0.stored("zoom") {}
+          if case (\Screen.headline, \Screen?.?.headline) = $0.stored("headline", get: { Swift.unsafeDowncast($0, to: Screen.self)._headline }, modify: { $0(&Swift.unsafeDowncast($1, to: Screen.self)._headline) }) {}
+          if case (\Screen.zoom, \Screen?.?.zoom, \Screen._zoom) = $0.stored("zoom") {}
         }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()

@@ -55,7 +55,7 @@ struct PropertyDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Node }
 
         private nonisolated static let _$kvoKeys_Node = KeyValueObserving._KeyValueKeyTable(Node.self) {
-          if case \Node.value = $0.stored("value", get: { Swift.unsafeDowncast($0, to: Node.self)._value }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._value) }) {}
+          if case (\Node.value, \Node?.?.value) = $0.stored("value", get: { Swift.unsafeDowncast($0, to: Node.self)._value }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._value) }) {}
           if case \Node.level = $0.other("level") {}
         }
       }
@@ -192,9 +192,9 @@ struct PropertyDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Node }
 
         private nonisolated static let _$kvoKeys_Node = KeyValueObserving._KeyValueKeyTable(Node.self) {
-          if case \Node.parent = $0.stored("parent", get: { Swift.unsafeDowncast($0, to: Node.self)._parent }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._parent) }) {}
-          if case \Node.owner = $0.stored("owner", get: { Swift.unsafeDowncast($0, to: Node.self)._owner }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._owner) }) {}
-          if case \Node.last = $0.stored("last", get: { Swift.unsafeDowncast($0, to: Node.self)._last }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._last) }) {}
+          if case (\Node.parent, \Node?.?.parent) = $0.stored("parent", get: { Swift.unsafeDowncast($0, to: Node.self)._parent }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._parent) }) {}
+          if case (\Node.owner, \Node?.?.owner) = $0.stored("owner", get: { Swift.unsafeDowncast($0, to: Node.self)._owner }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._owner) }) {}
+          if case (\Node.last, \Node?.?.last) = $0.stored("last", get: { Swift.unsafeDowncast($0, to: Node.self)._last }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._last) }) {}
         }
       }
 
@@ -330,7 +330,7 @@ struct PropertyDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Build }
 
         private nonisolated static let _$kvoKeys_Build = KeyValueObserving._KeyValueKeyTable(Build.self) {
-          if case \Build.name = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Build.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Build.self)._name) }) {}
+          if case (\Build.name, \Build?.?.name) = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Build.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Build.self)._name) }) {}
         }
       }
 

@@ -57,7 +57,7 @@ struct SubclassExpansionTests {
         nonisolated override class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Truck }
 
         private nonisolated static let _$kvoKeys_Truck = KeyValueObserving._KeyValueKeyTable(Truck.self, after: Vehicle._$kvoKeys) {
-          if case \Truck.payload = $0.stored("payload", get: { Swift.unsafeDowncast($0, to: Truck.self)._payload }, modify: { $0(&Swift.unsafeDowncast($1, to: Truck.self)._payload) }) {}
+          if case (\Truck.payload, \Truck?.?.payload) = $0.stored("payload", get: { Swift.unsafeDowncast($0, to: Truck.self)._payload }, modify: { $0(&Swift.unsafeDowncast($1, to: Truck.self)._payload) }) {}
         }
 
         nonisolated override class func _$kvoSlot(for keyPath: Swift.AnyKeyPath) -> Swift.Int? {

@@ -19,6 +19,37 @@ func beyondStoredKeyBenchmarks() {
     return Pair(reference: observedWrites(observers: 1), ours: kept((token, root)) { index in leaf.value = index })
   }
 
+  paired("paired: write to the leaf of an optional 3-link chain ÷ write, 1 observer", operations: 2_000) {
+    let root = PairedOptionalChainRoot()
+    let leaf = root.middle!.inner!
+    let token = root.observe(\.middle?.inner?.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    return Pair(reference: observedWrites(observers: 1), ours: kept((token, root)) { index in leaf.value = index })
+  }
+
+  paired("paired: write to the leaf of a 3-link chain through a weak link ÷ write, 1 observer", operations: 2_000) {
+    let root = PairedWeakChainRoot()
+    let middle = PairedOptionalChainMiddle()
+    root.middle = middle
+    let leaf = middle.inner!
+    let token = root.observe(\.middle?.inner?.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    return Pair(reference: observedWrites(observers: 1), ours: kept((token, root, middle)) { index in leaf.value = index })
+  }
+
+  paired("paired: replacing the middle link of an optional chain ÷ of a non-optional chain", operations: 2_000) {
+    let plainRoot = PairedChainRoot()
+    let plainMiddles = [PairedChainMiddle(), PairedChainMiddle()]
+    let plainToken = plainRoot.observe(\.middle.inner.value, options: [.old, .new]) { _, change in
+      blackHole(change.newValue)
+    }
+    let root = PairedOptionalChainRoot()
+    let middles = [PairedOptionalChainMiddle(), PairedOptionalChainMiddle()]
+    let token = root.observe(\.middle?.inner?.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    return Pair(
+      reference: kept((plainToken, plainRoot, plainMiddles)) { index in plainRoot.middle = plainMiddles[index & 1] },
+      ours: kept((token, root, middles)) { index in root.middle = middles[index & 1] }
+    )
+  }
+
   paired("paired: classic observer write ÷ write, 1 observer", operations: 2_000) {
     let model = PairedObserved()
     let observer = PairedSink()

@@ -51,6 +51,24 @@ final class PairedChainLeaf {
   var value = 0
 }
 
+/// The same chain through optional links, `\.middle?.inner?.value`.
+@KeyValueObservable
+final class PairedOptionalChainRoot {
+  var middle: PairedOptionalChainMiddle? = PairedOptionalChainMiddle()
+}
+
+@KeyValueObservable
+final class PairedOptionalChainMiddle {
+  var inner: PairedChainLeaf? = PairedChainLeaf()
+}
+
+/// The same chain through a `weak` middle link, whose object is kept
+/// alive elsewhere.
+@KeyValueObservable
+final class PairedWeakChainRoot {
+  weak var middle: PairedOptionalChainMiddle?
+}
+
 /// A to-many property, for the array proxy and direct appends.
 @KeyValueObservable
 final class PairedListing {

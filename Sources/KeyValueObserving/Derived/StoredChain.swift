@@ -1,17 +1,21 @@
 /// A key path that is a chain of observable stored properties —
-/// `\.middle.inner.value` — read link by link through each property's
-/// storage, as the macro's tables hand it out, instead of through the key
-/// path. A key path read runs the standard library's generic projection,
-/// which for three links costs more than a whole notification several times
-/// over, and an observed chain reads its value twice per change.
+/// `\.middle.inner.value`, `\.address?.city?.name` — read link by link
+/// through each property's storage, as the macro's tables hand it out,
+/// instead of through the key path. A key path read runs the standard
+/// library's generic projection, which for three links costs more than a
+/// whole notification several times over, and an observed chain reads its
+/// value twice per change.
 ///
 /// Found once, when the observation starts (``init(_:of:)``), from the
 /// reads that reading the key path makes (one read more than the
 /// observation itself makes): one observable stored property per link,
-/// whose key paths, appended, equal the observed one. Each link
-/// holds for objects of the class it was found on; an object of another
-/// class on the way (a subclass, which may override the property) makes
-/// ``read(from:matching:)`` give `nil`, and the caller reads the key path.
+/// which together are the observed key path (see
+/// `isChain(_:of:optional:)`). A link may hold an object or an optional
+/// one (`weak` too): a `nil` link ends the read with `nil`, as the key
+/// path's `?.` does. Each link holds for objects of the class it was found
+/// on; an object of another class on the way (a subclass, which may
+/// override the property) makes ``read(from:matching:)`` give `nil`, and
+/// the caller reads the key path.
 @usableFromInline
 final class StoredChain<Value> {
   /// One link: a property of objects of one class.
@@ -21,10 +25,10 @@ final class StoredChain<Value> {
     let slot: Int
     /// An object's observation storage, if it has one.
     let storage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
-    /// The object the property holds, where the next link reads; `nil` on
-    /// the last link. Kept here, not in an array of functions, which would
-    /// hold them through a conversion to the most general form, run on
-    /// every call.
+    /// The object the property holds, where the next link reads (`nil`
+    /// for a `nil` optional); `nil` on the last link. Kept here, not in an
+    /// array of functions, which would hold them through a conversion to
+    /// the most general form, run on every call.
     ///
     /// Not retained: the object that holds it is alive (the root, retained
     /// by the caller, or the previous link's object, held by its own
@@ -32,7 +36,7 @@ final class StoredChain<Value> {
     /// properties' storage is read. Another thread replacing a link while
     /// a change on this thread reads the chain races on the holder's
     /// storage, retained or not.
-    let object: ((AnyObject) -> Unmanaged<AnyObject>)?
+    let object: ((AnyObject) -> Unmanaged<AnyObject>?)?
 
     /// Whether the link holds for `object`, and, with `expected`, whether
     /// `object` and the link's key are its entry at `index`.
@@ -40,75 +44,100 @@ final class StoredChain<Value> {
     func holds(for object: AnyObject, _ expected: [Dependency]?, at index: Int) -> Bool {
       guard ObjectIdentifier(Swift.type(of: object)) == type else { return false }
       guard let expected else { return true }
-      return expected[index].slot == slot
+      return index < expected.count && expected[index].slot == slot
         && storage(object)?.toOpaque() == Unmanaged.passUnretained(expected[index].storage).toOpaque()
     }
   }
 
-  /// Reads from the link at `index` on, from `object`.
-  typealias Reader = (_ object: AnyObject, _ expected: [Dependency]?, _ index: Int) -> Value?
+  /// Where a walk of the links stopped.
+  @usableFromInline
+  enum WalkEnd {
+    /// At the last link's object, whose property holds the value.
+    case reachedLast(Unmanaged<AnyObject>)
+    /// At a `nil` link, where the dependencies end too: the value is `nil`.
+    case endedAtNil
+    /// At an object that is not of its link's class, or not the one the
+    /// dependencies list.
+    case mismatched
+  }
 
-  /// Reads from the first link: one closure calling the next link's, made
-  /// once, so that a read indexes no array and copies no link.
-  private let reader: Reader
-  /// How many links.
-  private let count: Int
+  /// Walks from the link at `index` on, from `object`: not generic, so
+  /// that a walk asks the run time for no type.
+  @usableFromInline typealias Walker = (_ object: AnyObject, _ expected: [Dependency]?, _ index: Int) -> WalkEnd
+
+  /// Walks from the first link: one closure calling the next link's, made
+  /// once, so that a walk indexes no array and copies no link.
+  @usableFromInline let walk: Walker
+  /// Reads the last link's property, as the key path gives it.
+  @usableFromInline let value: (AnyObject) -> Value
+  /// The value's `nil`, which a `nil` link gives (the value is optional
+  /// past an optional link).
+  @usableFromInline let none: Value?
 
   /// The chain `keyPath` is on `root`'s class, or `nil` when it is not
   /// one: a computed property on the way, a key with declared
-  /// dependencies, an optional link, or a class the macro did not mark.
+  /// dependencies, a class the macro did not mark, or a link that is `nil`
+  /// now (the read stops there, and what lies beyond is not known).
   init?<Root: KeyValueObservable>(_ keyPath: KeyPath<Root, Value>, of root: Root) {
     let (_, reads) = withAccessTracking { root[keyPath: keyPath] }
     guard reads.count >= 2, reads.allSatisfy({ $0.declaringObject == nil }) else { return nil }
     var linkKeyPaths: [AnyKeyPath] = []
     var links: [Link] = []
     var value: ((AnyObject) -> Value)? = nil
+    var pastOptionalLink = false
     for (index, read) in reads.enumerated() {
       let linkType = read.storage.objectType
+      let isLast = index == reads.count - 1
+      // Past an optional link, each property's key path is the one rooted
+      // at an optional of its class (`\B?.?.c`): appended, they make the
+      // `?.` chain. A non-optional link there (`\a?.b.c`) makes none.
       guard ObjectIdentifier(linkType._$kvoMarkedType) == ObjectIdentifier(linkType),
-        let link = linkType._$kvoKeyPath(forSlot: read.slot)
+        let link = pastOptionalLink
+          ? linkType.optionallyRootedKeyPath(forSlot: read.slot) : linkType._$kvoKeyPath(forSlot: read.slot)
       else { return nil }
       linkKeyPaths.append(link)
       let (handled, outcome) = _KeyValueStorageAccess.perform(.chainLink, on: linkType._$kvoKeys, slot: read.slot)
-      guard handled, let storage = outcome.linkStorage else { return nil }
+      guard handled, let storage = outcome.linkStorage, let accessors = outcome.accessors as? any ChainValueReading
+      else { return nil }
       links.append(Link(type: ObjectIdentifier(linkType), slot: read.slot, storage: storage, object: outcome.linkObject))
-      if index < reads.count - 1 {
-        guard outcome.linkObject != nil else { return nil }
+      if !isLast {
+        guard outcome.linkObject != nil, !pastOptionalLink || accessors.holdsOptional else { return nil }
+        pastOptionalLink = pastOptionalLink || accessors.holdsOptional
       } else {
-        guard Self.appended(linkKeyPaths) == keyPath,
-          let storage = outcome.accessors as? _KeyValueTypedStorage<Value>
-        else { return nil }
-        value = storage.get
+        // Through an optional link, the key path gives the last property's
+        // value wrapped in an optional, unless it is one already.
+        value = accessors.getter(giving: Value.self)
       }
     }
-    guard let value, let last = links.last else { return nil }
-    var reader: Reader = { object, expected, index in
-      last.holds(for: object, expected, at: index) ? value(object) : nil
+    guard let value, let last = links.last, isChain(keyPath, of: linkKeyPaths, optional: pastOptionalLink)
+    else { return nil }
+    var walk: Walker = { object, expected, index in
+      guard last.holds(for: object, expected, at: index), Self.dependencies(expected, endAt: index) else {
+        return .mismatched
+      }
+      return .reachedLast(Unmanaged.passUnretained(object))
     }
     for link in links.dropLast().reversed() {
       guard let linkObject = link.object else { return nil }
-      let next = reader
-      reader = { object, expected, index in
-        guard link.holds(for: object, expected, at: index) else { return nil }
-        return linkObject(object)._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
+      let next = walk
+      walk = { object, expected, index in
+        guard link.holds(for: object, expected, at: index) else { return .mismatched }
+        guard let held = linkObject(object) else {
+          return Self.dependencies(expected, endAt: index) ? .endedAtNil : .mismatched
+        }
+        return held._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
       }
     }
-    self.reader = reader
-    self.count = links.count
+    self.walk = walk
+    self.value = value
+    self.none = (Value.self as? any OptionalValue.Type)?.nilValue as? Value
   }
 
-  /// The key paths appended into one, from the right (`a.appending(path:
-  /// b.appending(path: c))`): a path made so marks where its prefix of
-  /// class references ends as the literal `\A.b.c.d` does, which `==`
-  /// compares; appended from the left, it would not equal the literal.
-  private static func appended(_ keyPaths: [AnyKeyPath]) -> AnyKeyPath? {
-    var keyPaths = keyPaths
-    guard var result = keyPaths.popLast() else { return nil }
-    while let previous = keyPaths.popLast() {
-      guard let path = previous.appending(path: result) else { return nil }
-      result = path
-    }
-    return result
+  /// Whether `expected` (when there is one) ends with the link at `index`:
+  /// the read that listed it stopped there too.
+  private static func dependencies(_ expected: [Dependency]?, endAt index: Int) -> Bool {
+    guard let expected else { return true }
+    return expected.count == index + 1
   }
 
   /// The value read from `root`, link by link; `nil` when an object on
@@ -116,10 +145,63 @@ final class StoredChain<Value> {
   /// dependencies of the last read), when an object or key on the way is
   /// not the one it lists: then the dependencies may have changed, and the
   /// caller reads the key path with tracking.
-  @usableFromInline
+  @inlinable
   func read(from root: AnyObject, matching expected: [Dependency]?) -> Value? {
-    if let expected, expected.count != count { return nil }
-    return reader(root, expected, 0)
+    switch walk(root, expected, 0) {
+    case .reachedLast(let object): object._withUnsafeGuaranteedRef { value($0) }
+    case .endedAtNil: none
+    case .mismatched: nil
+    }
   }
+}
 
+/// What a chain asks of a property's storage (``_KeyValueTypedStorage``),
+/// whose value type it does not know.
+protocol ChainValueReading: AnyObject {
+  /// Whether the property's value is optional.
+  var holdsOptional: Bool { get }
+  /// Reads the property as a chain's last link gives it, a `Result`: the
+  /// value itself, or wrapped in an optional, as a key path through an
+  /// optional link gives it; `nil` when it is neither.
+  func getter<Result>(giving _: Result.Type) -> ((AnyObject) -> Result)?
+}
+
+extension _KeyValueTypedStorage: ChainValueReading {
+  var holdsOptional: Bool { Value.self is any OptionalValue.Type }
+
+  func getter<Result>(giving _: Result.Type) -> ((AnyObject) -> Result)? {
+    if let same = get as? (AnyObject) -> Result { return same }
+    let get = self.get
+    let wrapped: (AnyObject) -> Value? = { get($0) }
+    return wrapped as? (AnyObject) -> Result
+  }
+}
+
+/// Whether `keyPath` is the chain of the properties `links` name, one
+/// link each, in order: the links' key paths appended.
+///
+/// Without an optional link they equal it. Through one (whose later links
+/// are rooted at optionals, `\A.b` + `\B?.?.c`), the appended path has
+/// the literal `\A.b?.c`'s steps, but marks where its prefix of class
+/// references ends elsewhere, which `==` compares; its hash, made of the
+/// steps and their types alone, is compared instead — a computed property
+/// on the way, which reads the same stored properties, is a step of its
+/// own and hashes otherwise.
+func isChain(_ keyPath: AnyKeyPath, of links: [AnyKeyPath], optional: Bool) -> Bool {
+  guard let path = appended(links), type(of: path) == type(of: keyPath) else { return false }
+  return optional ? path.hashValue == keyPath.hashValue : path == keyPath
+}
+
+/// The key paths appended into one, from the right (`a.appending(path:
+/// b.appending(path: c))`): a path made so marks where its prefix of
+/// class references ends as the literal `\A.b.c.d` does, which `==`
+/// compares; appended from the left, it would not equal the literal.
+private func appended(_ keyPaths: [AnyKeyPath]) -> AnyKeyPath? {
+  var keyPaths = keyPaths
+  guard var result = keyPaths.popLast() else { return nil }
+  while let previous = keyPaths.popLast() {
+    guard let path = previous.appending(path: result) else { return nil }
+    result = path
+  }
+  return result
 }

@@ -244,6 +244,11 @@ public final class _KeyValueKey {
   /// set while the table is built and only read afterwards: unchecked, so
   /// that reading it costs no exclusivity check.
   @exclusivity(unchecked) private(set) var keyPath: AnyKeyPath?
+  /// The same property's key path rooted at an optional of the class,
+  /// `\Person?.?.name`: what a key path through an optional link
+  /// (`\Team.lead?.name`) is made of past that link (see `StoredChain`).
+  /// Set by the line's second pattern, as ``keyPath`` by its first.
+  @exclusivity(unchecked) fileprivate(set) var optionallyRootedKeyPath: AnyKeyPath?
   /// Does a job on the property's backing storage with its types: a
   /// function compiled where the table is built (see
   /// ``_KeyValueStorageAccess``).
@@ -277,6 +282,27 @@ public final class _KeyValueKey {
   /// there; it can be a pattern.
   public static func ~= (pattern: AnyKeyPath, key: _KeyValueKey) -> Bool {
     key.keyPath = pattern
+    return true
+  }
+}
+
+/// The key of an observable stored property, waiting for the property's
+/// key path rooted at an optional of the class (`\Person?.?.name`) as a
+/// `case` pattern.
+///
+/// Not API: ``_KeyValueKeyTableBuilder/stored(_:keyedByString:get:modify:)``
+/// makes it.
+public struct _KeyValueOptionalRootMatch {
+  @usableFromInline let key: _KeyValueKey
+
+  @usableFromInline
+  init(key: _KeyValueKey) {
+    self.key = key
+  }
+
+  /// Keeps `pattern`, the key path rooted at an optional of the class.
+  public static func ~= (pattern: AnyKeyPath, match: _KeyValueOptionalRootMatch) -> Bool {
+    match.key.optionallyRootedKeyPath = pattern
     return true
   }
 }

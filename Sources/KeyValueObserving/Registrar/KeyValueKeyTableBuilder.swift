@@ -25,23 +25,31 @@ public final class _KeyValueKeyTableBuilder {
   /// the jobs done on the storage (an assignment by string, a proxy's
   /// mutation in place, a chain's read) run as code specialised for the
   /// value type (see ``_KeyValueTypedStorage``).
+  ///
+  /// The line matches the key against the property's key path, and a
+  /// second pattern against the same property's key path rooted at an
+  /// optional of the class (see ``_KeyValueOptionalRootMatch``).
   @inlinable @inline(never)
   public func stored<Value>(
     _ name: String,
     keyedByString: Bool = true,
     get: @escaping (AnyObject) -> Value,
     modify: @escaping ((inout Value) -> Void, AnyObject) -> Void
-  ) -> _KeyValueKey {
+  ) -> (_KeyValueKey, _KeyValueOptionalRootMatch) {
     let storage = _KeyValueTypedStorage(hasPropertyObservers: false, get: get, modify: modify)
-    return append(stored: _KeyValueKey(name, isKeyedByString: keyedByString, storage: { $0.perform(storage) }))
+    let key = append(stored: _KeyValueKey(name, isKeyedByString: keyedByString, storage: { $0.perform(storage) }))
+    return (key, _KeyValueOptionalRootMatch(key: key))
   }
 
   /// The next observable stored property, whose storage the table reaches
-  /// only through its key path, the second pattern of the line: a property
+  /// only through its key path, the third pattern of the line: a property
   /// with observers of its own.
-  public func stored(_ name: String, keyedByString: Bool = true) -> (_KeyValueKey, _KeyValueKeyStorageMatch) {
+  public func stored(
+    _ name: String,
+    keyedByString: Bool = true
+  ) -> (_KeyValueKey, _KeyValueOptionalRootMatch, _KeyValueKeyStorageMatch) {
     let key = append(stored: _KeyValueKey(name, isKeyedByString: keyedByString))
-    return (key, _KeyValueKeyStorageMatch(key: key))
+    return (key, _KeyValueOptionalRootMatch(key: key), _KeyValueKeyStorageMatch(key: key))
   }
 
   /// Adds `key` to the observable stored properties and returns it.

@@ -49,6 +49,12 @@ extension KeyValueObservable {
     _$kvoKeys.key(forSlot: slot)?.keyPath
   }
 
+  /// The same key path rooted at an optional of the class that declares
+  /// the property (`\Person?.?.age`).
+  static func optionallyRootedKeyPath(forSlot slot: Int) -> AnyKeyPath? {
+    _$kvoKeys.key(forSlot: slot)?.optionallyRootedKeyPath
+  }
+
   /// The class whose table this is: the most derived class the macro
   /// marked. An object whose dynamic type is another one belongs to a
   /// subclass the macro did not see, whose overrides the table cannot know.

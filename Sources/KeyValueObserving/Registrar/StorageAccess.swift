@@ -50,9 +50,10 @@ public struct _KeyValueStorageAccess {
     /// For ``Job/chainLink``: the observation storage of an object of the
     /// class (or a subclass of it).
     @usableFromInline var linkStorage: ((AnyObject) -> Unmanaged<_KeyValueObservationStorage>?)?
-    /// For ``Job/chainLink``, when the property holds an object: reads it,
-    /// without retaining it (see ``StoredChain``).
-    @usableFromInline var linkObject: ((AnyObject) -> Unmanaged<AnyObject>)?
+    /// For ``Job/chainLink``, when the property holds an object, or an
+    /// optional one (`weak` included): reads it, without retaining it, or
+    /// `nil` (see ``StoredChain``).
+    @usableFromInline var linkObject: ((AnyObject) -> Unmanaged<AnyObject>?)?
     /// For ``Job/willModify(object:observed:slot:)``: whether a change
     /// was opened, to be closed after the storage is changed in place.
     @usableFromInline var modifiesInPlace = false
@@ -99,11 +100,17 @@ public struct _KeyValueStorageAccess {
       outcome.pointee.accessors = storage
       guard case .chainLink = job else { break }
       outcome.pointee.linkStorage = table.classFunctions.observedStorage
-      // A class: one reference, handed on as it is (`as AnyObject` would
-      // go through the run time's bridging).
+      // A class, or an optional one: one reference, null for `nil`, handed
+      // on as it is (`as AnyObject` would go through the run time's
+      // bridging). An optional class-bound existential carries a witness
+      // table too, and is left to the key path.
+      let get = storage.get
       if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
-        let get = storage.get
         outcome.pointee.linkObject = { Unmanaged.passUnretained(unsafeBitCast(get($0), to: AnyObject.self)) }
+      } else if let optional = Value.self as? any OptionalValue.Type, optional.wrappedType is AnyObject.Type,
+        MemoryLayout<Value>.size == MemoryLayout<AnyObject?>.size
+      {
+        outcome.pointee.linkObject = { unsafeBitCast(get($0), to: AnyObject?.self).map(Unmanaged.passUnretained) }
       }
     case .assign(let object, let value, let slot):
       object._withUnsafeGuaranteedRef { assign(value, to: $0, slot: slot, through: storage) }

@@ -1,0 +1,135 @@
+@testable import KeyValueObserving
+import Testing
+
+/// A crate whose label is optional: `\.label?.text` is a chain through an
+/// optional link, and `\.label?.shouted` reads the same stored properties
+/// through a computed one.
+@KeyValueObservable
+final class Crate {
+  var label: TagLabel?
+  weak var borrowed: TagLabel?
+}
+
+@KeyValueObservable
+final class TagLabel {
+  var text: String
+
+  /// Reads `text`, as `\.label?.text` does, and changes it.
+  var shouted: String { text.uppercased() }
+
+  init(_ text: String) {
+    self.text = text
+  }
+}
+
+@Suite("Chains through optional and weak links, read link by link")
+struct OptionalChainTests {
+  @Test("an optional chain, a mixed one and one through a weak link are read link by link")
+  func readLinkByLink() {
+    let resident = Resident()
+    resident.address = Address(street: "Main", city: City(name: "Oslo"))
+    #expect(StoredChain(\Resident.address?.city?.name, of: resident) != nil)
+    #expect(StoredChain(\Resident.address?.street, of: resident) != nil)
+    #expect(StoredChain(\Resident.home.city?.name, of: resident) == nil, "a nil link hides what lies beyond it")
+    resident.home.city = City(name: "Rome")
+    #expect(StoredChain(\Resident.home.city?.name, of: resident) != nil)
+
+    let crate = Crate()
+    let label = TagLabel("fragile")
+    crate.borrowed = label
+    #expect(StoredChain(\Crate.borrowed?.text, of: crate) != nil)
+    #expect(StoredChain(\Crate.borrowed?.text, of: crate)?.read(from: crate, matching: nil) == .some("fragile"))
+    crate.borrowed = nil
+    #expect(StoredChain(\Crate.borrowed?.text, of: crate) == nil)
+    _ = label
+  }
+
+  @Test("a computed property that reads the same stored properties is not taken for the chain")
+  func computedPropertyOnTheWay() {
+    let crate = Crate()
+    crate.label = TagLabel("fragile")
+    #expect(StoredChain(\Crate.label?.text, of: crate) != nil)
+    #expect(StoredChain(\Crate.label?.shouted, of: crate) == nil)
+    let values = Recorder<Change<String?>>()
+    let token = crate.observe(\.label?.shouted, options: [.old, .new]) { _, change in
+      values.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    crate.label?.text = "glass"
+    #expect(values.elements == [Change(old: "FRAGILE", new: "GLASS")])
+    _ = token
+  }
+
+  @Test("a link set to nil and back notifies nil, then the new leaf, then follows it")
+  func linkComesBack() {
+    let resident = Resident()
+    let first = Address(city: City(name: "Oslo"))
+    resident.address = first
+    let changes = Recorder<Change<String?>>()
+    let token = resident.observe(\.address?.city?.name, options: [.old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    resident.address = nil
+    first.city?.name = "Detached"
+    let second = Address(city: City(name: "Rome"))
+    resident.address = second
+    second.city?.name = "Milan"
+    second.city = nil
+    second.city = City(name: "Turin")
+    #expect(
+      changes.elements == [
+        Change(old: "Oslo", new: .some(nil)),
+        Change(old: .some(nil), new: "Rome"),
+        Change(old: "Rome", new: "Milan"),
+        Change(old: "Milan", new: .some(nil)),
+        Change(old: .some(nil), new: "Turin"),
+      ]
+    )
+    #expect(allRegistrations(on: first).isEmpty)
+    #expect(allRegistrations(on: first.city!).isEmpty)
+    _ = token
+  }
+
+  @Test("through a weak link, a freed object reads as nil without a notification, and the next one is followed")
+  func weakLinkFreed() {
+    let crate = Crate()
+    var label: TagLabel? = TagLabel("first")
+    crate.borrowed = label
+    let changes = Recorder<Change<String?>>()
+    let token = crate.observe(\.borrowed?.text, options: [.old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    label?.text = "renamed"
+    weak let freed = label
+    label = nil
+    #expect(freed == nil)
+    #expect(crate.borrowed == nil)
+    let next = TagLabel("next")
+    crate.borrowed = next
+    next.text = "again"
+    #expect(
+      changes.elements == [
+        Change(old: "first", new: "renamed"),
+        Change(old: .some(nil), new: "next"),
+        Change(old: "next", new: "again"),
+      ]
+    )
+    _ = token
+  }
+
+  @Test("replacing the middle link of an optional chain re-wires it and leaves the old links")
+  func replacedMiddle() {
+    let resident = Resident()
+    let old = Address(city: City(name: "Oslo"))
+    resident.address = old
+    let values = Recorder<String?>()
+    let token = resident.observe(\.address?.city?.name, options: .new) { _, change in values.append(change.newValue!) }
+    for index in 0..<10 {
+      resident.address = Address(city: City(name: "\(index)"))
+    }
+    old.city?.name = "unseen"
+    resident.address?.city?.name = "last"
+    #expect(values.elements == (0..<10).map { "\($0)" } + ["last"])
+    #expect(allRegistrations(on: old).isEmpty)
+    _ = token
+  }
+}
