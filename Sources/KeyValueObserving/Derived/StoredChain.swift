@@ -112,7 +112,7 @@ final class StoredChain<Value> {
     guard let value, let last = links.last, isChain(keyPath, of: linkKeyPaths, optional: pastOptionalLink)
     else { return nil }
     var walk: Walker = { object, expected, index in
-      guard last.holds(for: object, expected, at: index), Self.dependencies(expected, endAt: index) else {
+      guard last.holds(for: object, expected, at: index), dependencies(expected, endAt: index) else {
         return .mismatched
       }
       return .reachedLast(Unmanaged.passUnretained(object))
@@ -123,7 +123,7 @@ final class StoredChain<Value> {
       walk = { object, expected, index in
         guard link.holds(for: object, expected, at: index) else { return .mismatched }
         guard let held = linkObject(object) else {
-          return Self.dependencies(expected, endAt: index) ? .endedAtNil : .mismatched
+          return dependencies(expected, endAt: index) ? .endedAtNil : .mismatched
         }
         return held._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
       }
@@ -133,12 +133,6 @@ final class StoredChain<Value> {
     self.none = (Value.self as? any OptionalValue.Type)?.nilValue as? Value
   }
 
-  /// Whether `expected` (when there is one) ends with the link at `index`:
-  /// the read that listed it stopped there too.
-  private static func dependencies(_ expected: [Dependency]?, endAt index: Int) -> Bool {
-    guard let expected else { return true }
-    return expected.count == index + 1
-  }
 
   /// The value read from `root`, link by link; `nil` when an object on
   /// the way is not of its link's class, or, with `expected` (the
@@ -204,4 +198,11 @@ private func appended(_ keyPaths: [AnyKeyPath]) -> AnyKeyPath? {
     result = path
   }
   return result
+}
+
+/// Whether `expected` (when there is one) ends with the link at `index`:
+/// the read that listed it stopped there too.
+private func dependencies(_ expected: [Dependency]?, endAt index: Int) -> Bool {
+  guard let expected else { return true }
+  return expected.count == index + 1
 }
