@@ -8,6 +8,14 @@ import Testing
 final class Crate {
   var label: TagLabel?
   weak var borrowed: TagLabel?
+  var tag = TagLabel("plain")
+}
+
+/// Holds a crate optionally: `\.crate?.tag.text` has a plain link after an
+/// optional one.
+@KeyValueObservable
+final class CrateRack {
+  var crate: Crate?
 }
 
 @KeyValueObservable
@@ -130,6 +138,32 @@ struct OptionalChainTests {
     resident.address?.city?.name = "last"
     #expect(values.elements == (0..<10).map { "\($0)" } + ["last"])
     #expect(allRegistrations(on: old).isEmpty)
+    _ = token
+  }
+
+  @Test("each stored property's line names its key path rooted at an optional of its class")
+  func optionallyRootedKeyPaths() {
+    #expect(Crate.optionallyRootedKeyPath(forSlot: 0) == \Crate?.?.label)
+    #expect(Crate.optionallyRootedKeyPath(forSlot: 1) == \Crate?.?.borrowed)
+    #expect(TagLabel.optionallyRootedKeyPath(forSlot: 0) == \TagLabel?.?.text)
+    // A property with observers of its own, whose line matches three patterns.
+    #expect(Resident.optionallyRootedKeyPath(forSlot: 6) == \Resident?.?.celsius)
+  }
+
+  @Test("a plain link after an optional one is observed through the key path, with the same values")
+  func plainLinkAfterAnOptionalOne() {
+    let crate = Crate()
+    crate.label = TagLabel("fragile")
+    let rack = CrateRack()
+    rack.crate = crate
+    #expect(StoredChain(\CrateRack.crate?.tag.text, of: rack) == nil)
+    let values = Recorder<Change<String?>>()
+    let token = rack.observe(\.crate?.tag.text, options: [.old, .new]) { _, change in
+      values.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    crate.tag.text = "glass"
+    rack.crate = nil
+    #expect(values.elements == [Change(old: "plain", new: "glass"), Change(old: "glass", new: .some(nil))])
     _ = token
   }
 }
