@@ -1,4 +1,5 @@
 @testable import KeyValueObserving
+import Synchronization
 import Testing
 
 /// A crate whose label is optional: `\.label?.text` is a chain through an
@@ -165,5 +166,34 @@ struct OptionalChainTests {
     rack.crate = nil
     #expect(values.elements == [Change(old: "plain", new: "glass"), Change(old: "glass", new: .some(nil))])
     _ = token
+  }
+
+  @Test("a chain observed while a link is nil is read link by link once the link is set")
+  func foundWhenTheLinkIsSet() {
+    let resident = Resident()
+    let values = Recorder<String?>()
+    let token = resident.observe(\.address?.city?.name, options: .new) { _, change in values.append(change.newValue!) }
+    #expect(!readsLinkByLink(resident, String?.self))
+    let address = Address()
+    resident.address = address
+    #expect(!readsLinkByLink(resident, String?.self), "the city is still nil: the chain is not known past it")
+    address.city = City(name: "Lima")
+    #expect(readsLinkByLink(resident, String?.self))
+    address.city?.name = "Cusco"
+    resident.address = nil
+    #expect(values.elements == [nil, "Lima", "Cusco", nil])
+    _ = token
+  }
+
+  /// Whether a derived observation of `root` whose value is a `Value`
+  /// reads its key path link by link.
+  private func readsLinkByLink<Root: KeyValueObservable, Value>(_ root: Root, _: Value.Type) -> Bool {
+    guard let storage = root._$kvoObservedStorage?.takeUnretainedValue() else { return false }
+    return storage.liveRegistrations().contains { registration in
+      guard let anchor = registration as? DerivedAnchor,
+        let observation = anchor.observer as? DerivedObservation<Root, Value>
+      else { return false }
+      return observation.foundChain.load(ordering: .acquiring) != nil
+    }
   }
 }

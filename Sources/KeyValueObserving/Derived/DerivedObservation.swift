@@ -51,9 +51,21 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   @usableFromInline let read: Reader
   @usableFromInline let options: KeyValueObservingOptions
   @usableFromInline let handler: (Root, KeyValueObservedChange<Value>) -> Void
-  /// The observed key path read link by link, when it is a chain of stored
-  /// properties.
-  @usableFromInline let chain: StoredChain<Value>?
+  /// Finds the chain of stored properties the observed key path is, from
+  /// the root (see ``StoredChain``); `nil` for a key path that cannot be
+  /// one (a computed property the class declares).
+  private let chainFinder: ((Root) -> StoredChain<Value>?)?
+  /// Whether there is a ``chainFinder``: a computed key's read never
+  /// looks for a chain, nor calls out to find that it need not.
+  @usableFromInline let mayBeChain: Bool
+  /// The observed key path read link by link, once found: looked for after
+  /// each read with tracking that went further than every earlier look
+  /// (``lookForChain(_:)``), so that a chain observed while a link was
+  /// `nil`, which hid what lay beyond it, is found when the link is set.
+  /// Retained; set once.
+  @usableFromInline let foundChain = Atomic<Unmanaged<StoredChain<Value>>?>(nil)
+  /// How many dependencies the read had at the furthest look for the chain.
+  private let chainLookDepth = Atomic<Int>(0)
   private let changes: Changes
   /// The change a thread opens when no other thread has it open, so that
   /// a change allocates nothing; its identity names the observation's
@@ -103,7 +115,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       },
       // A computed property the class declares is not a chain: not read
       // again to find out.
-      chain: getter == nil ? StoredChain(keyPath, of: root) : nil,
+      chainFinder: getter == nil ? { StoredChain(keyPath, of: $0) } : nil,
       options: options,
       hooks: hooks,
       changes: changes,
@@ -120,7 +132,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     filedUnder keyPath: AnyKeyPath,
     keyDescription: String?,
     read: @escaping Reader,
-    chain: StoredChain<Value>? = nil,
+    chainFinder: ((Root) -> StoredChain<Value>?)? = nil,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
     changes: Changes,
@@ -128,7 +140,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   ) {
     self.root = UnownedReference(root)
     self.read = read
-    self.chain = chain
+    self.chainFinder = chainFinder
+    self.mayBeChain = chainFinder != nil
     self.options = options
     self.handler = handler
     self.hooks = hooks
@@ -143,6 +156,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     if ownChangeThread.load(ordering: .acquiring) != 0 {
       _ = Unmanaged.passRetained(ownChange)
     }
+    foundChain.load(ordering: .acquiring)?.release()
   }
 
   /// Files the observation in the root's storage and registers with what
@@ -168,22 +182,48 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   @inlinable
   final func refresh(_ root: Root) -> Value {
     let numbered = beginRead()
-    if let expected = numbered.expected, let value = chain?.read(from: root, matching: expected) {
+    if let expected = numbered.expected, let value = readChain(from: root, matching: expected) {
       return value
     }
     var value: Value? = nil
     trackRead(numbered) { keys in value = read(root, &keys) }
+    if mayBeChain, foundChain.load(ordering: .relaxed) == nil {
+      lookForChain(root)
+    }
     return value.unsafelyUnwrapped
   }
 
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
-    if let value = chain?.read(from: root, matching: nil) {
+    if let value = readChain(from: root, matching: nil) {
       return value
     }
     var keys: [ReadKey] = []
     return read(root, &keys)
+  }
+
+  /// The value read link by link, when the chain is found and holds (see
+  /// ``StoredChain/read(from:matching:)``).
+  @inlinable
+  final func readChain(from root: Root, matching expected: [Dependency]?) -> Value? {
+    guard mayBeChain, let chain = foundChain.load(ordering: .acquiring) else { return nil }
+    return chain._withUnsafeGuaranteedRef { $0.read(from: root, matching: expected) }
+  }
+
+  /// Looks for the chain after a read with tracking, if that read went
+  /// further than every earlier look: only a longer read can show links
+  /// an earlier one could not reach. Two threads may look at once; the
+  /// first chain kept is the one read.
+  @usableFromInline
+  final func lookForChain(_ root: Root) {
+    guard let chainFinder else { return }
+    let depth = dependencyCount
+    guard chainLookDepth.max(depth, ordering: .relaxed).oldValue < depth, let chain = chainFinder(root) else { return }
+    let retained = Unmanaged.passRetained(chain)
+    if !foundChain.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+      retained.release()
+    }
   }
 
   override func didEnd() {
