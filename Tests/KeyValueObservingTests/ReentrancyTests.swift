@@ -34,6 +34,30 @@ struct ReentrancyTests {
     #expect(levels.last == KeyValueObservedChange(kind: .setting, newValue: Self.depth, oldValue: Self.depth - 1))
   }
 
+  /// A level through a computed key takes about 2.8 KB in a debug build,
+  /// as the Safety article says: 2,500 levels fit 8 MB.
+  static let computedDepth = isSanitized ? 500 : 2_500
+
+  @Test("a callback that writes a dependency of the computed key it observes recurses 2,500 levels on 8 MB")
+  func deepRecursionThroughAComputedKey() async {
+    let summaries = await onThread(stackSize: 8 << 20) { () -> [String] in
+      let person = Person(name: "Ada", age: 0)
+      var summaries: [String] = []
+      summaries.reserveCapacity(Self.computedDepth)
+      let token = person.observe(\.summary, options: .new) { person, change in
+        guard summaries.count < Self.computedDepth else { return }
+        summaries.append(change.newValue!)
+        person.age += 1
+      }
+      person.age = 1
+      token.invalidate()
+      return summaries
+    }
+    #expect(summaries.count == Self.computedDepth)
+    #expect(summaries.first == "Ada, 1")
+    #expect(summaries.last == "Ada, \(Self.computedDepth)")
+  }
+
   /// Runs `body` on a new thread whose stack is `stackSize` bytes, and
   /// gives its result.
   private func onThread<Result: Sendable>(
