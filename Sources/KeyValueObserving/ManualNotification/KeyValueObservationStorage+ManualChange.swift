@@ -108,7 +108,7 @@ final class ManualChange<Value>: PendingChange {
 
   /// The registrations to notify, held until the did; `nil` when the change
   /// is nested in a setter's change of the same key, which notifies instead.
-  let registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?
+  let registrations: (holder: AnyObject, snapshot: ChangeSnapshot)?
   let oldValue: Value?
   /// The new value, when the will-change already worked it out (a set
   /// mutation's added elements); the did reads it otherwise.
@@ -120,7 +120,7 @@ final class ManualChange<Value>: PendingChange {
     storage: _KeyValueObservationStorage,
     slot: Int,
     shape: ChangeShape,
-    registrations: (list: RegistrationList, snapshot: ChangeSnapshot)?,
+    registrations: (holder: AnyObject, snapshot: ChangeSnapshot)?,
     oldValue: Value?,
     newValue: Value?
   ) {

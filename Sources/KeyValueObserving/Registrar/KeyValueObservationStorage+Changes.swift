@@ -28,13 +28,13 @@ extension _KeyValueObservationStorage {
   }
 
   /// The registrations to notify for a manual change of `slot`, which may
-  /// last across calls: the list is held, not borrowed.
-  func beginLastingChange(ofSlot slot: Int) -> (list: RegistrationList, snapshot: ChangeSnapshot)? {
+  /// last across calls: what holds them is held, not borrowed.
+  func beginLastingChange(ofSlot slot: Int) -> (holder: AnyObject, snapshot: ChangeSnapshot)? {
     withState { _, slots in
       guard slot < slots.count, !slots[slot].isEmpty else { return nil }
       let snapshot = slots[slot].snapshot(for: nil)
       // The snapshot's reference becomes the tuple's.
-      return (snapshot.list.takeRetainedValue(), snapshot)
+      return (snapshot.holder.takeRetainedValue(), snapshot)
     }
   }
 
@@ -43,7 +43,7 @@ extension _KeyValueObservationStorage {
   @inlinable
   func endChange(_ snapshot: ChangeSnapshot) {
     guard let record = snapshot.record else {
-      snapshot.list.release()
+      snapshot.holder.release()
       return
     }
     record.pointee.store(false, ordering: .releasing)
@@ -55,10 +55,11 @@ extension _KeyValueObservationStorage {
   @usableFromInline
   var hasRetiredListsNow: Bool { hasRetiredLists.pointee.load(ordering: .relaxed) }
 
-  /// Releases the lists replaced during changes, once none is under way.
+  /// Releases the lists replaced during changes, and the registrations
+  /// removed during them, once none is under way.
   @usableFromInline
   func releaseRetiredLists() {
-    let released: [RegistrationList] = withState { state, _ in
+    let released: [AnyObject] = withState { state, _ in
       guard !isDelivering, let rare = state.table.rareIfMade else { return [] }
       hasRetiredLists.pointee.store(false, ordering: .relaxed)
       defer { rare.retired = [] }

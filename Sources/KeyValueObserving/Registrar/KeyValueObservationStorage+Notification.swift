@@ -209,13 +209,12 @@ extension _KeyValueObservationStorage {
     newValue: Value?,
     from object: AnyObject
   ) {
-    let registrations = snapshot.storedRegistrations
     // A `while`, not a `for` over a range, and no `defer`: unoptimised, a
     // range's iterator takes three more slots in the frame, and a `defer`
     // is a call.
     var index = 0
     while index < snapshot.count {
-      let live = snapshot.liveRegistration(at: index, of: registrations, closingChanges: !isPrior)
+      let live = snapshot.liveRegistration(at: index, closingChanges: !isPrior)
       index += 1
       guard let entry = live else { continue }
       #if DEBUG

@@ -87,7 +87,7 @@ extension _KeyValueObservationStorage {
     from state: inout State,
     _ slots: UnsafeMutableBufferPointer<SlotRegistrations>,
     busy: Bool,
-    replaced: inout [RegistrationList]
+    replaced: inout [AnyObject]
   ) -> Unmanaged<_KeyValueRegistration>? {
     let (removed, unobservedSlot) = state.table.detach(registration, slots: slots, busy: busy, retired: &replaced)
     if let unobservedSlot { markObserved(slot: unobservedSlot, false) }

@@ -242,11 +242,11 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// be released after the lock with whatever else `body` returned.
   @inline(__always)
   func mutating<Result>(
-    _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>, _ busy: Bool, _ replaced: inout [RegistrationList]) -> Result
-  ) -> (result: Result, released: [RegistrationList]) {
+    _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>, _ busy: Bool, _ replaced: inout [AnyObject]) -> Result
+  ) -> (result: Result, released: [AnyObject]) {
     withState { state, slots in
       let busy = isDelivering
-      var replaced: [RegistrationList] = []
+      var replaced: [AnyObject] = []
       let result = body(&state, slots, busy, &replaced)
       if busy {
         if !replaced.isEmpty {

@@ -13,9 +13,9 @@ final class RareState {
   /// How many slots from 63 on have registrations (they share bit 63 of
   /// the observed-slot mask).
   var highSlotsObserved = 0
-  /// Lists replaced while a change may still be reading them, kept until
-  /// none is under way.
-  var retired: [RegistrationList] = []
+  /// Lists replaced, and lone registrations removed, while a change may
+  /// still be reading them, kept until none is under way.
+  var retired: [AnyObject] = []
   /// The registrations of classic observers, by observer, for
   /// `removeObserver` to find (their lists hold them too).
   var classic = ClassicRegistrations()

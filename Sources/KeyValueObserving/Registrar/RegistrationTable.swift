@@ -43,7 +43,7 @@ struct RegistrationTable {
     _ registration: Unmanaged<_KeyValueRegistration>,
     slots: UnsafeMutableBufferPointer<SlotRegistrations>,
     busy: Bool,
-    retired: inout [RegistrationList]
+    retired: inout [AnyObject]
   ) -> Addition {
     let (slot, anchorKeyPath) = Self.filing(of: registration)
     if let anchorKeyPath {
@@ -67,7 +67,7 @@ struct RegistrationTable {
     _ registration: Unmanaged<_KeyValueRegistration>,
     slots: UnsafeMutableBufferPointer<SlotRegistrations>,
     busy: Bool,
-    retired: inout [RegistrationList]
+    retired: inout [AnyObject]
   ) -> (removed: Unmanaged<_KeyValueRegistration>?, unobservedSlot: Int?) {
     let (slot, keyPath) = Self.filing(of: registration)
     let removed: Unmanaged<_KeyValueRegistration>
@@ -77,9 +77,9 @@ struct RegistrationTable {
         let taken = rare.keyed[keyPath]?.remove(registration, busy: busy, retired: &retired)
       else { return (nil, nil) }
       if rare.keyed[keyPath]?.isEmpty == true, var emptied = rare.keyed.removeValue(forKey: keyPath),
-        let list = emptied.removeAll()
+        let holder = emptied.removeAll()
       {
-        retired.append(list)
+        retired.append(holder)
       }
       removed = taken
     } else {
@@ -102,15 +102,15 @@ struct RegistrationTable {
   /// The lists go to `retired`.
   mutating func removeAll(
     slots: UnsafeMutableBufferPointer<SlotRegistrations>,
-    retired: inout [RegistrationList]
+    retired: inout [AnyObject]
   ) -> (registrations: [_KeyValueRegistration], classic: ClassicRegistrations?) {
     let removed = registrations(slots: slots)
     for index in slots.indices {
-      if let list = slots[index].removeAll() { retired.append(list) }
+      if let holder = slots[index].removeAll() { retired.append(holder) }
     }
     var classic: ClassicRegistrations?
     if let rare = rareState {
-      retired += rare.keyed.values.compactMap(\.list)
+      retired += rare.keyed.values.compactMap(\.holder)
       rare.keyed = [:]
       rare.highSlotsObserved = 0
       classic = rare.classic

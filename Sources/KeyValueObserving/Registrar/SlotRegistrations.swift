@@ -2,94 +2,198 @@ public import Synchronization
 
 /// The registrations of one key of one object, in registration order.
 ///
-/// Removal leaves a hole (`nil`) so that it is O(1); the holes are squeezed
-/// out once they outnumber the live entries, which keeps removal amortised
-/// O(1) and the list at most twice the live count.
+/// A key's first registration is held directly, with no list: most keys
+/// have one observer, and a first observation of an object or of another
+/// key then allocates nothing for the key. The second makes a list, kept
+/// from then on, also when its last registration goes: a key observed twice
+/// is likely observed again.
 ///
-/// A change reads the list after the storage's lock is released, without
-/// retaining it (see ``ChangeSnapshot``). So a list that a change may be
-/// reading is never changed in place: it is copied, and the old one is kept
-/// until no change is under way (`retired`).
+/// Removal from a list leaves a hole (`nil`) so that it is O(1); the holes
+/// are squeezed out once they outnumber the live entries, which keeps
+/// removal amortised O(1) and the list at most twice the live count.
+///
+/// A change reads the registrations after the storage's lock is released,
+/// without retaining them (see ``ChangeSnapshot``). So a list that a change
+/// may be reading is never changed in place: it is copied, and the old one
+/// is kept until no change is under way (`retired`), as is a lone
+/// registration removed while a change may be calling it.
 struct SlotRegistrations {
-  /// The list, with the counts in its header; `nil` until the key is first
-  /// observed, kept when its last registration goes.
-  private(set) var list: RegistrationList?
+  /// What holds the key's registrations; `nil` until the key is first
+  /// observed, and after its lone registration goes.
+  private var held: Held?
+
+  /// The key's lone registration, or its list.
+  private enum Held {
+    case one(_KeyValueRegistration)
+    case list(RegistrationList)
+  }
 
   var isEmpty: Bool { liveCount == 0 }
 
   /// How many registrations are live.
   var liveCount: Int {
-    guard let list else { return 0 }
-    return Int(list.withUnsafeMutablePointerToHeader { $0.pointee.liveCount })
+    switch held {
+    case nil: 0
+    case .one: 1
+    case .list(let list): Int(list.withUnsafeMutablePointerToHeader { $0.pointee.liveCount })
+    }
   }
 
   /// The live registrations, in order.
   var registrations: [_KeyValueRegistration] {
-    list?.withUnsafeMutablePointers { header, elements in
-      UnsafeBufferPointer(start: elements, count: Int(header.pointee.count)).compactMap { $0 }
-    } ?? []
+    switch held {
+    case nil:
+      []
+    case .one(let registration):
+      [registration]
+    case .list(let list):
+      list.liveRegistrations
+    }
   }
 
   /// What a change needs to know. With a `record`, the change borrows the
-  /// list while the record is active; without one it owns a reference,
-  /// which ``_KeyValueObservationStorage/endChange(_:)`` gives back.
+  /// list or the lone registration while the record is active; without
+  /// one it owns a reference, which
+  /// ``_KeyValueObservationStorage/endChange(_:)`` gives back.
   func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
-    // Unmanaged from the start: the table keeps the list alive under the
-    // lock, and a retain here would be one more atomic on every write.
-    let list = Unmanaged.passUnretained(list.unsafelyUnwrapped)
-    let header = list._withUnsafeGuaranteedRef { list in
-      list.withUnsafeMutablePointerToHeader { header in
+    // Unmanaged from the start: the table keeps what it holds alive under
+    // the lock, and a retain here would be one more atomic on every write.
+    switch held.unsafelyUnwrapped {
+    case .one(let registration):
+      let options = registration.options
+      let holder = Unmanaged<AnyObject>.passUnretained(registration)
+      return ChangeSnapshot(
+        holder: record == nil ? holder.retain() : holder,
+        entries: nil,
+        count: 1,
+        record: record,
+        wantsOldValue: options.contains(.old),
+        wantsNewValue: options.contains(.new),
+        hasPrior: options.contains(.prior)
+      )
+    case .list(let list):
+      let (header, entries) = list.withUnsafeMutablePointers { header, elements in
         // Written only when it changes: in the steady state a change writes
         // nothing but its change flag, so writers of different objects
         // never contend for a cache line the allocator made them share.
         if !header.pointee.isShared { header.pointee.isShared = true }
-        return header.pointee
+        return (header.pointee, UnsafeRawPointer(elements))
       }
+      let holder = Unmanaged<AnyObject>.passUnretained(list)
+      return ChangeSnapshot(
+        holder: record == nil ? holder.retain() : holder,
+        entries: entries,
+        count: Int(header.count),
+        record: record,
+        wantsOldValue: header.oldValueCount > 0,
+        wantsNewValue: header.newValueCount > 0,
+        hasPrior: header.priorCount > 0
+      )
     }
-    return ChangeSnapshot(
-      list: record == nil ? list.retain() : list,
-      count: Int(header.count),
-      record: record,
-      wantsOldValue: header.oldValueCount > 0,
-      wantsNewValue: header.newValueCount > 0,
-      hasPrior: header.priorCount > 0
-    )
   }
 
-  /// Appends `registration`, whose reference (`passRetained`) the list
+  /// Appends `registration`, whose reference (`passRetained`) the slot
   /// takes over. `busy`: whether a change may be reading.
   mutating func append(
     _ registration: Unmanaged<_KeyValueRegistration>,
     busy: Bool,
-    retired: inout [RegistrationList]
+    retired: inout [AnyObject]
   ) {
-    let used = list?.used ?? 0
-    makeWritable(minimumCapacity: used + 1, busy: busy, retired: &retired)
-    let options = registration._withUnsafeGuaranteedRef { registration in
-      registration.indexInSlot = Int32(used)
-      return registration.options
+    switch held {
+    case nil:
+      registration._withUnsafeGuaranteedRef { $0.indexInSlot = 0 }
+      held = .one(registration.takeRetainedValue())
+      return
+    case .one(let first):
+      // A change reading the slot borrowed the registration, not the slot:
+      // the registration moving into a list changes nothing for it.
+      let list = RegistrationList.make(capacity: 2)
+      list.withUnsafeMutablePointers { header, elements in
+        elements.initialize(to: first)
+        header.pointee.count = 1
+        header.pointee.tally(first.options, by: 1)
+      }
+      held = .list(list)
+    case .list:
+      break
     }
-    list!.withUnsafeMutablePointers { header, elements in
-      (elements + used).initialize(to: registration.takeRetainedValue())
-      header.pointee.count = Int32(used + 1)
-      header.pointee.tally(options, by: 1)
+    withList { list in
+      let used = list.used
+      Self.makeWritable(&list, minimumCapacity: used + 1, busy: busy, retired: &retired)
+      let options = registration._withUnsafeGuaranteedRef { registration in
+        registration.indexInSlot = Int32(used)
+        return registration.options
+      }
+      list.withUnsafeMutablePointers { header, elements in
+        (elements + used).initialize(to: registration.takeRetainedValue())
+        header.pointee.count = Int32(used + 1)
+        header.pointee.tally(options, by: 1)
+      }
     }
   }
 
-  /// Removes `registration` if it is here and hands back the list's
+  /// Removes `registration` if it is here and hands back the slot's
   /// reference to it (so that the caller can release it after the lock), or
   /// returns `nil` when it was not here.
   mutating func remove(
     _ registration: Unmanaged<_KeyValueRegistration>,
     busy: Bool,
-    retired: inout [RegistrationList]
+    retired: inout [AnyObject]
+  ) -> Unmanaged<_KeyValueRegistration>? {
+    switch held {
+    case nil:
+      return nil
+    case .one(let only):
+      guard Unmanaged.passUnretained(only).toOpaque() == registration.toOpaque() else { return nil }
+      // A change under way may be calling it, borrowed: it is kept until
+      // none is.
+      if busy { retired.append(only) }
+      only.indexInSlot = -1
+      let taken = registration.retain()
+      held = nil
+      return taken
+    case .list:
+      return withList { list in Self.remove(registration, from: &list, busy: busy, retired: &retired) }
+    }
+  }
+
+  /// Takes every registration out, leaving the slot empty; returns what
+  /// held them.
+  mutating func removeAll() -> AnyObject? {
+    defer { held = nil }
+    return holder
+  }
+
+  /// What holds the registrations: the list or the lone registration.
+  var holder: AnyObject? {
+    switch held {
+    case nil: nil
+    case .one(let registration): registration
+    case .list(let list): list
+    }
+  }
+
+  /// Runs `body` on the list, which the slot lets go of meanwhile, so that
+  /// `isKnownUniquelyReferenced` sees only the references of changes.
+  private mutating func withList<Result>(_ body: (inout RegistrationList) -> Result) -> Result {
+    guard case .list(var list) = held else { preconditionFailure("the slot holds no list") }
+    held = nil
+    defer { held = .list(list) }
+    return body(&list)
+  }
+
+  /// ``remove(_:busy:retired:)`` from a list.
+  private static func remove(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    from list: inout RegistrationList,
+    busy: Bool,
+    retired: inout [AnyObject]
   ) -> Unmanaged<_KeyValueRegistration>? {
     let (index, options) = registration._withUnsafeGuaranteedRef { (Int($0.indexInSlot), $0.options) }
-    // No local reference to the list: `makeWritable` asks whether it is unique.
-    let used = list?.used ?? 0
-    guard index >= 0, index < used, list!.address(at: index) == registration.toOpaque() else { return nil }
-    makeWritable(minimumCapacity: used, busy: busy, retired: &retired)
-    list!.withUnsafeMutablePointers { header, elements in
+    let used = list.used
+    guard index >= 0, index < used, list.address(at: index) == registration.toOpaque() else { return nil }
+    makeWritable(&list, minimumCapacity: used, busy: busy, retired: &retired)
+    list.withUnsafeMutablePointers { header, elements in
       // The entry's reference moves to the caller: the entry is overwritten
       // with a hole, without a release.
       UnsafeMutableRawPointer(elements + index).storeBytes(of: nil, as: UnsafeRawPointer?.self)
@@ -100,46 +204,39 @@ struct SlotRegistrations {
       }
     }
     registration._withUnsafeGuaranteedRef { $0.indexInSlot = -1 }
-    let liveCount = list!.withUnsafeMutablePointerToHeader { header in
+    let liveCount = list.withUnsafeMutablePointerToHeader { header in
       header.pointee.tally(options, by: -1)
-      // Keep the buffer when it empties: a key observed once is likely
+      // Keep the buffer when it empties: a key observed twice is likely
       // observed again.
       if header.pointee.liveCount == 0 { header.pointee.count = 0 }
       return Int(header.pointee.liveCount)
     }
-    if liveCount > 0 && list!.used - liveCount > max(liveCount, 8) {
-      compact(retired: &retired)
+    if liveCount > 0 && list.used - liveCount > max(liveCount, 8) {
+      compact(&list, retired: &retired)
     }
     return registration
-  }
-
-  /// Takes every registration out, leaving the slot empty.
-  mutating func removeAll() -> RegistrationList? {
-    defer { self = SlotRegistrations() }
-    return list
   }
 
   /// Makes `list` safe to change in place with room for `minimumCapacity`
   /// entries: a copy when a change may be reading it or someone else holds
   /// it, a larger list when it is full.
-  private mutating func makeWritable(minimumCapacity: Int, busy: Bool, retired: inout [RegistrationList]) {
-    // Asked before any local reference to the list is taken.
-    let isUnique = isKnownUniquelyReferenced(&list)
-    guard list != nil else {
-      // Most keys have one observer.
-      list = RegistrationList.make(capacity: minimumCapacity)
-      return
-    }
-    if isUnique {
-      let fits = list.unsafelyUnwrapped.withUnsafeMutablePointers { header, _ in
+  private static func makeWritable(
+    _ list: inout RegistrationList,
+    minimumCapacity: Int,
+    busy: Bool,
+    retired: inout [AnyObject]
+  ) {
+    // Asked before any other local reference to the list is taken.
+    if isKnownUniquelyReferenced(&list) {
+      let fits = list.withUnsafeMutablePointers { header, _ in
         guard !(header.pointee.isShared && busy) else { return false }
         // No change reads it any more.
         header.pointee.isShared = false
         return true
       }
-      if fits && list.unsafelyUnwrapped.capacity >= minimumCapacity { return }
+      if fits && list.capacity >= minimumCapacity { return }
     }
-    let current = list.unsafelyUnwrapped
+    let current = list
     let grow = current.capacity < minimumCapacity
     let copy = RegistrationList.make(capacity: grow ? max(minimumCapacity, current.capacity * 2) : current.capacity)
     current.withUnsafeMutablePointers { header, elements in
@@ -153,10 +250,10 @@ struct SlotRegistrations {
     list = copy
   }
 
-  private mutating func compact(retired: inout [RegistrationList]) {
-    let live = registrations
+  private static func compact(_ list: inout RegistrationList, retired: inout [AnyObject]) {
+    let live = list.liveRegistrations
     let compacted = RegistrationList.make(capacity: max(live.count * 2, 2))
-    let counts = list!.withUnsafeMutablePointerToHeader { $0.pointee }
+    let counts = list.withUnsafeMutablePointerToHeader { $0.pointee }
     compacted.withUnsafeMutablePointers { header, elements in
       for (index, registration) in live.enumerated() {
         registration.indexInSlot = Int32(index)
@@ -166,7 +263,7 @@ struct SlotRegistrations {
       header.pointee.count = Int32(live.count)
       header.pointee.isShared = false
     }
-    retired.append(list!)
+    retired.append(list)
     list = compacted
   }
 }
@@ -214,6 +311,13 @@ final class RegistrationList: ManagedBuffer<RegistrationListHeader, _KeyValueReg
     }
   }
 
+  /// The live registrations, in order.
+  var liveRegistrations: [_KeyValueRegistration] {
+    withUnsafeMutablePointers { header, elements in
+      UnsafeBufferPointer(start: elements, count: Int(header.pointee.count)).compactMap { $0 }
+    }
+  }
+
   /// How many entries are initialised, holes included. Read through a
   /// pointer: `header` is a class property, checked for exclusive access
   /// at run time.
@@ -231,16 +335,22 @@ final class RegistrationList: ManagedBuffer<RegistrationListHeader, _KeyValueReg
 /// The registrations of one key at the moment a change starts, and whether
 /// any of them needs the old value, the new value, or a prior notification.
 ///
-/// The list is not retained when the change has a `record` (one of the
-/// storage's change flags, set while the change is under way): the storage
-/// keeps the list, unchanged, while the flag is set. Without a record the
-/// snapshot owns a reference to the list, or (a manual change) the change
-/// holds the list itself.
+/// What holds them — the key's list, or its lone registration — is not
+/// retained when the change has a `record` (one of the storage's change
+/// flags, set while the change is under way): the storage keeps it,
+/// unchanged, while the flag is set. Without a record the snapshot owns a
+/// reference to it, or (a manual change) the change holds it itself.
 ///
 /// Not API.
 @usableFromInline
 struct ChangeSnapshot {
-  @usableFromInline let list: Unmanaged<RegistrationList>
+  /// The list, or the lone registration.
+  @usableFromInline let holder: Unmanaged<AnyObject>
+  /// Where the list keeps its registrations: its tail allocation, which
+  /// stays in place while the list lives. Each entry is an optional class
+  /// reference, one pointer, `nil` (a removed registration) being null.
+  /// `nil` when the holder is the lone registration.
+  @usableFromInline let entries: UnsafeRawPointer?
   @usableFromInline let count: Int
   @usableFromInline let record: UnsafePointer<Atomic<Bool>>?
   @usableFromInline let wantsOldValue: Bool
@@ -265,61 +375,50 @@ struct ChangeSnapshot {
   }
 
   /// Calls `body` with each registration still live, in order, without
-  /// retaining them one by one: the list keeps them alive. (The change
-  /// path, `_KeyValueObservationStorage.notify`, walks the list itself, so
+  /// retaining them one by one: the holder keeps them alive. (The change
+  /// path, `_KeyValueObservationStorage.notify`, walks them itself, so
   /// that a handler runs under as few frames as can be.)
   @inlinable @inline(__always)
   func forEachLive(closingChanges: Bool, _ body: (_KeyValueRegistration) -> Void) {
-    let registrations = storedRegistrations
     for index in 0..<count {
-      liveRegistration(at: index, of: registrations, closingChanges: closingChanges)?._withUnsafeGuaranteedRef(body)
+      liveRegistration(at: index, closingChanges: closingChanges)?._withUnsafeGuaranteedRef(body)
     }
   }
 
-  /// The registration at `index` of `registrations` if it is to be called,
-  /// read without taking a reference: if it is still live, or, after a
-  /// change (`closingChanges`), if it forwards to a derived observation:
-  /// the did of a change closes the change its will opened on this thread,
-  /// even when the observation ended, or stopped depending on the key, in
+  /// The registration at `index` if it is to be called, read without
+  /// taking a reference: if it is still live, or, after a change
+  /// (`closingChanges`), if it forwards to a derived observation: the did
+  /// of a change closes the change its will opened on this thread, even
+  /// when the observation ended, or stopped depending on the key, in
   /// between (see ``DerivedChange``); it notifies nothing then.
   @inlinable @inline(__always)
-  func liveRegistration(
-    at index: Int,
-    of registrations: UnsafeRawPointer,
-    closingChanges: Bool
-  ) -> Unmanaged<_KeyValueRegistration>? {
-    guard let entry = registration(at: index, of: registrations),
+  func liveRegistration(at index: Int, closingChanges: Bool) -> Unmanaged<_KeyValueRegistration>? {
+    guard let entry = registration(at: index),
       entry._withUnsafeGuaranteedRef({ $0.isLive || (closingChanges && $0.receiver == .forwarding) })
     else { return nil }
     return entry
   }
 
-  /// Where the list keeps its registrations: its tail allocation, which
-  /// stays in place while the list lives, and the snapshot keeps the list
-  /// alive. Each entry is an optional class reference, one pointer, `nil`
-  /// (a removed registration) being null.
-  @inlinable
-  var storedRegistrations: UnsafeRawPointer {
-    list._withUnsafeGuaranteedRef { list in list.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) } }
-  }
-
-  /// The registration at `index` of `registrations`, read without taking a
-  /// reference; `nil` where one was removed.
+  /// The registration at `index`, read without taking a reference; `nil`
+  /// where one was removed.
   @inlinable @inline(__always)
-  func registration(at index: Int, of registrations: UnsafeRawPointer) -> Unmanaged<_KeyValueRegistration>? {
+  func registration(at index: Int) -> Unmanaged<_KeyValueRegistration>? {
+    guard let entries else { return Unmanaged.fromOpaque(holder.toOpaque()) }
     let stride = MemoryLayout<_KeyValueRegistration?>.stride
-    return registrations.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self).map(Unmanaged.fromOpaque)
+    return entries.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self).map(Unmanaged.fromOpaque)
   }
 
   init(
-    list: Unmanaged<RegistrationList>,
+    holder: Unmanaged<AnyObject>,
+    entries: UnsafeRawPointer?,
     count: Int,
     record: UnsafePointer<Atomic<Bool>>?,
     wantsOldValue: Bool,
     wantsNewValue: Bool,
     hasPrior: Bool
   ) {
-    self.list = list
+    self.holder = holder
+    self.entries = entries
     self.count = count
     self.record = record
     self.wantsOldValue = wantsOldValue
