@@ -19,6 +19,12 @@ final class CrateRack {
   var crate: Crate?
 }
 
+/// Holds a crate weakly: `\.crate?.label?.text` has a `weak` first link.
+@KeyValueObservable
+final class CrateShelf {
+  weak var crate: Crate?
+}
+
 @KeyValueObservable
 final class TagLabel {
   var text: String
@@ -47,7 +53,7 @@ struct OptionalChainTests {
     let label = TagLabel("fragile")
     crate.borrowed = label
     #expect(StoredChain(\Crate.borrowed?.text, of: crate) != nil)
-    #expect(StoredChain(\Crate.borrowed?.text, of: crate)?.read(from: crate, matching: nil) == .some("fragile"))
+    #expect(StoredChain(\Crate.borrowed?.text, of: crate)?.read(from: crate, matching: nil)?.value == .some("fragile"))
     crate.borrowed = nil
     #expect(StoredChain(\Crate.borrowed?.text, of: crate) == nil)
     _ = label
@@ -122,6 +128,46 @@ struct OptionalChainTests {
         Change(old: "next", new: "again"),
       ]
     )
+    _ = token
+  }
+
+  @Test("a change of the chain's last key, read from its object, stops counting once a link is replaced or freed")
+  func lastLinkFollowed() {
+    let shelf = CrateShelf()
+    var crate: Crate? = Crate()
+    let label = TagLabel("a")
+    crate?.label = label
+    shelf.crate = crate
+    let changes = Recorder<Change<String?>>()
+    let token = shelf.observe(\.crate?.label?.text, options: [.old, .new]) { _, change in
+      changes.append(Change(old: change.oldValue, new: change.newValue))
+    }
+    label.text = "b"
+    label.text = "c"
+    let other = TagLabel("x")
+    crate?.label = other
+    label.text = "unseen"
+    other.text = "y"
+    crate?.label = label
+    label.text = "d"
+    // The crate, held weakly, goes without a change; the label it held
+    // lives on, out of the chain: its next change reads the chain's nil,
+    // and the one after is not observed.
+    crate = nil
+    label.text = "e"
+    label.text = "f"
+    #expect(
+      changes.elements == [
+        Change(old: "a", new: "b"),
+        Change(old: "b", new: "c"),
+        Change(old: "c", new: "x"),
+        Change(old: "x", new: "y"),
+        Change(old: "y", new: "unseen"),
+        Change(old: "unseen", new: "d"),
+        Change(old: .some(nil), new: .some(nil)),
+      ]
+    )
+    #expect(allRegistrations(on: label).isEmpty)
     _ = token
   }
 

@@ -25,13 +25,13 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// ``changes()`` where the caller's types are known.
   @usableFromInline
   struct Changes {
-    @usableFromInline let will: (DerivedObservation, _KeyValueRegistration) -> Void
-    @usableFromInline let did: (DerivedObservation, _KeyValueRegistration) -> Void
+    @usableFromInline let will: (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
+    @usableFromInline let did: (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
 
     @inlinable
     init(
-      will: @escaping (DerivedObservation, _KeyValueRegistration) -> Void,
-      did: @escaping (DerivedObservation, _KeyValueRegistration) -> Void
+      will: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void,
+      did: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
     ) {
       self.will = will
       self.did = did
@@ -42,7 +42,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// specialised when the caller is.
   @inlinable
   static func changes() -> Changes {
-    Changes(will: { $0.willChange(from: $1) }, did: { $0.didChange(from: $1) })
+    Changes(will: { $0.willChange(from: $1, on: $2) }, did: { $0.didChange(from: $1, on: $2) })
   }
 
   /// The observed object, without keeping it alive (see
@@ -181,9 +181,14 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// dependencies are as they were.
   @inlinable
   final func refresh(_ root: Root) -> Value {
-    let numbered = beginRead()
-    if let expected = numbered.expected, let value = readChain(from: root, matching: expected) {
-      return value
+    let numbered = beginRead(wantsLast: mayBeChain && foundChain.load(ordering: .relaxed) != nil)
+    if let expected = numbered.expected, let read = readChain(from: root, matching: expected) {
+      // The chain holds the objects it held, up to the last link: it ends
+      // where the last dependency is.
+      if read.reachedLast, let last = numbered.last {
+        chainEnd.store(UInt(bitPattern: last), ordering: .releasing)
+      }
+      return read.value
     }
     var value: Value? = nil
     trackRead(numbered) { keys in value = read(root, &keys) }
@@ -196,8 +201,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
-    if let value = readChain(from: root, matching: nil) {
-      return value
+    if let read = readChain(from: root, matching: nil) {
+      return read.value
     }
     var keys: [ReadKey] = []
     return read(root, &keys)
@@ -206,7 +211,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// The value read link by link, when the chain is found and holds (see
   /// ``StoredChain/read(from:matching:)``).
   @inlinable
-  final func readChain(from root: Root, matching expected: [Dependency]?) -> Value? {
+  final func readChain(from root: Root, matching expected: [Dependency]?) -> (value: Value, reachedLast: Bool)? {
     guard mayBeChain, let chain = foundChain.load(ordering: .acquiring) else { return nil }
     return chain._withUnsafeGuaranteedRef { $0.read(from: root, matching: expected) }
   }
@@ -226,7 +231,63 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     }
   }
 
+  // MARK: Where the chain ends
+
+  /// The address of the registration with the last link's key of the
+  /// observed chain, while the chain is known to end at its object: set
+  /// by a read that walked the chain and found the objects the
+  /// dependencies list; zero once any other dependency changes, or any
+  /// dependency ends. A change of the last link's key on that object — the
+  /// common change of an observed chain — then reads the value from the
+  /// object the change is made on, without walking the links: the object
+  /// is alive, as its change is under way.
+  ///
+  /// An address, not a reference: the registration's end forgets it
+  /// before the registration goes. A read racing with another thread's
+  /// re-registration may still leave the address of one that went, which
+  /// a later registration could reuse: so the sender's object is checked
+  /// to be of the last link's class, and the sender to observe its key,
+  /// before the value is read from it.
+  @usableFromInline let chainEnd = Atomic<UInt>(0)
+
+  /// Whether `sender` is the registration where the chain ends; forgets
+  /// that registration when another dependency changes.
+  @inlinable @inline(__always)
+  final func isChainEnd(_ sender: _KeyValueRegistration) -> Bool {
+    guard mayBeChain else { return false }
+    let end = chainEnd.load(ordering: .acquiring)
+    if end == 0 { return false }
+    if end == UInt(bitPattern: Unmanaged.passUnretained(sender).toOpaque()) { return true }
+    forgetChainEnd()
+    return false
+  }
+
+  /// The value read from `object`, the object of `sender`, the
+  /// registration where the chain ends (see ``chainEnd``).
+  @inlinable
+  final func valueAtChainEnd(from sender: _KeyValueRegistration, on object: AnyObject?) -> Value? {
+    guard let object, let chain = foundChain.load(ordering: .acquiring) else { return nil }
+    return chain._withUnsafeGuaranteedRef { chain in
+      guard chain.isLastLink(sender.slot, of: object) else { return nil }
+      return chain.value(object)
+    }
+  }
+
+  /// Forgets where the chain ends.
+  @usableFromInline
+  final func forgetChainEnd() {
+    chainEnd.store(0, ordering: .releasing)
+  }
+
+  /// Any dependency that ends — its object freed (a `weak` link whose
+  /// object went, without a change), or no longer read — may leave the
+  /// chain ending elsewhere.
+  override func dependencyEnded(_ registration: DependencyRegistration) {
+    if mayBeChain { forgetChainEnd() }
+  }
+
   override func didEnd() {
+    forgetChainEnd()
     hooks.ended?()
   }
 
@@ -236,19 +297,20 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
 
   override var observerSource: ObserverSource { hooks.source }
 
-  override func dependencyWillChange(from sender: _KeyValueRegistration) {
-    changes.will(self, sender)
+  override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
+    changes.will(self, sender, object)
   }
 
-  override func dependencyDidChange(from sender: _KeyValueRegistration) {
-    changes.did(self, sender)
+  override func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
+    changes.did(self, sender, object)
   }
 
-  /// A dependency is about to change, as `sender` says: joins the change
-  /// open on this thread, or opens one, keeping the old value for its did,
-  /// and sends the prior notification.
+  /// A dependency is about to change on `object`, as `sender` says: joins
+  /// the change open on this thread, or opens one, keeping the old value
+  /// for its did, and sends the prior notification.
   @inlinable
-  final func willChange(from sender: _KeyValueRegistration) {
+  final func willChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
+    let atChainEnd = isChainEnd(sender)
     if let open = openChange() {
       open._withUnsafeGuaranteedRef { $0.join(from: ObjectIdentifier(sender)) }
       return
@@ -258,7 +320,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     let root = wantsOld || wantsPrior ? self.root.object : nil
     var oldValue: Value? = nil
     if let root {
-      let value = currentValue(root)
+      let value = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? currentValue(root)
       if wantsOld { oldValue = value }
     }
     // Each branch opens its change as it holds it: the own change
@@ -280,12 +342,14 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     _KeyValueChangeNesting.open(change)
   }
 
-  /// A dependency changed, as `sender` says: the did of the change's last
-  /// will reads the value again, re-registers with what it depends on now,
-  /// and notifies. A did with no will here notifies without an old value,
-  /// unless its registration ended: that one only closes.
+  /// A dependency changed on `object`, as `sender` says: the did of the
+  /// change's last will reads the value again, re-registers with what it
+  /// depends on now, and notifies. A did with no will here notifies
+  /// without an old value, unless its registration ended: that one only
+  /// closes.
   @inlinable
-  final func didChange(from sender: _KeyValueRegistration) {
+  final func didChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
+    let atChainEnd = isChainEnd(sender)
     let oldValue: Value?
     if let open = openChange() {
       guard let finished = open._withUnsafeGuaranteedRef({ close($0, from: sender) }) else { return }
@@ -295,7 +359,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       oldValue = nil
     }
     guard !isEnded, let root = root.object else { return }
-    let newValue = refresh(root)
+    let newValue = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? refresh(root)
     guard !isEnded else { return }
     handler(
       root,

@@ -67,25 +67,44 @@ class DerivedObservationBase: @unchecked Sendable {
   @usableFromInline
   final var isEnded: Bool { ended.load(ordering: .acquiring) }
 
-  /// A dependency is about to change, as `sender` (a registration with
-  /// it, or the anchor) says. Overridden with the typed reads.
-  func dependencyWillChange(from sender: _KeyValueRegistration) {}
+  /// A dependency is about to change on `object`, as `sender` (a
+  /// registration with it, or the anchor, with no object) says. Overridden
+  /// with the typed reads.
+  func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {}
 
-  /// A dependency changed, as `sender` says; also sent by a registration
-  /// that ended since its will, to close the change. Overridden with the
-  /// typed reads.
-  func dependencyDidChange(from sender: _KeyValueRegistration) {}
+  /// A dependency changed on `object`, as `sender` says; also sent by a
+  /// registration that ended since its will, to close the change.
+  /// Overridden with the typed reads.
+  func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {}
+
+  /// `registration`, one of the dependencies' registrations, was removed,
+  /// or its object deinitialised. Called with no storage lock held, but
+  /// maybe with the observation's own (a re-registration removes the
+  /// registrations it no longer needs): it must not take it.
+  func dependencyEnded(_ registration: DependencyRegistration) {}
 
   // MARK: Dependencies
 
   /// Numbers a read of the value (pass the number to
   /// ``install(_:read:verifiable:)``) and gives the dependencies the read
   /// can be checked against, when there is such a list.
+  ///
+  /// With `wantsLast`, it also gives the address of the registration with
+  /// the last dependency, when the dependencies can be checked and that one
+  /// is not among the others (see ``DerivedObservation/chainEnd``). Only
+  /// the address: the registration may be gone, its object freed.
   @usableFromInline
-  final func beginRead() -> NumberedRead {
+  final func beginRead(wantsLast: Bool) -> NumberedRead {
     state.withLock { state in
       defer { state.nextRead += 1 }
-      return NumberedRead(number: state.nextRead, expected: state.verifiable)
+      var last: UnsafeMutableRawPointer? = nil
+      if wantsLast, let verifiable = state.verifiable, verifiable.count == state.dependencies.count,
+        let final = state.dependencies.last,
+        !state.dependencies.dropLast().contains(where: { $0.dependency.isSame(as: final.dependency) })
+      {
+        last = final.registration.toOpaque()
+      }
+      return NumberedRead(number: state.nextRead, expected: state.verifiable, last: last)
     }
   }
 
@@ -229,4 +248,7 @@ class DerivedObservationBase: @unchecked Sendable {
 struct NumberedRead {
   @usableFromInline let number: Int
   @usableFromInline let expected: [Dependency]?
+  /// The address of the registration with the last dependency, when asked
+  /// for and one can be checked.
+  @usableFromInline let last: UnsafeMutableRawPointer?
 }

@@ -9,11 +9,11 @@ class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
     super.init(options: options, slot: slot, receiver: .forwarding)
   }
 
-  final override func forwardChange(isPrior: Bool) {
+  final override func forwardChange(isPrior: Bool, from object: AnyObject?) {
     if isPrior {
-      observer.dependencyWillChange(from: self)
+      observer.dependencyWillChange(from: self, on: object)
     } else {
-      observer.dependencyDidChange(from: self)
+      observer.dependencyDidChange(from: self, on: object)
     }
   }
 }
@@ -63,4 +63,8 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
   override var observerDescription: String { "dependency of \(observer.keyDescription)" }
 
   override var isListed: Bool { false }
+
+  override func registrationEnded() {
+    observer.dependencyEnded(self)
+  }
 }

@@ -73,6 +73,9 @@ final class StoredChain<Value> {
   /// The value's `nil`, which a `nil` link gives (the value is optional
   /// past an optional link).
   @usableFromInline let none: Value?
+  /// The class and the key of the last link.
+  @usableFromInline let lastType: ObjectIdentifier
+  @usableFromInline let lastSlot: Int
 
   /// The chain `keyPath` is on `root`'s class, or `nil` when it is not
   /// one: a computed property on the way, a key with declared
@@ -130,20 +133,30 @@ final class StoredChain<Value> {
     }
     self.walk = walk
     self.value = value
+    self.lastType = last.type
+    self.lastSlot = last.slot
     self.none = (Value.self as? any OptionalValue.Type)?.nilValue as? Value
   }
 
 
-  /// The value read from `root`, link by link; `nil` when an object on
-  /// the way is not of its link's class, or, with `expected` (the
+  /// Whether `slot` of `object` is the last link's key and object class, so
+  /// that ``value`` reads it.
+  @inlinable @inline(__always)
+  func isLastLink(_ slot: Int, of object: AnyObject) -> Bool {
+    slot == lastSlot && ObjectIdentifier(type(of: object)) == lastType
+  }
+
+  /// The value read from `root`, link by link, and whether the read
+  /// reached the last link (rather than a `nil` one); `nil` when an object
+  /// on the way is not of its link's class, or, with `expected` (the
   /// dependencies of the last read), when an object or key on the way is
   /// not the one it lists: then the dependencies may have changed, and the
   /// caller reads the key path with tracking.
   @inlinable
-  func read(from root: AnyObject, matching expected: [Dependency]?) -> Value? {
+  func read(from root: AnyObject, matching expected: [Dependency]?) -> (value: Value, reachedLast: Bool)? {
     switch walk(root, expected, 0) {
-    case .reachedLast(let object): object._withUnsafeGuaranteedRef { value($0) }
-    case .endedAtNil: none
+    case .reachedLast(let object): (object._withUnsafeGuaranteedRef { value($0) }, true)
+    case .endedAtNil: none.map { ($0, false) }
     case .mismatched: nil
     }
   }
@@ -164,11 +177,21 @@ extension _KeyValueTypedStorage: ChainValueReading {
   var holdsOptional: Bool { Value.self is any OptionalValue.Type }
 
   func getter<Result>(giving _: Result.Type) -> ((AnyObject) -> Result)? {
-    if let same = get as? (AnyObject) -> Result { return same }
+    // Reinterpreted, not cast: a function cast (`as?`) wraps the function
+    // in a thunk or two, run on every read. The types are checked equal
+    // first, and a struct's field holds a function of either in one form.
+    if Result.self == Value.self {
+      return unsafeBitCast(Getter(read: get), to: Getter<Result>.self).read
+    }
+    guard Result.self == Value?.self else { return nil }
     let get = self.get
-    let wrapped: (AnyObject) -> Value? = { get($0) }
-    return wrapped as? (AnyObject) -> Result
+    return unsafeBitCast(Getter<Value?>(read: { get($0) }), to: Getter<Result>.self).read
   }
+}
+
+/// A read of an object's property, as a struct's field holds it.
+private struct Getter<Result> {
+  let read: (AnyObject) -> Result
 }
 
 /// Whether `keyPath` is the chain of the properties `links` name, one

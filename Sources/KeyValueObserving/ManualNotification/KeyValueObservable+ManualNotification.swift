@@ -30,7 +30,7 @@ extension KeyValueObservable {
       storage.willChange(self, slot: slot) { $0[keyPath: keyPath] }
     } else {
       guard let anchors = storage.beginChange(of: keyPath) else { return }
-      anchors.forEachLive(closingChanges: false) { $0.forwardChange(isPrior: true) }
+      anchors.forEachLive(closingChanges: false) { $0.forwardChange(isPrior: true, from: nil) }
       storage.endChange(anchors)
     }
   }
@@ -60,7 +60,7 @@ extension KeyValueObservable {
       }
     } else {
       guard let anchors = storage.beginChange(of: keyPath) else { return }
-      anchors.forEachLive(closingChanges: true) { $0.forwardChange(isPrior: false) }
+      anchors.forEachLive(closingChanges: true) { $0.forwardChange(isPrior: false, from: nil) }
       storage.endChange(anchors)
     }
   }

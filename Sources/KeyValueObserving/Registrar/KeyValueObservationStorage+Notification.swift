@@ -316,7 +316,7 @@ extension _KeyValueObservationStorage {
         from: object
       )
     case .forwarding:
-      registration.forwardChange(isPrior: change.isPrior)
+      registration.forwardChange(isPrior: change.isPrior, from: object)
     }
   }
 }

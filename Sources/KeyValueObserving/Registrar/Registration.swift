@@ -104,10 +104,11 @@ public class _KeyValueRegistration: @unchecked Sendable {
   func registrationEnded() {}
 
   /// Receives a change of the observed key without its values: the will
-  /// (`isPrior`) and the did of a dependency of a derived key. Called on
-  /// registrations whose ``receiver`` is `.forwarding`.
+  /// (`isPrior`) and the did of a dependency of a derived key, made on
+  /// `object` (`nil` for a manual change of a derived key itself). Called
+  /// on registrations whose ``receiver`` is `.forwarding`.
   @usableFromInline
-  func forwardChange(isPrior: Bool) {}
+  func forwardChange(isPrior: Bool, from object: AnyObject?) {}
 }
 
 /// How a change reaches a registration, so that the notification loop, which
