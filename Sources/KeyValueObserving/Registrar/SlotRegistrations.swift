@@ -176,8 +176,10 @@ struct SlotRegistrations {
   /// Runs `body` on the list, which the slot lets go of meanwhile, so that
   /// `isKnownUniquelyReferenced` sees only the references of changes.
   private mutating func withList<Result>(_ body: (inout RegistrationList) -> Result) -> Result {
-    guard case .list(var list) = held else { preconditionFailure("the slot holds no list") }
-    held = nil
+    // Moved out, not copied: a copy would be a retain and a release.
+    var taken: Held? = nil
+    swap(&taken, &held)
+    guard case .list(var list) = consume taken else { preconditionFailure("the slot holds no list") }
     defer { held = .list(list) }
     return body(&list)
   }
