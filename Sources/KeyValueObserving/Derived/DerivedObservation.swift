@@ -250,34 +250,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// before the value is read from it.
   @usableFromInline let chainEnd = Atomic<UInt>(0)
 
-  /// Whether `sender` is the registration where the chain ends; forgets
-  /// that registration when another dependency changes.
-  @inlinable @inline(__always)
-  final func isChainEnd(_ sender: _KeyValueRegistration) -> Bool {
-    guard mayBeChain else { return false }
-    let end = chainEnd.load(ordering: .acquiring)
-    if end == 0 { return false }
-    if end == UInt(bitPattern: Unmanaged.passUnretained(sender).toOpaque()) { return true }
-    forgetChainEnd()
-    return false
-  }
-
-  /// The value read from `object`, the object of `sender`, the
-  /// registration where the chain ends (see ``chainEnd``).
-  @inlinable
-  final func valueAtChainEnd(from sender: _KeyValueRegistration, on object: AnyObject?) -> Value? {
-    guard let object, let chain = foundChain.load(ordering: .acquiring) else { return nil }
-    return chain._withUnsafeGuaranteedRef { chain in
-      guard chain.isLastLink(sender.slot, of: object) else { return nil }
-      return chain.value(object)
-    }
-  }
-
-  /// Forgets where the chain ends.
-  @usableFromInline
-  final func forgetChainEnd() {
-    chainEnd.store(0, ordering: .releasing)
-  }
+  // Read and forgotten in DerivedObservation+ChainEnd.swift.
 
   /// Any dependency that ends — its object freed (a `weak` link whose
   /// object went, without a change), or no longer read — may leave the
