@@ -255,7 +255,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Any dependency that ends — its object freed (a `weak` link whose
   /// object went, without a change), or no longer read — may leave the
   /// chain ending elsewhere.
-  override func dependencyEnded(_ registration: DependencyRegistration) {
+  override func dependencyEnded() {
     if mayBeChain { forgetChainEnd() }
   }
 

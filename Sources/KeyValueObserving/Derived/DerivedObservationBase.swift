@@ -77,11 +77,11 @@ class DerivedObservationBase: @unchecked Sendable {
   /// Overridden with the typed reads.
   func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {}
 
-  /// `registration`, one of the dependencies' registrations, was removed,
-  /// or its object deinitialised. Called with no storage lock held, but
-  /// maybe with the observation's own (a re-registration removes the
-  /// registrations it no longer needs): it must not take it.
-  func dependencyEnded(_ registration: DependencyRegistration) {}
+  /// One of the dependencies' registrations was removed, or its object
+  /// deinitialised. Called with no storage lock held, but maybe with the
+  /// observation's own (a re-registration removes the registrations it no
+  /// longer needs): it must not take it.
+  func dependencyEnded() {}
 
   // MARK: Dependencies
 

@@ -65,6 +65,6 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
   override var isListed: Bool { false }
 
   override func registrationEnded() {
-    observer.dependencyEnded(self)
+    observer.dependencyEnded()
   }
 }
