@@ -85,6 +85,14 @@ let package = Package(
       dependencies: ["KeyValueObserving"],
       swiftSettings: [.defaultIsolation(MainActor.self)]
     ),
+    // Models and their observation in the Swift 5 language mode, which most
+    // app targets use: the package's other targets are Swift 6, and the
+    // expansions must compile in both.
+    .testTarget(
+      name: "KeyValueObservingSwift5Tests",
+      dependencies: ["KeyValueObserving"],
+      swiftSettings: [.swiftLanguageMode(.v5)]
+    ),
     .testTarget(
       name: "KeyValueObservingCombineTests",
       dependencies: ["KeyValueObservingCombine"]

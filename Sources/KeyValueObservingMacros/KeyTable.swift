@@ -137,7 +137,7 @@ struct KeyTable {
       guard getters.contains(name) else {
         return "if case \\\(selfType).\(name) = $0.\(constants.contains(name) ? "constant" : "other")(\(key)) {}"
       }
-      return "if case \\\(selfType).\(name) = $0.computed(\(key), { @MainActor (object: \(selfType)) in object.\(name) }) {}"
+      return "if case \\\(selfType).\(name) = $0.computed(\(key), { (object: \(selfType)) in object.\(name) }) {}"
     }
     let readOnly = classDecl.readOnlyByStringProperties
     if !readOnly.isEmpty {

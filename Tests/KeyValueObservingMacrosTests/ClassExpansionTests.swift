@@ -111,7 +111,7 @@ struct ClassExpansionTests {
           if case (\Person.name, \Person?.?.name) = $0.stored("name", get: { Swift.unsafeDowncast($0, to: Person.self)._name }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._name) }) {}
           if case (\Person.nickname, \Person?.?.nickname) = $0.stored("nickname", get: { Swift.unsafeDowncast($0, to: Person.self)._nickname }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._nickname) }) {}
           if case \Person.id = $0.constant("id") {}
-          if case \Person.summary = $0.computed("summary", { @MainActor (object: Person) in object.summary }) {}
+          if case \Person.summary = $0.computed("summary", { (object: Person) in object.summary }) {}
           if case \Person.greeting = $0.other("greeting") {}
           if case \Person.cache = $0.other("cache") {}
         }
@@ -206,10 +206,10 @@ struct ClassExpansionTests {
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
           if case (\Sheet.rows, \Sheet?.?.rows) = $0.stored("rows", get: { Swift.unsafeDowncast($0, to: Sheet.self)._rows }, modify: { $0(&Swift.unsafeDowncast($1, to: Sheet.self)._rows) }) {}
-          if case \Sheet.area = $0.computed("area", { @MainActor (object: Sheet) in object.area }) {}
-          if case \Sheet.label = $0.computed("label", { @MainActor (object: Sheet) in object.label }) {}
-          if case \Sheet.anyRows = $0.computed("anyRows", { @MainActor (object: Sheet) in object.anyRows }) {}
-          if case \Sheet.me = $0.computed("me", { @MainActor (object: Sheet) in object.me }) {}
+          if case \Sheet.area = $0.computed("area", { (object: Sheet) in object.area }) {}
+          if case \Sheet.label = $0.computed("label", { (object: Sheet) in object.label }) {}
+          if case \Sheet.anyRows = $0.computed("anyRows", { (object: Sheet) in object.anyRows }) {}
+          if case \Sheet.me = $0.computed("me", { (object: Sheet) in object.me }) {}
           if case \Sheet.onMain = $0.other("onMain") {}
         }
       }
@@ -339,7 +339,7 @@ struct ClassExpansionTests {
 
         private nonisolated static let _$kvoKeys_Vault = KeyValueObserving._KeyValueKeyTable(Vault.self) {
           if case \Vault.shown = $0.constant("shown") {}
-          if case \Vault.total = $0.computed("total", { @MainActor (object: Vault) in object.total }) {}
+          if case \Vault.total = $0.computed("total", { (object: Vault) in object.total }) {}
         }
       }
 

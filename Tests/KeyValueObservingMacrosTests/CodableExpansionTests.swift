@@ -110,7 +110,7 @@ struct CodableExpansionTests {
           if case \Doc.id = $0.constant("id") {}
           if case \Doc.kind = $0.constant("kind") {}
           if case \Doc.cache = $0.other("cache") {}
-          if case \Doc.summary = $0.computed("summary", { @MainActor (object: Doc) in object.summary }) {}
+          if case \Doc.summary = $0.computed("summary", { (object: Doc) in object.summary }) {}
         }
 
         private enum CodingKeys: Swift.String, Swift.CodingKey {
