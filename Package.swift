@@ -44,9 +44,10 @@ let package = Package(
       name: "KeyValueObserving",
       dependencies: ["KeyValueObservingMacros", "KeyValueObservingShims"]
     ),
-    // Declares the Swift runtime functions the runtime module calls (whether
-    // an object is running its deinit, unowned references, the current
-    // task) and its C11 thread-local slots.
+    // Wraps the Swift runtime functions the runtime module calls (whether an
+    // object is running its deinit, unowned references, the current task)
+    // and defines its C11 thread-local slots. Linked, never imported: see
+    // Internal/RuntimeEntryPoints.swift.
     .target(name: "KeyValueObservingShims"),
     // The compiler plugin that expands `@KeyValueObservable` and friends.
     .macro(

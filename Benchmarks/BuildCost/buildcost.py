@@ -253,7 +253,6 @@ def build_times(rounds):
 def plugin_args(products):
     return [
         "-I", str(products / "Modules"),
-        "-Xcc", f"-fmodule-map-file={products / 'KeyValueObservingShims.build' / 'module.modulemap'}",
         "-load-plugin-executable", f"{products / 'KeyValueObservingMacros-tool'}#KeyValueObservingMacros",
     ]
 

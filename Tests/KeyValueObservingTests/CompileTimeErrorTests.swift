@@ -21,9 +21,6 @@ private func typecheck(_ file: String) throws -> (status: Int32, output: String)
   process.arguments = [
     "swiftc", "-typecheck", "-swift-version", "6",
     "-I", buildDirectory.appendingPathComponent("Modules").path,
-    // The runtime's C shim, as SwiftPM hands it to the library's clients.
-    "-Xcc",
-    "-fmodule-map-file=" + buildDirectory.appendingPathComponent("KeyValueObservingShims.build/module.modulemap").path,
     "-load-plugin-executable",
     buildDirectory.appendingPathComponent("KeyValueObservingMacros-tool").path + "#KeyValueObservingMacros",
     compileFailures.appendingPathComponent(file).path,

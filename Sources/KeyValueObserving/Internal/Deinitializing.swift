@@ -1,5 +1,3 @@
-internal import KeyValueObservingShims
-
 /// Whether `object` is running its `deinit`.
 ///
 /// Lets an identity check tell "this registration's observer is the caller,
@@ -9,5 +7,5 @@ internal import KeyValueObservingShims
 /// made in the observed object's own `deinit` notify nobody.
 @usableFromInline
 func isDeinitializing(_ object: AnyObject) -> Bool {
-  swift_isDeallocating(Unmanaged.passUnretained(object).toOpaque())
+  kvoIsDeallocating(Unmanaged.passUnretained(object).toOpaque())
 }

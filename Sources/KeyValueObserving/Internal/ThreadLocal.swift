@@ -1,4 +1,3 @@
-internal import KeyValueObservingShims
 import Synchronization
 
 #if canImport(Darwin)
@@ -29,8 +28,8 @@ enum ThreadSlot: Int32 {
 /// identity: the two per-thread primitives the runtime needs from the
 /// platform).
 ///
-/// C11 thread-local storage from the `KeyValueObservingShims` target, a few
-/// instructions per access, because the runtime imports no Foundation and
+/// C11 thread-local storage from the `KeyValueObservingShims` target
+/// (`RuntimeEntryPoints.swift`), a call of a few instructions, because the runtime imports no Foundation and
 /// the standard library exposes no thread-local API; on Windows, fiber-local
 /// storage. No slot holds a reference that a thread's end must release.
 struct ThreadLocal: Sendable {
@@ -46,17 +45,17 @@ struct ThreadLocal: Sendable {
       nonmutating set { FlsSetValue(key, newValue) }
     }
   #else
-    private let slot: Int32
+    private let slot: Int
 
     init(_ slot: ThreadSlot) {
       // The shim's array has one entry per case.
-      precondition(slot.rawValue < KVO_THREAD_SLOT_COUNT, "ThreadSlot has more cases than the shim has slots")
-      self.slot = slot.rawValue
+      precondition(Int(slot.rawValue) < kvoThreadSlotCount(), "ThreadSlot has more cases than the shim has slots")
+      self.slot = Int(slot.rawValue)
     }
 
     var value: UnsafeMutableRawPointer? {
-      @inline(__always) get { kvo_thread_slot(slot) }
-      @inline(__always) nonmutating set { kvo_set_thread_slot(slot, newValue) }
+      @inline(__always) get { kvoThreadSlot(slot) }
+      @inline(__always) nonmutating set { kvoSetThreadSlot(slot, newValue) }
     }
   #endif
 }

@@ -1,5 +1,3 @@
-internal import KeyValueObservingShims
-
 /// A reference to an object that does not keep it alive and gives it only
 /// while it lives, as `weak` does, but without giving it a side table.
 ///
@@ -30,11 +28,11 @@ struct UnownedReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
 
     init(_ object: Object) {
       address = Unmanaged.passUnretained(object).toOpaque()
-      swift_unownedRetain(address)
+      kvoUnownedRetain(address)
     }
 
     deinit {
-      swift_unownedRelease(address)
+      kvoUnownedRelease(address)
     }
 
     /// The object, while it lives.
@@ -46,7 +44,7 @@ struct UnownedReference<Object: AnyObject>: ~Copyable, @unchecked Sendable {
     /// A strong reference to the object, unless its deinit began.
     @usableFromInline
     func retainedObject() -> AnyObject? {
-      guard swift_tryRetain(address) != nil else { return nil }
+      guard kvoTryRetain(address) != nil else { return nil }
       return Unmanaged<AnyObject>.fromOpaque(address).takeRetainedValue()
     }
   #endif

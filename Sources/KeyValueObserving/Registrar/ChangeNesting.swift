@@ -1,5 +1,4 @@
 public import Synchronization
-internal import KeyValueObservingShims
 
 /// The changes under way on the current thread, so that a change made while
 /// the same change is already under way folds into the outer one: nested
@@ -109,7 +108,7 @@ public enum _KeyValueChangeNesting {
   /// The running task's identity, or 0 outside any task: its address.
   @usableFromInline
   static func currentTaskIdentity() -> UInt {
-    UInt(bitPattern: kvo_current_task())
+    UInt(bitPattern: kvoCurrentTask())
   }
 
   /// The pending change open for `slot` of `owner` on this thread, if any.
