@@ -42,7 +42,12 @@ let package = Package(
     // Imports no Foundation and no swift-syntax; declares the macros it is used with.
     .target(
       name: "KeyValueObserving",
-      dependencies: ["KeyValueObservingMacros", "KeyValueObservingShims"]
+      dependencies: ["KeyValueObservingMacros", "KeyValueObservingShims"],
+      exclude: ["Internal/Atomics/generate.py"],
+      // The atomics are made as the standard library's own are (see
+      // Internal/Atomics/Atomics.swift): storage at a fixed address and one
+      // builtin per operation, so that they need no newer OS than the rest.
+      swiftSettings: [.enableExperimentalFeature("RawLayout"), .enableExperimentalFeature("BuiltinModule")]
     ),
     // Wraps the Swift runtime functions the runtime module calls (whether an
     // object is running its deinit, unowned references, the current task)

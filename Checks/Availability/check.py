@@ -71,9 +71,17 @@ def symbol_availability(scratch):
             capture_output=True, text=True)
         if result.returncode != 0:
             print(f"availability check: no symbol graph for {module}: {result.stderr.strip()[:200]}", file=sys.stderr)
+    always = set()  # requirements a default implementation makes available everywhere
     for name in os.listdir(out):
         graph = json.load(open(os.path.join(out, name)))
         module = graph["module"]["name"]
+        unavailable_anywhere = {s["identifier"]["precise"] for s in graph["symbols"] if not s.get("availability")}
+        for relation in graph.get("relationships", []):
+            # A requirement added later with a default implementation that
+            # every OS has (`&*` on FixedWidthInteger, added in Swift 6) is
+            # callable everywhere: the call reaches the implementation.
+            if relation["kind"] == "defaultImplementationOf" and relation["source"] in unavailable_anywhere:
+                always.add(relation["target"])
         for symbol in graph["symbols"]:
             introduced = {}
             for entry in symbol.get("availability", []):
@@ -86,6 +94,8 @@ def symbol_availability(scratch):
             USR_NAMES[symbol["identifier"]["precise"]] = module + "." + ".".join(symbol["pathComponents"])
             if symbol["kind"]["identifier"] in ("swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias"):
                 by_type[module + "." + ".".join(symbol["pathComponents"])] = introduced
+    for usr in always:
+        by_usr.pop(usr, None)
     return by_usr, by_type
 
 
@@ -168,9 +178,12 @@ class Walker:
     @staticmethod
     def narrowed(context, specs):
         context = dict(context)
+        named = {domain for domain, _ in specs}
         for domain, v in specs:
-            if domain in context or domain in PLATFORMS.values():
-                context[domain] = max(context.get(domain, ()), v)
+            targets = [domain] + [child for child, parent in INHERITS.items() if parent == domain and child not in named]
+            for target in targets:
+                if target in PLATFORMS.values():
+                    context[target] = max(context.get(target, (0, 0, 0)), v)
         return context
 
     @staticmethod
@@ -220,7 +233,14 @@ class Walker:
 
     def walk(self, node, context, offset=0):
         if isinstance(node, list):
-            for item in node:
+            for index, item in enumerate(node):
+                # A property's type is written in the pattern binding that
+                # comes before it; the property's `@available` covers it.
+                if isinstance(item, dict) and item.get("_kind") == "pattern_binding_decl":
+                    following = next((n for n in node[index + 1:] if isinstance(n, dict) and n.get("_kind") == "var_decl"), None)
+                    if following is not None:
+                        self.walk(item, self.narrowed(context, self.attributes(following)), offset)
+                        continue
                 self.walk(item, context, offset)
             return
         if not isinstance(node, dict):

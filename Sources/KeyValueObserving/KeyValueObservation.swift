@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A token for one registration: keep it to keep observing.
 ///
 /// Releasing the token ends the registration, and so does ``invalidate()``.
@@ -30,7 +28,7 @@ public final class KeyValueObservation: Sendable {
   /// names it, so the first `invalidate()` can hand it back exactly once.
   /// Cleared under the storage's lock, which decides which of two racing
   /// `invalidate()` calls removes the registration.
-  private let registration: Atomic<UInt>
+  private let registration: AtomicUInt
 
   /// A token for what `handle` names; the token takes over its reference
   /// to the storage. A token for nothing is inert from the start.
@@ -42,9 +40,9 @@ public final class KeyValueObservation: Sendable {
       self.storage = nil
     }
     if let registration = handle.registration {
-      self.registration = Atomic(UInt(bitPattern: registration.toOpaque()))
+      self.registration = AtomicUInt(UInt(bitPattern: registration.toOpaque()))
     } else {
-      self.registration = Atomic(0)
+      self.registration = AtomicUInt(0)
     }
   }
 

@@ -42,16 +42,31 @@ public struct KeyValueObservedChange<Value> {
 
   /// The positions a to-many change affected; `nil` for ``KeyValueChange/setting``.
   ///
+  /// Where `RangeSet` is not available (before macOS 15 and iOS 18),
+  /// ``indexRanges`` gives the same positions.
+  ///
   /// ```swift
   /// if let indexes = change.indexes { print(indexes.ranges) }
   /// ```
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   public var indexes: RangeSet<Int>? {
-    indexRanges?.rangeSet
+    positions.map { RangeSet($0.ranges) }
   }
 
-  /// The ranges behind ``indexes`` (see ``IndexRanges`` for why not a
-  /// `RangeSet`).
-  @usableFromInline let indexRanges: IndexRanges?
+  /// The positions a to-many change affected, as sorted ranges that
+  /// neither overlap nor touch (what `RangeSet.ranges` holds); `nil` for
+  /// ``KeyValueChange/setting``. On every OS.
+  ///
+  /// ```swift
+  /// // person.mutableArrayValue(for: \.tags).insert("new", at: 2)
+  /// change.indexRanges  // [2..<3]
+  /// ```
+  public var indexRanges: [Range<Int>]? {
+    positions?.mergedRanges
+  }
+
+  /// The positions (see ``IndexRanges`` for why not a `RangeSet`).
+  @usableFromInline let positions: IndexRanges?
 
   /// `true` for the notification sent before a change to a registration
   /// that asked for ``KeyValueObservingOptions/prior``.
@@ -68,35 +83,51 @@ public struct KeyValueObservedChange<Value> {
   ///
   /// ```swift
   /// let expected = KeyValueObservedChange(kind: .setting, newValue: 2, oldValue: 1)
+  /// let inserted = KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexRanges: [2..<3])
   /// ```
+  ///
+  /// - Parameter indexRanges: The positions of a to-many change, in any
+  ///   order; overlapping and touching ranges are merged.
   public init(
     kind: KeyValueChange,
     newValue: Value? = nil,
     oldValue: Value? = nil,
-    indexes: RangeSet<Int>? = nil,
+    indexRanges: [Range<Int>]? = nil,
     isPrior: Bool = false
   ) {
-    self.kind = kind
-    self.newValue = newValue
-    self.oldValue = oldValue
-    self.indexRanges = indexes.map(IndexRanges.init)
-    self.isPrior = isPrior
+    self.init(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges.map(IndexRanges.init(normalizing:)), isPrior: isPrior)
   }
 
-  /// A change whose indexes are already ranges.
+  /// Makes a change record of a to-many change at `indexes`.
+  ///
+  /// ```swift
+  /// let expected = KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexes: RangeSet(2..<3))
+  /// ```
+  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  public init(
+    kind: KeyValueChange,
+    newValue: Value? = nil,
+    oldValue: Value? = nil,
+    indexes: RangeSet<Int>?,
+    isPrior: Bool = false
+  ) {
+    self.init(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexes.map { IndexRanges($0.ranges) }, isPrior: isPrior)
+  }
+
+  /// A change whose positions are already ranges.
   @inlinable
-  init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, indexRanges: IndexRanges?, isPrior: Bool) {
+  init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, positions: IndexRanges?, isPrior: Bool) {
     self.kind = kind
     self.newValue = newValue
     self.oldValue = oldValue
-    self.indexRanges = indexRanges
+    self.positions = positions
     self.isPrior = isPrior
   }
 
   /// A change without indexes: what every assignment reports.
   @inlinable
   init(kind: KeyValueChange, newValue: Value?, oldValue: Value?, isPrior: Bool) {
-    self.init(kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: nil, isPrior: isPrior)
+    self.init(kind: kind, newValue: newValue, oldValue: oldValue, positions: nil, isPrior: isPrior)
   }
 
   /// The change as a registration that asked for `options` receives it:
@@ -112,7 +143,7 @@ public struct KeyValueObservedChange<Value> {
     kind: KeyValueChange,
     newValue: borrowing Value?,
     oldValue: borrowing Value?,
-    indexRanges: borrowing IndexRanges? = nil,
+    positions: borrowing IndexRanges? = nil,
     isPrior: Bool,
     trimmedTo options: KeyValueObservingOptions
   ) {
@@ -120,7 +151,7 @@ public struct KeyValueObservedChange<Value> {
       kind: kind,
       newValue: options.contains(.new) ? copy newValue : nil,
       oldValue: options.contains(.old) ? copy oldValue : nil,
-      indexRanges: copy indexRanges,
+      positions: copy positions,
       isPrior: isPrior
     )
   }
@@ -141,7 +172,7 @@ extension KeyValueObservedChange: CustomStringConvertible {
     if isPrior { parts.append("prior") }
     if let oldValue { parts.append("old: \(oldValue)") }
     if let newValue { parts.append("new: \(newValue)") }
-    if let indexes { parts.append("indexes: \(indexes.ranges)") }
+    if let indexRanges { parts.append("indexes: \(indexRanges)") }
     return parts.joined(separator: " ")
   }
 }

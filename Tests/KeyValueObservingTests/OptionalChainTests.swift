@@ -239,7 +239,7 @@ struct OptionalChainTests {
       guard let anchor = registration as? DerivedAnchor,
         let observation = anchor.observer as? DerivedObservation<Root, Value>
       else { return false }
-      return observation.foundChain.load(ordering: .acquiring) != nil
+      return observation.foundChain.load(ordering: .acquiring) != 0
     }
   }
 }

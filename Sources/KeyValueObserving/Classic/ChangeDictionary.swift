@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The value a change dictionary holds for a property that holds `nil`: the
 /// key is present (the value was asked for), and the value casts to nothing.
 var changeDictionaryNil: Any { Any?.none as Any }
@@ -22,7 +20,7 @@ extension KeyValueObservedChange {
       kind: kind,
       newValue: newValue.map { $0 as Any },
       oldValue: oldValue.map { $0 as Any },
-      indexRanges: indexRanges,
+      indexRanges: positions,
       isPrior: isPrior,
       isInitial: isInitial,
       options: options,
@@ -61,7 +59,11 @@ func changeDictionary(
     dictionary[KeyValueChangeKey(rawValue: "old")] = presentedChangeValue(oldValue, mayBeOptional: mayBeOptional)
   }
   if let indexRanges {
-    dictionary[.indexes] = indexRanges.rangeSet
+    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+      dictionary[.indexes] = RangeSet(indexRanges.ranges)
+    } else {
+      dictionary[.indexes] = indexRanges.mergedRanges
+    }
   }
   if isPrior {
     dictionary[.notificationIsPrior] = true
@@ -128,7 +130,7 @@ final class SettingDictionary {
 /// own.
 struct ReusableSettingDictionary: ~Copyable {
   /// The kept buffer, retained, as its address; zero when none is kept.
-  private let kept = Atomic<UInt>(0)
+  private let kept = AtomicUInt(0)
 
   init() {}
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Who a classic registration notifies: a ``KeyValueObserver``, held
 /// without being kept alive, with the key path string and the context it
 /// was registered with.

@@ -105,7 +105,9 @@ public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStr
   /// ```
   public static let old = KeyValueChangeKey(rawValue: "old")
 
-  /// The positions an array change touched, a `RangeSet<Int>`.
+  /// The positions an array change touched: a `RangeSet<Int>` where the
+  /// OS has `RangeSet` (macOS 15, iOS 18 and later, and Linux), before that
+  /// its ranges, a `[Range<Int>]`.
   ///
   /// ```swift
   /// change[.indexes] as? RangeSet<Int>

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Lets a registration promise that no callback runs after it ends: each
 /// callback passes the gate, and closing the gate waits until callbacks
 /// already past it on other threads have returned — when that cannot
@@ -15,10 +13,10 @@ import Synchronization
 final class CallbackGate: Sendable {
   /// The number of callbacks past the gate, with ``closedBit`` once closed
   /// and ``waiterBit`` while a closer waits for the count to reach zero.
-  private let state = Atomic<Int>(0)
+  private let state = AtomicInt(0)
 
   /// Where a waiting closer sleeps; made by the first closer that waits.
-  private let latch = AtomicLazyReference<Latch>()
+  private let latch = AtomicUInt(0)
 
   private static let closedBit = 1 << (Int.bitWidth - 2)
   private static let waiterBit = 1 << (Int.bitWidth - 3)
@@ -41,7 +39,7 @@ final class CallbackGate: Sendable {
   /// Runs `callback` unless the gate is closed; returns whether it ran.
   @discardableResult
   func pass(_ callback: () -> Void) -> Bool {
-    let entered = state.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+    let entered = state.add(1, ordering: .acquiringAndReleasing).newValue
     guard entered & Self.closedBit == 0 else {
       leave()
       return false
@@ -58,9 +56,9 @@ final class CallbackGate: Sendable {
 
   /// Counts a callback out, and wakes a waiting closer when it was the last.
   private func leave() {
-    let left = state.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
+    let left = state.subtract(1, ordering: .acquiringAndReleasing).newValue
     if left & Self.waiterBit != 0 && left & Self.countMask == 0 {
-      latch.load()?.open()
+      latch.loadObject(Latch.self, ordering: .acquiring)?.takeUnretainedValue().open()
     }
   }
 
@@ -77,7 +75,10 @@ final class CallbackGate: Sendable {
     // The latch is published before the waiter bit, so a callback that
     // sees the bit finds it; one that left before the bit was set is not
     // counted in what the bit's operation returns.
-    let latch = latch.storeIfNil(Latch())
+    let made = Unmanaged.passRetained(Latch())
+    let (stored, current) = latch.storeObjectIfNone(made, ordering: .acquiringAndReleasing)
+    if !stored { made.release() }
+    let latch = current.takeUnretainedValue()
     let after = state.bitwiseOr(Self.waiterBit, ordering: .acquiringAndReleasing).newValue
     guard after & Self.countMask != 0 else { return }
     latch.wait()

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Hands changes to a callback somewhere else — a dispatch queue, the main
 /// actor — in the order they happened, one batch at a time, and stops for
 /// good once cancelled.
@@ -14,7 +12,7 @@ final class SerialDelivery<Item>: @unchecked Sendable {
   // atomic. Items cross to the drain's thread, which is the point of the
   // class; the public API that makes one requires its values to be Sendable.
   private let queue = LockedState(Queue())
-  private let cancelled = Atomic<Bool>(false)
+  private let cancelled = AtomicFlag(false)
 
   private struct Queue {
     var buffer: [Item] = []

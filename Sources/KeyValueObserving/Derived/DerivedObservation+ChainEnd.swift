@@ -1,5 +1,3 @@
-public import Synchronization
-
 // Where an observed chain ends (see `DerivedObservation.chainEnd`): a
 // change of the last link's key, made on the object the chain was last
 // found to end at, reads the value from that object.
@@ -21,7 +19,7 @@ extension DerivedObservation {
   /// registration where the chain ends (see ``chainEnd``).
   @inlinable
   final func valueAtChainEnd(from sender: _KeyValueRegistration, on object: AnyObject?) -> Value? {
-    guard let object, let chain = foundChain.load(ordering: .acquiring) else { return nil }
+    guard let object, let chain = foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring) else { return nil }
     return chain._withUnsafeGuaranteedRef { chain in
       guard chain.isLastLink(sender.slot, of: object) else { return nil }
       return chain.value(object)

@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// A ``DerivedObservationBase`` of a value read from a `Root` — a key path,
 /// or a string key path walked key by key — calling `handler` with values of
 /// the value's own type.
@@ -63,9 +61,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// (``lookForChain(_:)``), so that a chain observed while a link was
   /// `nil`, which hid what lay beyond it, is found when the link is set.
   /// Retained; set once.
-  @usableFromInline let foundChain = Atomic<Unmanaged<StoredChain<Value>>?>(nil)
+  @usableFromInline let foundChain = AtomicUInt(0)
   /// How many dependencies the read had at the furthest look for the chain.
-  private let chainLookDepth = Atomic<Int>(0)
+  private let chainLookDepth = AtomicInt(0)
   private let changes: Changes
   /// The change a thread opens when no other thread has it open, so that
   /// a change allocates nothing; its identity names the observation's
@@ -74,11 +72,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// The thread that has ``ownChange`` open (its
   /// `currentThreadIdentity()`), or 0: set and cleared only by that thread,
   /// so a thread that reads its own identity here has the change open.
-  @usableFromInline let ownChangeThread = Atomic<UInt>(0)
+  @usableFromInline let ownChangeThread = AtomicUInt(0)
   /// How many changes made for a thread (when another had ``ownChange``)
   /// are open, on all threads: while there are none, a thread without the
   /// own change has no change of this observation open.
-  @usableFromInline let sharedChangesOpen = Atomic<Int>(0)
+  @usableFromInline let sharedChangesOpen = AtomicInt(0)
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
 
@@ -156,7 +154,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     if ownChangeThread.load(ordering: .acquiring) != 0 {
       _ = Unmanaged.passRetained(ownChange)
     }
-    foundChain.load(ordering: .acquiring)?.release()
+    foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring)?.release()
   }
 
   /// Files the observation in the root's storage and registers with what
@@ -181,7 +179,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// dependencies are as they were.
   @inlinable
   final func refresh(_ root: Root) -> Value {
-    let numbered = beginRead(wantsLast: mayBeChain && foundChain.load(ordering: .relaxed) != nil)
+    let numbered = beginRead(wantsLast: mayBeChain && foundChain.load(ordering: .relaxed) != 0)
     if let expected = numbered.expected, let read = readChain(from: root, matching: expected) {
       // The chain holds the objects it held, up to the last link: it ends
       // where the last dependency is.
@@ -192,7 +190,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     }
     var value: Value? = nil
     trackRead(numbered) { keys in value = read(root, &keys) }
-    if mayBeChain, foundChain.load(ordering: .relaxed) == nil {
+    if mayBeChain, foundChain.load(ordering: .relaxed) == 0 {
       lookForChain(root)
     }
     return value.unsafelyUnwrapped
@@ -212,7 +210,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// ``StoredChain/read(from:matching:)``).
   @inlinable
   final func readChain(from root: Root, matching expected: [Dependency]?) -> (value: Value, reachedLast: Bool)? {
-    guard mayBeChain, let chain = foundChain.load(ordering: .acquiring) else { return nil }
+    guard mayBeChain, let chain = foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring) else { return nil }
     return chain._withUnsafeGuaranteedRef { $0.read(from: root, matching: expected) }
   }
 
@@ -226,7 +224,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     let depth = dependencyCount
     guard chainLookDepth.max(depth, ordering: .relaxed).oldValue < depth, let chain = chainFinder(root) else { return }
     let retained = Unmanaged.passRetained(chain)
-    if !foundChain.compareExchange(expected: nil, desired: retained, ordering: .acquiringAndReleasing).exchanged {
+    if !foundChain.storeObjectIfNone(retained, ordering: .acquiringAndReleasing).exchanged {
       retained.release()
     }
   }
@@ -248,7 +246,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// a later registration could reuse: so the sender's object is checked
   /// to be of the last link's class, and the sender to observe its key,
   /// before the value is read from it.
-  @usableFromInline let chainEnd = Atomic<UInt>(0)
+  @usableFromInline let chainEnd = AtomicUInt(0)
 
   // Read and forgotten in DerivedObservation+ChainEnd.swift.
 

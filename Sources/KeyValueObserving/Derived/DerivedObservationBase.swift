@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The observation of a key path that is not one stored property of the
 /// observed object: a computed property, a chain through other observable
 /// objects, or a property with declared dependencies.
@@ -27,7 +25,7 @@ class DerivedObservationBase: @unchecked Sendable {
   private let state = LockedState(State())
 
   /// Set once, when the observation ends; checked before each callback.
-  private let ended = Atomic<Bool>(false)
+  private let ended = AtomicFlag(false)
 
   /// The observed key path.
   let anyKeyPath: AnyKeyPath
@@ -175,7 +173,7 @@ class DerivedObservationBase: @unchecked Sendable {
     if let givenKeyDescription { return givenKeyDescription }
     if let name = rootStorage.objectType._$kvoName(for: anyKeyPath) { return name }
     let described = "\(anyKeyPath)"
-    if !described.contains("<computed") {
+    if !described.hasText("<computed") {
       let withoutRoot = described.drop { $0 != "." }.dropFirst()
       return withoutRoot.isEmpty ? described : String(withoutRoot)
     }

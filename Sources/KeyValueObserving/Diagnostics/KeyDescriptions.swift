@@ -9,6 +9,15 @@ extension KeyValueObservable {
 }
 
 extension String {
+  /// Whether `text` occurs in the string (`contains(_:)` on a string needs
+  /// macOS 13 and iOS 16).
+  func hasText(_ text: String) -> Bool {
+    let haystack = Array(utf8)
+    let needle = Array(text.utf8)
+    guard needle.count <= haystack.count else { return false }
+    return (0...haystack.count - needle.count).contains { haystack[$0..<$0 + needle.count].elementsEqual(needle) }
+  }
+
   /// The string itself when it is short enough to quote in a message;
   /// otherwise its start, an ellipsis and its length.
   var abbreviated: String {

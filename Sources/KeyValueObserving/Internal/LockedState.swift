@@ -9,8 +9,6 @@
 #elseif os(Windows)
   import WinSDK
 #endif
-public import Synchronization
-
 /// A lock and the state it guards, in memory of their own aligned to a cache
 /// line; the state is reached only inside ``withLock(_:)``.
 ///
@@ -87,7 +85,7 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
     #if canImport(Darwin)
       line.bindMemory(to: os_unfair_lock.self, capacity: 1).initialize(to: os_unfair_lock())
     #else
-      line.bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
+      AtomicFlagPointer.initialize(at: line)
     #endif
     (line + 4).storeBytes(of: UInt32(stateOffset), as: UInt32.self)
     (line + stateOffset).bindMemory(to: State.self, capacity: 1).initialize(to: initial)
@@ -139,13 +137,13 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
   #else
     /// The lock word: `true` while held.
     @inlinable @inline(__always)
-    var word: UnsafeMutablePointer<Atomic<Bool>> {
-      line.assumingMemoryBound(to: Atomic<Bool>.self)
+    var word: AtomicFlagPointer {
+      AtomicFlagPointer(line)
     }
 
     @inlinable @inline(__always)
     func lock() {
-      if word.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+      if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
       lockContended()
     }
 
@@ -155,17 +153,17 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
       while true {
         // Wait for the word to look free before trying again, so that
         // waiting threads do not keep the cache line bouncing.
-        while word.pointee.load(ordering: .relaxed) {
+        while word.load(ordering: .relaxed) {
           spins += 1
           if spins > 64 { yieldThread() }
         }
-        if word.pointee.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
+        if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
       }
     }
 
     @inlinable @inline(__always)
     func unlock() {
-      word.pointee.store(false, ordering: .releasing)
+      word.store(false, ordering: .releasing)
     }
   #endif
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -75,7 +73,7 @@ private let threadIdentity = ThreadLocal(.threadIdentity)
 
 /// The identities given so far.
 private enum ThreadIdentities {
-  static let last = Atomic<UInt>(0)
+  static let last = AtomicUInt(0)
 }
 
 /// Lets other threads run: what a thread waiting for another does between

@@ -1,5 +1,3 @@
-import Synchronization
-
 // Manual will/did changes: opened at the will, notified at the outermost did.
 // Each will and each did that closes one is also reported to Swift
 // Observation, for a class it tracks.
@@ -61,7 +59,7 @@ extension _KeyValueObservationStorage {
     guard change.depth == 0 else { return true }
     _KeyValueChangeNesting.close(change)
     _KeyValueChangeNesting.openManualChanges.subtract(1, ordering: .relaxed)
-    openManualChanges.pointee.subtract(1, ordering: .relaxed)
+    openManualChanges.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
     let new = snapshot.newValue(of: change.shape) { change.newValueAtWill ?? newValue(object) }
     notify(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
@@ -93,7 +91,7 @@ extension _KeyValueObservationStorage {
   }
 
   private func openManualChange(_ change: PendingChange) {
-    openManualChanges.pointee.add(1, ordering: .relaxed)
+    openManualChanges.add(1, ordering: .relaxed)
     _KeyValueChangeNesting.openManualChanges.add(1, ordering: .relaxed)
     _KeyValueChangeNesting.open(change)
   }

@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The changes under way on the current thread, so that a change made while
 /// the same change is already under way folds into the outer one: nested
 /// will/did pairs on one key notify once, for the outermost.
@@ -61,7 +59,7 @@ public enum _KeyValueChangeNesting {
   /// How many manual changes are open on all threads together. A setter
   /// whose change runs no user code skips the record while it is zero:
   /// only a manual change of its key, open on its thread, needs to find it.
-  @usableFromInline static let openManualChanges = Atomic<Int>(0)
+  @usableFromInline static let openManualChanges = AtomicInt(0)
 
   /// Runs `body` as the change of `slot` of `storage` on this thread, or
   /// returns `nil` without running it when that key is already changing here.

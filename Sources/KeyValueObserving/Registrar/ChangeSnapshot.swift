@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The registrations of one key at the moment a change starts, and whether
 /// any of them needs the old value, the new value, or a prior notification.
 ///
@@ -20,7 +18,7 @@ struct ChangeSnapshot {
   /// `nil` when the holder is the lone registration.
   @usableFromInline let entries: UnsafeRawPointer?
   @usableFromInline let count: Int
-  @usableFromInline let record: UnsafePointer<Atomic<Bool>>?
+  @usableFromInline let record: AtomicFlagPointer?
   @usableFromInline let wantsOldValue: Bool
   @usableFromInline let wantsNewValue: Bool
   @usableFromInline let hasPrior: Bool
@@ -80,7 +78,7 @@ struct ChangeSnapshot {
     holder: Unmanaged<AnyObject>,
     entries: UnsafeRawPointer?,
     count: Int,
-    record: UnsafePointer<Atomic<Bool>>?,
+    record: AtomicFlagPointer?,
     wantsOldValue: Bool,
     wantsNewValue: Bool,
     hasPrior: Bool

@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The one word that `@KeyValueObservable` adds to an object.
 ///
 /// It points to the object's ``_KeyValueObservationStorage`` once something
@@ -15,7 +13,8 @@ public import Synchronization
 /// private let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 /// ```
 public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
-  @usableFromInline let pointer = Atomic<Unmanaged<_KeyValueObservationStorage>?>(nil)
+  /// The storage's address, 0 until the object is first observed.
+  @usableFromInline let pointer = AtomicUInt(0)
 
   /// Makes an empty registrar.
   ///
@@ -34,7 +33,7 @@ public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
   public var storage: Unmanaged<_KeyValueObservationStorage>? {
     // Acquiring pairs with the releasing exchange in `makeStorage()`, so a
     // thread that sees the pointer also sees the initialised storage.
-    pointer.load(ordering: .acquiring)
+    pointer.loadObject(_KeyValueObservationStorage.self, ordering: .acquiring)
   }
 
   /// The storage, created on first use: what the setters of a class that
@@ -55,19 +54,14 @@ public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
   public func makeStorage(for object: some KeyValueObservable) -> _KeyValueObservationStorage {
     if let storage { return storage.takeUnretainedValue() }
     let created = Unmanaged.passRetained(_KeyValueObservationStorage(objectType: type(of: object)))
-    let (exchanged, current) = pointer.compareExchange(
-      expected: nil,
-      desired: created,
-      ordering: .acquiringAndReleasing
-    )
-    if exchanged { return created.takeUnretainedValue() }
-    created.release()
-    // Another thread installed its storage first; the exchange returned it.
-    return current.unsafelyUnwrapped.takeUnretainedValue()
+    let (exchanged, current) = pointer.storeObjectIfNone(created, ordering: .acquiringAndReleasing)
+    // Another thread may have installed its storage first.
+    if !exchanged { created.release() }
+    return current.takeUnretainedValue()
   }
 
   deinit {
-    guard let storage = pointer.load(ordering: .acquiring) else { return }
+    guard let storage else { return }
     storage.takeUnretainedValue().close()
     storage.release()
   }

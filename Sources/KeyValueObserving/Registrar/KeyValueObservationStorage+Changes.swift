@@ -1,5 +1,3 @@
-public import Synchronization
-
 // The start and end of a change: the snapshot of the registrations to
 // notify, and the change flags that keep their lists from changing under it.
 
@@ -46,14 +44,14 @@ extension _KeyValueObservationStorage {
       snapshot.holder.release()
       return
     }
-    record.pointee.store(false, ordering: .releasing)
+    record.store(false, ordering: .releasing)
     if hasRetiredListsNow {
       releaseRetiredLists()
     }
   }
 
   @usableFromInline
-  var hasRetiredListsNow: Bool { hasRetiredLists.pointee.load(ordering: .relaxed) }
+  var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .relaxed) }
 
   /// Releases the lists replaced during changes, and the registrations
   /// removed during them, once none is under way.
@@ -61,7 +59,7 @@ extension _KeyValueObservationStorage {
   func releaseRetiredLists() {
     let released: [AnyObject] = withState { state, _ in
       guard !isDelivering, let rare = state.table.rareIfMade else { return [] }
-      hasRetiredLists.pointee.store(false, ordering: .relaxed)
+      hasRetiredLists.store(false, ordering: .relaxed)
       defer { rare.retired = [] }
       return rare.retired
     }

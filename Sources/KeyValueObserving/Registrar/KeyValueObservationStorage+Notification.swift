@@ -1,5 +1,3 @@
-public import Synchronization
-
 // The change path: a change made within one call — a setter's assignment,
 // a collection proxy's mutation — and the one loop every change's
 // notifications go through, manual ones included.
@@ -250,7 +248,7 @@ extension _KeyValueObservationStorage {
         kind: shape.kind,
         newValue: newValue,
         oldValue: oldValue,
-        indexRanges: shape.indexRanges,
+        positions: shape.indexRanges,
         isPrior: isPrior,
         trimmedTo: options
       ),
@@ -311,7 +309,7 @@ extension _KeyValueObservationStorage {
         kind: change.kind,
         oldValue: change.oldValue.map { $0 as Any },
         newValue: change.newValue.map { $0 as Any },
-        indexRanges: change.indexRanges,
+        indexRanges: change.positions,
         isPrior: change.isPrior,
         from: object
       )

@@ -1,5 +1,3 @@
-import Synchronization
-
 // Adding, removing and closing registrations: each runs one change of the
 // ``RegistrationTable`` under the lock, keeps the observed-slot mask in step,
 // and releases what the table took out after the lock.
@@ -54,7 +52,7 @@ extension _KeyValueObservationStorage {
   /// at once, exactly one finds the address, and none touches the
   /// registration after another removed it. Does nothing when `token` is
   /// already zero.
-  func remove(claimingFrom token: borrowing Atomic<UInt>) {
+  func remove(claimingFrom token: borrowing AtomicUInt) {
     let (removed, released) = mutating { state, slots, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
       // Only this lock changes the word once the token exists, so a load
       // and a store do what an exchange would.
@@ -98,11 +96,11 @@ extension _KeyValueObservationStorage {
   /// deinitialises. Later additions are refused.
   func close() {
     let (removed, released) = mutating { state, slots, _, replaced in
-      closed.pointee.store(true, ordering: .releasing)
+      closed.store(true, ordering: .releasing)
       observedSlots.store(0, ordering: .releasing)
       return state.table.removeAll(slots: slots, retired: &replaced)
     }
-    let unbalanced = openManualChanges.pointee.load(ordering: .relaxed)
+    let unbalanced = openManualChanges.load(ordering: .relaxed)
     if unbalanced > 0 {
       reportProblem(
         .unclosedWillChange,

@@ -1,6 +1,4 @@
 public import Observation
-import Synchronization
-
 // A setter's part: the assignment of an observed stored property, and the
 // in-place `_modify` of one. Both notify through the change path
 // (KeyValueObservationStorage+Notification.swift).

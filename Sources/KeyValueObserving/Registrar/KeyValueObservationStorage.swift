@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The registrations of one observed object: created on its first
 /// observation, closed when the object deinitialises.
 ///
@@ -34,7 +32,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// Bit `s` is set while slot `s` has a registration; bit 63 stands for all
   /// slots from 63 on.
-  @usableFromInline let observedSlots = Atomic<UInt64>(0)
+  @usableFromInline let observedSlots = AtomicBits64(0)
 
   /// What the object's class says about its keys.
   @usableFromInline let observedType: ObservedType
@@ -96,14 +94,13 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
     /// Binds and initialises each atomic of the area at `area`.
     static func initialize(_ area: UnsafeMutableRawPointer) {
-      let flags = (area + changeFlags).bindMemory(to: Atomic<Bool>.self, capacity: changeFlagCount)
       for index in 0..<changeFlagCount {
-        (flags + index).initialize(to: Atomic(false))
+        AtomicFlagPointer.initialize(at: area + changeFlags + index)
       }
-      (area + closed).bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
-      (area + hasRetiredLists).bindMemory(to: Atomic<Bool>.self, capacity: 1).initialize(to: Atomic(false))
-      (area + openManualChanges).bindMemory(to: Atomic<Int32>.self, capacity: 1).initialize(to: Atomic(0))
-      (area + lastSlotLookup).bindMemory(to: Atomic<UInt64>.self, capacity: 1).initialize(to: Atomic(0))
+      AtomicFlagPointer.initialize(at: area + closed)
+      AtomicFlagPointer.initialize(at: area + hasRetiredLists)
+      AtomicCount32Pointer.initialize(at: area + openManualChanges)
+      AtomicBits64Pointer.initialize(at: area + lastSlotLookup)
     }
   }
 
@@ -116,27 +113,27 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// Set once, under the lock, when the observed object deinitialises; read
   /// without it by tokens.
-  var closed: UnsafeMutablePointer<Atomic<Bool>> {
-    (state.unlocked + Line.closed).assumingMemoryBound(to: Atomic<Bool>.self)
+  var closed: AtomicFlagPointer {
+    AtomicFlagPointer(state.unlocked + Line.closed)
   }
 
   /// Whether `retired` holds lists; read without the lock when a change ends.
-  var hasRetiredLists: UnsafeMutablePointer<Atomic<Bool>> {
-    (state.unlocked + Line.hasRetiredLists).assumingMemoryBound(to: Atomic<Bool>.self)
+  var hasRetiredLists: AtomicFlagPointer {
+    AtomicFlagPointer(state.unlocked + Line.hasRetiredLists)
   }
 
   /// How many manual will-changes on this object are waiting for their
   /// did-change, on all threads.
-  var openManualChanges: UnsafeMutablePointer<Atomic<Int32>> {
-    (state.unlocked + Line.openManualChanges).assumingMemoryBound(to: Atomic<Int32>.self)
+  var openManualChanges: AtomicCount32Pointer {
+    AtomicCount32Pointer(state.unlocked + Line.openManualChanges)
   }
 
   /// The key path `observe` last mapped to a stored slot on this object,
   /// and that slot: the key path's address shifted left by 16 bits, or'd
   /// with the slot plus one; zero when none. Observing the same key again —
   /// the common case — then skips the key table's key-path comparison.
-  private var lastSlotLookup: UnsafeMutablePointer<Atomic<UInt64>> {
-    (state.unlocked + Line.lastSlotLookup).assumingMemoryBound(to: Atomic<UInt64>.self)
+  private var lastSlotLookup: AtomicBits64Pointer {
+    AtomicBits64Pointer(state.unlocked + Line.lastSlotLookup)
   }
 
   /// One flag per change under way that borrows lists without retaining
@@ -146,15 +143,15 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   ///
   /// They share the lock's cache line: a write sets and clears one as
   /// often as it takes the lock.
-  private var changeFlags: UnsafeMutablePointer<Atomic<Bool>> {
-    (state.unlocked + Line.changeFlags).assumingMemoryBound(to: Atomic<Bool>.self)
+  private func changeFlag(_ index: Int) -> AtomicFlagPointer {
+    AtomicFlagPointer(state.unlocked + Line.changeFlags + index)
   }
 
   /// The slot `keyPath` was last found to name on this object, when it is
   /// the key path ``rememberSlot(_:for:)`` was last given.
   @usableFromInline
   func rememberedSlot(for keyPath: AnyKeyPath) -> Int? {
-    let packed = lastSlotLookup.pointee.load(ordering: .acquiring)
+    let packed = lastSlotLookup.load(ordering: .acquiring)
     let address = UInt64(UInt(bitPattern: ObjectIdentifier(keyPath)))
     guard packed != 0, packed >> 16 == address else { return nil }
     return Int(packed & 0xFFFF) - 1
@@ -169,7 +166,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     let replaced: AnyKeyPath? = withState { state, _ in
       defer {
         state.lastSlotKeyPath = keyPath
-        lastSlotLookup.pointee.store(address << 16 | UInt64(slot + 1), ordering: .releasing)
+        lastSlotLookup.store(address << 16 | UInt64(slot + 1), ordering: .releasing)
       }
       return state.lastSlotKeyPath
     }
@@ -186,7 +183,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   }
 
   /// Whether the observed object has deinitialised.
-  var isClosed: Bool { closed.pointee.load(ordering: .acquiring) }
+  var isClosed: Bool { closed.load(ordering: .acquiring) }
 
   /// What the lock guards besides the slot table.
   struct State {
@@ -199,7 +196,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// Whether a change may be reading a list now. Called under the lock.
   var isDelivering: Bool {
-    for index in 0..<Line.changeFlagCount where changeFlags[index].load(ordering: .acquiring) {
+    for index in 0..<Line.changeFlagCount where changeFlag(index).load(ordering: .acquiring) {
       return true
     }
     return false
@@ -208,10 +205,10 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// A free change flag, set; `nil` when every flag is taken. Called under
   /// the lock.
   @inline(__always)
-  func takeDeliveryFlag() -> UnsafePointer<Atomic<Bool>>? {
-    for index in 0..<Line.changeFlagCount where !changeFlags[index].load(ordering: .acquiring) {
-      changeFlags[index].store(true, ordering: .relaxed)
-      return UnsafePointer(changeFlags + index)
+  func takeDeliveryFlag() -> AtomicFlagPointer? {
+    for index in 0..<Line.changeFlagCount where !changeFlag(index).load(ordering: .acquiring) {
+      changeFlag(index).store(true, ordering: .relaxed)
+      return changeFlag(index)
     }
     return nil
   }
@@ -251,14 +248,14 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       if busy {
         if !replaced.isEmpty {
           state.table.rare.retired += replaced
-          hasRetiredLists.pointee.store(true, ordering: .relaxed)
+          hasRetiredLists.store(true, ordering: .relaxed)
         }
         return (result, [])
       }
       if let rare = state.table.rareIfMade, !rare.retired.isEmpty {
         replaced += rare.retired
         rare.retired = []
-        hasRetiredLists.pointee.store(false, ordering: .relaxed)
+        hasRetiredLists.store(false, ordering: .relaxed)
       }
       return (result, replaced)
     }

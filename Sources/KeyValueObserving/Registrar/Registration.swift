@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// One live registration: what it asked for and whether it may still be
 /// called.
 ///
@@ -23,7 +21,7 @@ public class _KeyValueRegistration: @unchecked Sendable {
   @usableFromInline let bits: UInt8
 
   /// Cleared once, when the registration is removed; checked before every call.
-  @usableFromInline let isActive = Atomic<Bool>(true)
+  @usableFromInline let isActive = AtomicFlag(true)
 
   /// The key it observes.
   @usableFromInline let slotNumber: Int16

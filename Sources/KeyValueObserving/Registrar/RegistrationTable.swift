@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The registrations of one observed object, filed by key: a list per slot
 /// (kept in the storage's lock line, handed in as `slots`), the anchors of
 /// derived observations by key path, and classic observers by observer.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The registrations of one key of one object, in registration order.
 ///
 /// A key's first registration is held directly, with no list: most keys
@@ -55,7 +53,7 @@ struct SlotRegistrations {
   /// list or the lone registration while the record is active; without
   /// one it owns a reference, which
   /// ``_KeyValueObservationStorage/endChange(_:)`` gives back.
-  func snapshot(for record: UnsafePointer<Atomic<Bool>>?) -> ChangeSnapshot {
+  func snapshot(for record: AtomicFlagPointer?) -> ChangeSnapshot {
     // Unmanaged from the start: the table keeps what it holds alive under
     // the lock, and a retain here would be one more atomic on every write.
     switch held.unsafelyUnwrapped {

@@ -1,9 +1,10 @@
-/// The positions a to-many change touches: the sorted, disjoint ranges of
-/// a `RangeSet`, with one range kept inline, so that a change at one range
+/// The positions a to-many change touches: sorted, disjoint ranges, as a
+/// `RangeSet` holds them, with one range kept inline, so that a change at one range
 /// — an append, an insertion, a removal — allocates nothing for its
 /// positions.
 ///
-/// `RangeSet` comes from the resilient standard library, so storing one
+/// `RangeSet` needs macOS 15 and iOS 18, and it comes from the resilient
+/// standard library, so storing one
 /// would give every change record a layout known only at run time and make
 /// each notification go through value witnesses; this has a fixed layout,
 /// and keeps a one-range change in one word, so that every change record —
@@ -36,10 +37,24 @@ enum IndexRanges: Sendable, Hashable {
     self = ranges.count == 1 ? IndexRanges(ranges.first.unsafelyUnwrapped) : .multiple(Array(ranges))
   }
 
-  /// The positions of a `RangeSet`.
-  @usableFromInline
-  init(_ indexes: RangeSet<Int>) {
-    self.init(indexes.ranges)
+  /// `ranges` in any order, overlapping or touching: sorted, merged, and
+  /// without empty ranges.
+  init(normalizing ranges: some Sequence<Range<Int>>) {
+    self.init(Self.merged(ranges.sorted { $0.lowerBound < $1.lowerBound }))
+  }
+
+  /// Sorted ranges with those that overlap or touch merged, and empty ones
+  /// dropped: what a `RangeSet` holds for them.
+  static func merged(_ sorted: [Range<Int>]) -> [Range<Int>] {
+    var merged: [Range<Int>] = []
+    for range in sorted where !range.isEmpty {
+      if let last = merged.last, range.lowerBound <= last.upperBound {
+        merged[merged.count - 1] = last.lowerBound..<Swift.max(last.upperBound, range.upperBound)
+      } else {
+        merged.append(range)
+      }
+    }
+    return merged
   }
 
   /// Every range, in order (allocates for one range: for messages and
@@ -52,25 +67,29 @@ enum IndexRanges: Sendable, Hashable {
     }
   }
 
-  /// The positions as a `RangeSet`.
-  var rangeSet: RangeSet<Int> {
+  /// The ranges with touching ones merged: adjacent ranges written apart
+  /// (a swap of neighbours) become the one range a `RangeSet` makes of
+  /// them.
+  var mergedRanges: [Range<Int>] {
     switch self {
-    case .single(let lower, let upper): RangeSet(Int(lower)..<Int(upper))
-    case .multiple(let ranges): RangeSet(ranges)
+    case .single(let lower, let upper): lower == upper ? [] : [Int(lower)..<Int(upper)]
+    case .multiple(let ranges): Self.merged(ranges)
     }
   }
 
-  /// Equal when they name the same positions: adjacent ranges written
-  /// apart (a swap of neighbours) equal the one range a `RangeSet` makes
-  /// of them, so that a change record equals one built from the RangeSet.
+  /// Equal when they name the same positions, so that a change record
+  /// equals one built from a `RangeSet` of the same positions.
   @usableFromInline
   static func == (lhs: IndexRanges, rhs: IndexRanges) -> Bool {
-    lhs.rangeSet == rhs.rangeSet
+    lhs.mergedRanges == rhs.mergedRanges
   }
 
   @usableFromInline
   func hash(into hasher: inout Hasher) {
-    hasher.combine(rangeSet)
+    for range in mergedRanges {
+      hasher.combine(range.lowerBound)
+      hasher.combine(range.upperBound)
+    }
   }
 
   /// Whether every range lies in `0..<count`.
