@@ -11,7 +11,7 @@ let openCombine = Target.Dependency.product(
 
 let package = Package(
   name: "KeyValueObserving",
-  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2), .macCatalyst(.v18)],
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1), .macCatalyst(.v13)],
   products: [
     .library(name: "KeyValueObserving", targets: ["KeyValueObserving"]),
     // `publisher(for:)`: Combine where the system has it, OpenCombine elsewhere.

@@ -155,6 +155,7 @@ public enum _KeyValueAccessTracking {
   /// _KeyValueAccessTracking.access(sheet, slot: 0)
   /// ```
   @inlinable @inline(__always)
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   public static func access(_ object: some KeyValueObservable & Observable, slot: Int) {
     trackedAccess(object, slot: slot)
   }
@@ -168,6 +169,7 @@ public enum _KeyValueAccessTracking {
   /// _KeyValueAccessTracking.trackedAccess(sheet, slot: 0)
   /// ```
   @inlinable @inline(__always)
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   public static func trackedAccess(_ object: some KeyValueObservable & Observable, slot: Int) {
     if activeTrackingScopes.load(ordering: .relaxed) != 0 {
       record(object, slot: slot)

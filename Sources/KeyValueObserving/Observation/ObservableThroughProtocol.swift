@@ -1,5 +1,6 @@
 public import Observation
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension KeyValueObservable where Self: Observable {
   /// Reports `event` of the property at `slot` to Swift Observation, for a
   /// class that is `Observable` without saying so itself: through a
@@ -32,9 +33,10 @@ extension KeyValueObservable where Self: Observable {
 extension _KeyValueObservationStorage {
   /// Swift Observation's registrar for the object, made on first use: for
   /// a class `Observable` through a protocol, which has none of its own.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   func observationRegistrar() -> ObservationRegistrar {
     withState { state, _ in
-      if let made = state.table.rare.observationRegistrar { return made }
+      if let made = state.table.rare.observationRegistrar as? ObservationRegistrar { return made }
       let made = ObservationRegistrar()
       state.table.rare.observationRegistrar = made
       return made

@@ -11,6 +11,7 @@ import Observation
 /// slots, no constant of key paths —, which is most of what made its
 /// release build cost more than a plain `@KeyValueObservable` class's.
 @usableFromInline
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 class ObservationReporter: @unchecked Sendable {
   // @unchecked Sendable: immutable once made.
 
@@ -38,6 +39,7 @@ class ObservationReporter: @unchecked Sendable {
 }
 
 /// An ``ObservationReporter`` with the types of its key path.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 private final class KeyPathReporter<Subject: KeyValueObservable & Observable, Member>: ObservationReporter,
   @unchecked Sendable
 {

@@ -48,6 +48,7 @@ extension KeyValueObservable {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension KeyValueObservable where Self: Observable {
   /// Runs `mutation` as one mutation of the property at `slot`, as Swift
   /// Observation sees it, for a class it tracks: announced before and
@@ -77,6 +78,7 @@ extension KeyValueObservable where Self: Observable {
   }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension ObservationRegistrar {
   /// Hands `event` of the observable stored property at `slot` of
   /// `subject` to this registrar, with the property's own key path

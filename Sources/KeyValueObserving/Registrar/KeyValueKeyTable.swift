@@ -1,5 +1,3 @@
-public import Observation
-
 /// The keys of one class marked `@KeyValueObservable`: its observable stored
 /// properties in slot order, after its superclass's, and the other
 /// properties key-value coding reads by name.
@@ -46,7 +44,7 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   /// tracks (see ``ObservationReporter``); empty in any other. Unmanaged,
   /// so that an event borrows its reporter without a retain and a release
   /// (each an atomic operation); the table owns them.
-  private let observationReporters: [Unmanaged<ObservationReporter>?]
+  private let observationReporters: [Unmanaged<AnyObject>?]
 
   /// Functions of an object of the class (or of a subclass) that the
   /// storage jobs call: made where the table is built, with the class's
@@ -69,7 +67,7 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
       observable = { unsafeDowncast($0, to: Root.self) }
       observedStorage = { unsafeDowncast($0, to: Root.self)._$kvoObservedStorage }
       observedMutation =
-        Root.self is any Observable.Type
+        isTrackedByObservation(Root.self)
         ? { object, slot, mutation in unsafeDowncast(object, to: Root.self)._$kvoObservedMutation(ofSlot: slot, mutation) }
         : nil
     }
@@ -108,10 +106,13 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
     readOnlyKeys = builder.readOnlyKeys
     hasReadOnlyKeys = !readOnlyKeys.isEmpty || (superTable?.hasReadOnlyKeys ?? false)
     overriddenSlots = superTable.map { table in builder.overriddenKeys.compactMap { table.slot(forKey: $0) } } ?? []
-    observationReporters =
-      classFunctions.observedMutation == nil
-      ? []
-      : stored.map { key in key.keyPath.flatMap { ObservationReporter.make(for: $0) }.map { Unmanaged.passRetained($0) } }
+    if #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *), classFunctions.observedMutation != nil {
+      observationReporters = stored.map { key in
+        key.keyPath.flatMap { ObservationReporter.make(for: $0) }.map { Unmanaged.passRetained($0 as AnyObject) }
+      }
+    } else {
+      observationReporters = []
+    }
   }
 
   deinit {
@@ -122,10 +123,12 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
 
   /// The reporter of the property at `slot`, this class's or a
   /// superclass's, if Swift Observation tracks the class.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   func observationReporter(forSlot slot: Int) -> Unmanaged<ObservationReporter>? {
     guard slot >= firstSlot else { return superTable?.observationReporter(forSlot: slot) }
     let index = slot - firstSlot
-    return index < observationReporters.count ? observationReporters[index] : nil
+    guard index < observationReporters.count, let reporter = observationReporters[index] else { return nil }
+    return Unmanaged.fromOpaque(reporter.toOpaque())
   }
 
   /// The tables of generic classes (and classes inside generic types),

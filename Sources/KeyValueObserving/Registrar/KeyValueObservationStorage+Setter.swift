@@ -151,6 +151,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   ///
   /// Not API: macro-generated setters call it.
   @inlinable @inline(__always)
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   public func notifyingSet<Object: KeyValueObservable & Observable, Value>(
     _ object: Object,
     slot: Int,
@@ -174,6 +175,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   ///
   /// Not API: macro-generated setters call it.
   @inlinable @inline(__always)
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   public func notifyingTrackedSet<Object: KeyValueObservable & Observable, Value>(
     _ object: Object,
     slot: Int,

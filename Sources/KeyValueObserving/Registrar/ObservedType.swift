@@ -35,7 +35,7 @@ final class ObservedType: @unchecked Sendable {
     let customization = type as? any KeyValueObservingCustomization.Type
     self.customization = customization
     keyCount = type._$kvoKeyCount
-    tracksObservation = type is any Observable.Type
+    tracksObservation = isTrackedByObservation(type)
     var manual: [Bool] = []
     if let customization {
       for slot in 0..<keyCount {

@@ -1,5 +1,3 @@
-import Observation
-
 /// The part of a storage's state that most observed objects never need,
 /// made on its first use so that the first observation of an object stays
 /// small: anchors of derived observations, classic observers, slots past
@@ -21,6 +19,8 @@ final class RareState {
   var classic = ClassicRegistrations()
   /// Swift Observation's registrar of an object that is `Observable`
   /// through a protocol the macro could not see (see
-  /// `Observation/ObservableThroughProtocol.swift`).
-  var observationRegistrar: ObservationRegistrar?
+  /// `Observation/ObservableThroughProtocol.swift`): an
+  /// `ObservationRegistrar`, held as `Any` because the type needs macOS 14
+  /// and iOS 17.
+  var observationRegistrar: Any?
 }
