@@ -49,10 +49,10 @@ let package = Package(
       // builtin per operation, so that they need no newer OS than the rest.
       swiftSettings: [.enableExperimentalFeature("RawLayout"), .enableExperimentalFeature("BuiltinModule")]
     ),
-    // Wraps the Swift runtime functions the runtime module calls (whether an
-    // object is running its deinit, unowned references, the current task)
-    // and defines its C11 thread-local slots. Linked, never imported: see
-    // Internal/RuntimeEntryPoints.swift.
+    // Declares the Swift runtime functions the runtime module calls (whether
+    // an object is running its deinit, unowned references, the current
+    // task) and its C11 thread-local slots. Imported by one file only, and
+    // implementation-only: see Internal/RuntimeEntryPoints.swift.
     .target(name: "KeyValueObservingShims"),
     // The compiler plugin that expands `@KeyValueObservable` and friends.
     .macro(
