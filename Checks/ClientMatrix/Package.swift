@@ -35,6 +35,9 @@ func configuration(_ name: String, _ settings: [SwiftSetting]) -> Target {
 
 let package = Package(
   name: "ClientMatrix",
+  // The package's own floor, as a client that supports the oldest systems
+  // it does declares it.
+  platforms: [.macOS(.v10_15), .iOS(.v13), .tvOS(.v13), .watchOS(.v6), .visionOS(.v1), .macCatalyst(.v13)],
   dependencies: [
     .package(name: "KeyValueObserving", path: "../.."),
   ],

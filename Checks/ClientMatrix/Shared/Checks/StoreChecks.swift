@@ -113,19 +113,20 @@ struct StoreChecks {
   }
 
   @Test("a class that declares Observable is tracked, and observable by key path")
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
   func observationTracking() {
-    let store = Store()
+    let catalog = Catalog()
     let fired = Seen()
     withObservationTracking {
-      _ = store.orderCount
+      _ = catalog.itemCount
     } onChange: {
       fired.add("changed")
     }
     let seen = Seen()
-    let token = store.observe(\.orderCount, options: [.new]) { _, change in
+    let token = catalog.observe(\.itemCount, options: [.new]) { _, change in
       seen.add("\(change.newValue!)")
     }
-    store.orders.append(Order())
+    catalog.items.append(LineItem("pen", price: 1))
     #expect(fired.all == ["changed"])
     #expect(seen.all == ["1"])
     token.invalidate()

@@ -81,12 +81,24 @@ public final class Address {
   }
 }
 
-/// A class that Swift Observation tracks too.
+/// The store an order belongs to.
 @KeyValueObservable
-public final class Store: Observable {
+public final class Store {
   public var name = ""
   public var orders: [Order] = []
   public var orderCount: Int { orders.count }
+
+  public init() {}
+}
+
+/// A class that Swift Observation tracks too: it needs what `@Observable`
+/// needs.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@KeyValueObservable
+public final class Catalog: Observable {
+  public var title = ""
+  public var items: [LineItem] = []
+  public var itemCount: Int { items.count }
 
   public init() {}
 }
