@@ -269,6 +269,8 @@ def main(path):
     observation_write = ns_per_op(rows, "anchor: Observation @Observable write, no observer")
     ratio_row("unobserved write, class declaring Observable", tracked, "@Observable write, no observer",
               observation_write, 1, "paired: unobserved write, declaring Observable ÷ @Observable's")
+    ratio_row("the same, both classes in another module", None, "@Observable write, no observer", None, 1,
+              "paired: unobserved write, declaring Observable ÷ @Observable's, across modules")
 
     def info_row(label, ours, unit, reference_label, reference, paired=None):
         """A row measured for comparison, with no budget."""

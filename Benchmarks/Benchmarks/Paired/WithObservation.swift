@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkModels
 import KeyValueObserving
 import Observation
 
@@ -17,7 +18,9 @@ final class PairedObservationModel {
 }
 
 /// The rows of a class that declares `Observable`, each next to
-/// `@Observable`'s own and to a class that does not declare it.
+/// `@Observable`'s own and to a class that does not declare it. The first
+/// two compare the classes declared in this module, where the loop that
+/// writes them is, as an app's models are, and declared in another.
 func withObservationBenchmarks() {
   paired("paired: unobserved write, declaring Observable ÷ @Observable's", operations: 10_000) {
     let theirs = PairedObservationModel()
@@ -28,6 +31,27 @@ func withObservationBenchmarks() {
       }
     }
     return Pair(reference: reference, ours: trackedWrites())
+  }
+
+  // The same two classes declared in another module (`Models`), as a
+  // framework's models are: both setters are then calls across modules.
+  paired("paired: unobserved write, declaring Observable ÷ @Observable's, across modules", operations: 10_000) {
+    let ours = TrackedModel()
+    let theirs = ObservationModel()
+    return Pair(
+      reference: { count in
+        for index in 0..<count {
+          theirs.value = index
+          blackHole(theirs)
+        }
+      },
+      ours: { count in
+        for index in 0..<count {
+          ours.value = index
+          blackHole(ours)
+        }
+      }
+    )
   }
 
   paired("paired: unobserved write, declaring Observable ÷ not declaring it", operations: 10_000) {
