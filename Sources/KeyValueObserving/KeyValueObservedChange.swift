@@ -86,8 +86,8 @@ public struct KeyValueObservedChange<Value> {
   /// let inserted = KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexRanges: [2..<3])
   /// ```
   ///
-  /// - Parameter indexRanges: The positions of a to-many change, in any
-  ///   order; overlapping and touching ranges are merged.
+  /// The positions of a to-many change, `indexRanges`, may come in any
+  /// order; overlapping and touching ranges are merged.
   public init(
     kind: KeyValueChange,
     newValue: Value? = nil,
