@@ -1,8 +1,4 @@
 public import Observation
-/// How many tracking scopes are open on all threads together. Getters test
-/// it with one relaxed load and do nothing more while it is zero.
-@usableFromInline
-let activeTrackingScopes = AtomicInt(0)
 
 /// The current thread's innermost tracking scope: a pointer to the
 /// ``TrackingScope`` it records into, which lives on the stack of

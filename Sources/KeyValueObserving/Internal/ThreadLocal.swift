@@ -64,17 +64,12 @@ struct ThreadLocal: Sendable {
 @usableFromInline
 func currentThreadIdentity() -> UInt {
   if let identity = threadIdentity.value { return UInt(bitPattern: identity) }
-  let made = ThreadIdentities.last.add(1, ordering: .relaxed).newValue
+  let made = UInt(bitPattern: threadIdentities.add(1, ordering: .relaxed).newValue)
   threadIdentity.value = UnsafeMutableRawPointer(bitPattern: made)
   return made
 }
 
 private let threadIdentity = ThreadLocal(.threadIdentity)
-
-/// The identities given so far.
-private enum ThreadIdentities {
-  static let last = AtomicUInt(0)
-}
 
 /// Lets other threads run: what a thread waiting for another does between
 /// checks.

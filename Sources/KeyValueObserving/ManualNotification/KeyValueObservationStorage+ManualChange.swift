@@ -58,7 +58,7 @@ extension _KeyValueObservationStorage {
     change.depth -= 1
     guard change.depth == 0 else { return true }
     _KeyValueChangeNesting.close(change)
-    _KeyValueChangeNesting.openManualChanges.subtract(1, ordering: .relaxed)
+    openManualChangesInProcess.subtract(1, ordering: .relaxed)
     openManualChanges.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
     let new = snapshot.newValue(of: change.shape) { change.newValueAtWill ?? newValue(object) }
@@ -92,7 +92,7 @@ extension _KeyValueObservationStorage {
 
   private func openManualChange(_ change: PendingChange) {
     openManualChanges.add(1, ordering: .relaxed)
-    _KeyValueChangeNesting.openManualChanges.add(1, ordering: .relaxed)
+    openManualChangesInProcess.add(1, ordering: .relaxed)
     _KeyValueChangeNesting.open(change)
   }
 }

@@ -56,10 +56,6 @@ public enum _KeyValueChangeNesting {
 
   private static let innermost = ThreadLocal(.innermostChange)
 
-  /// How many manual changes are open on all threads together. A setter
-  /// whose change runs no user code skips the record while it is zero:
-  /// only a manual change of its key, open on its thread, needs to find it.
-  @usableFromInline static let openManualChanges = AtomicInt(0)
 
   /// Runs `body` as the change of `slot` of `storage` on this thread, or
   /// returns `nil` without running it when that key is already changing here.

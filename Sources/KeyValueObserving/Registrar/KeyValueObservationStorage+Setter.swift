@@ -74,7 +74,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
       guard !storage.tracksObservation else { return false }
       guard storage.isObserved(slot: slot) else { return true }
       return !storage.notifiesAutomatically(slot: slot)
-        || (_KeyValueChangeNesting.openManualChanges.load(ordering: .relaxed) != 0
+        || (openManualChangesInProcess.load(ordering: .relaxed) != 0
           && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil)
     }
   }

@@ -105,10 +105,46 @@ struct AtomicFlagPointer: @unchecked Sendable {
 @frozen @usableFromInline @_rawLayout(like: Int)
 struct AtomicInt: ~Copyable, @unchecked Sendable {
   @_transparent @usableFromInline
-  var address: UnsafeMutableRawPointer { UnsafeMutableRawPointer(Builtin.addressOfRawLayout(self)) }
+  var pointer: AtomicIntPointer { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.addressOfRawLayout(self))) }
 
   @_transparent @usableFromInline
-  init(_ value: Int) { address.atomicStore(UInt(bitPattern: value), ordering: .relaxed) }
+  init(_ value: Int) { pointer.store(value, ordering: .relaxed) }
+
+  @_transparent @usableFromInline
+  func load(ordering: AtomicLoadOrdering) -> Int { pointer.load(ordering: ordering) }
+
+  @_transparent @usableFromInline
+  func store(_ value: Int, ordering: AtomicStoreOrdering) { pointer.store(value, ordering: ordering) }
+
+  @_transparent @usableFromInline @discardableResult
+  func add(_ value: Int, ordering: AtomicUpdateOrdering) -> (oldValue: Int, newValue: Int) {
+    pointer.add(value, ordering: ordering)
+  }
+
+  @_transparent @usableFromInline @discardableResult
+  func subtract(_ value: Int, ordering: AtomicUpdateOrdering) -> (oldValue: Int, newValue: Int) {
+    pointer.add(0 &- value, ordering: ordering)
+  }
+
+  @_transparent @usableFromInline @discardableResult
+  func bitwiseOr(_ value: Int, ordering: AtomicUpdateOrdering) -> (oldValue: Int, newValue: Int) {
+    pointer.bitwiseOr(value, ordering: ordering)
+  }
+
+  @_transparent @usableFromInline @discardableResult
+  func max(_ value: Int, ordering: AtomicUpdateOrdering) -> (oldValue: Int, newValue: Int) {
+    pointer.max(value, ordering: ordering)
+  }
+}
+
+/// An atomic `Int` at an address: an ``AtomicInt``'s, or a process-wide
+/// counter's (see `ProcessCounters.swift`).
+@frozen @usableFromInline
+struct AtomicIntPointer: @unchecked Sendable {
+  @usableFromInline let address: UnsafeMutableRawPointer
+
+  @_transparent @usableFromInline
+  init(_ address: UnsafeMutableRawPointer) { self.address = address }
 
   @_transparent @usableFromInline
   func load(ordering: AtomicLoadOrdering) -> Int { Int(bitPattern: address.atomicLoad(UInt.self, ordering: ordering)) }
@@ -125,8 +161,7 @@ struct AtomicInt: ~Copyable, @unchecked Sendable {
 
   @_transparent @usableFromInline @discardableResult
   func subtract(_ value: Int, ordering: AtomicUpdateOrdering) -> (oldValue: Int, newValue: Int) {
-    let old = Int(bitPattern: address.atomicSubtract(UInt(bitPattern: value), ordering: ordering))
-    return (old, old &- value)
+    add(0 &- value, ordering: ordering)
   }
 
   @_transparent @usableFromInline @discardableResult

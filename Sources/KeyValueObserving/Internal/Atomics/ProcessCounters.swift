@@ -1,0 +1,50 @@
+import Builtin
+
+// The process-wide atomic counters, each read on a hot path: every getter
+// asks whether any tracking scope is open, every observed change whether
+// any manual change is.
+//
+// Each is a plain global `Int`, which the compiler initialises statically,
+// reached atomically through its address. A global of a noncopyable atomic
+// type (`AtomicInt`) would be initialised lazily instead, its every read
+// going through `swift_once` (the standard library's `Atomic` is the one
+// such type the optimiser initialises statically). `@exclusivity(unchecked)`
+// and `Builtin.unprotectedAddressOf` keep the address free of Swift's
+// access checks, which are for plain reads and writes; every access here is
+// an atomic operation.
+
+/// How many tracking scopes are open on all threads together.
+@exclusivity(unchecked) @usableFromInline
+nonisolated(unsafe) var openTrackingScopeCount = 0
+
+/// How many manual changes are open on all threads together.
+@exclusivity(unchecked) @usableFromInline
+nonisolated(unsafe) var openManualChangeCount = 0
+
+/// The last thread identity given (`currentThreadIdentity()`).
+@exclusivity(unchecked) @usableFromInline
+nonisolated(unsafe) var lastThreadIdentity = 0
+
+/// How many tracking scopes are open on all threads together. Getters test
+/// it with one relaxed load and do nothing more while it is zero.
+///
+/// ```swift
+/// if activeTrackingScopes.load(ordering: .relaxed) != 0 { … }
+/// ```
+@usableFromInline
+var activeTrackingScopes: AtomicIntPointer {
+  @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openTrackingScopeCount))) }
+}
+
+/// How many manual changes are open on all threads together. A setter whose
+/// change runs no user code skips the record while it is zero: only a
+/// manual change of its key, open on its thread, needs to find it.
+@usableFromInline
+var openManualChangesInProcess: AtomicIntPointer {
+  @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openManualChangeCount))) }
+}
+
+/// The thread identities given so far.
+var threadIdentities: AtomicIntPointer {
+  @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&lastThreadIdentity))) }
+}
