@@ -1,3 +1,5 @@
+// Runs the compiler in a process of its own: where a test can start one.
+#if os(macOS) || os(Linux) || os(Windows)
 import Foundation
 import Testing
 
@@ -66,3 +68,4 @@ struct CompileTimeErrorTests {
     }
   }
 }
+#endif
