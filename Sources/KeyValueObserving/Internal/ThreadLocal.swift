@@ -27,9 +27,9 @@ enum ThreadSlot: Int32 {
 /// platform).
 ///
 /// C11 thread-local storage from the `KeyValueObservingShims` target
-/// (`RuntimeEntryPoints.swift`), a call of a few instructions, because the runtime imports no Foundation and
-/// the standard library exposes no thread-local API; on Windows, fiber-local
-/// storage. No slot holds a reference that a thread's end must release.
+/// (through `RuntimeEntryPoints.swift`), a few inlined instructions per
+/// access, because the runtime imports no Foundation and the standard
+/// library exposes no thread-local API; on Windows, fiber-local storage. No slot holds a reference that a thread's end must release.
 struct ThreadLocal: Sendable {
   #if os(Windows)
     private let key: DWORD

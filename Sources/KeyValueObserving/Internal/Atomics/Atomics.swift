@@ -10,7 +10,8 @@ import Builtin
 // back as Swift runs. The inline types (`AtomicFlag`, `AtomicInt`,
 // `AtomicUInt`, `AtomicBits64`) are for stored properties, as `Atomic` is;
 // the pointer types are for atomics the runtime lays out in raw memory (a
-// storage's cache line). Noncopyable types are never generic arguments here
+// storage's cache line) and for the process-wide counters
+// (`ProcessCounters.swift`). Noncopyable types are never generic arguments here
 // (no `UnsafeMutablePointer<AtomicFlag>`): the runtime of an older system
 // cannot make such a type's metadata.
 
