@@ -223,16 +223,16 @@ struct AtomicUInt: ~Copyable, @unchecked Sendable {
 @frozen @usableFromInline @_rawLayout(like: UInt64)
 struct AtomicBits64: ~Copyable, @unchecked Sendable {
   @_transparent @usableFromInline
-  var address: UnsafeMutableRawPointer { UnsafeMutableRawPointer(Builtin.addressOfRawLayout(self)) }
+  var pointer: AtomicBits64Pointer { AtomicBits64Pointer(UnsafeMutableRawPointer(Builtin.addressOfRawLayout(self))) }
 
   @_transparent @usableFromInline
-  init(_ value: UInt64) { address.atomicStore(value, ordering: .relaxed) }
+  init(_ value: UInt64) { pointer.store(value, ordering: .relaxed) }
 
   @_transparent @usableFromInline
-  func load(ordering: AtomicLoadOrdering) -> UInt64 { address.atomicLoad(UInt64.self, ordering: ordering) }
+  func load(ordering: AtomicLoadOrdering) -> UInt64 { pointer.load(ordering: ordering) }
 
   @_transparent @usableFromInline
-  func store(_ value: UInt64, ordering: AtomicStoreOrdering) { address.atomicStore(value, ordering: ordering) }
+  func store(_ value: UInt64, ordering: AtomicStoreOrdering) { pointer.store(value, ordering: ordering) }
 }
 
 /// An atomic 64-bit value in raw memory the runtime lays out itself.
