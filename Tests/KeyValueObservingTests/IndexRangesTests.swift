@@ -64,6 +64,8 @@ struct IndexRangesTests {
     #expect(fromRanges == fromRangeSet)
     #expect(fromRanges.hashValue == fromRangeSet.hashValue)
     #expect(fromRanges.indexRanges == [2..<4])
+    let overlapping = KeyValueObservedChange(kind: .removal, oldValue: [1], indexRanges: [4..<6, 1..<3, 2..<5, 8..<8])
+    #expect(overlapping.indexRanges == [1..<6], "overlapping ranges merge; an empty one is dropped")
     #expect(KeyValueObservedChange<Int>(kind: .setting, newValue: 1).indexRanges == nil)
   }
 }

@@ -92,6 +92,20 @@ enum IndexRanges: Sendable, Hashable {
     }
   }
 
+  /// Removes the elements at these positions from `array`, in one pass.
+  func remove<Element>(from array: inout [Element]) {
+    let ranges = self.ranges
+    var kept: [Element] = []
+    kept.reserveCapacity(array.count - ranges.reduce(0) { $0 + $1.count })
+    var start = 0
+    for range in ranges {
+      kept += array[start..<range.lowerBound]
+      start = range.upperBound
+    }
+    kept += array[start...]
+    array = kept
+  }
+
   /// Whether every range lies in `0..<count`.
   @inlinable
   func lie(within count: Int) -> Bool {

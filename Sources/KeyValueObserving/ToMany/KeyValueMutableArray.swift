@@ -269,27 +269,10 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
   /// ```
   public func removeAll(where shouldBeRemoved: (Element) throws -> Bool) rethrows {
     let current = array
-    var ranges: [Range<Int>] = []
-    for index in current.indices where try shouldBeRemoved(current[index]) {
-      if let last = ranges.last, last.upperBound == index {
-        ranges[ranges.count - 1] = last.lowerBound..<index + 1
-      } else {
-        ranges.append(index..<index + 1)
-      }
-    }
-    guard !ranges.isEmpty else { return }
-    mutate(.removal, at: IndexRanges(ranges)) { array in
-      // One pass, keeping what lies between the ranges.
-      var kept: [Element] = []
-      kept.reserveCapacity(array.count - ranges.reduce(0) { $0 + $1.count })
-      var start = 0
-      for range in ranges {
-        kept += array[start..<range.lowerBound]
-        start = range.upperBound
-      }
-      kept += array[start...]
-      array = kept
-    }
+    let removed = try current.indices.filter { try shouldBeRemoved(current[$0]) }
+    guard !removed.isEmpty else { return }
+    let positions = IndexRanges(normalizing: removed.map { $0..<$0 + 1 })
+    mutate(.removal, at: positions) { positions.remove(from: &$0) }
   }
 
   /// Removes and returns the first element: one removal at 0.

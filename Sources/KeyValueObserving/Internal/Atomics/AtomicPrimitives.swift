@@ -53,14 +53,6 @@ extension UnsafeMutableRawPointer {
   }
 
   @_transparent @usableFromInline
-  func atomicStore(_ value: Int32, ordering: AtomicStoreOrdering) {
-    switch ordering {
-    case .relaxed: Builtin.atomicstore_monotonic_Int32(_rawValue, value._value)
-    case .releasing: Builtin.atomicstore_release_Int32(_rawValue, value._value)
-    }
-  }
-
-  @_transparent @usableFromInline
   @discardableResult
   func atomicAdd(_ value: Int32, ordering: AtomicUpdateOrdering) -> Int32 {
     switch ordering {
@@ -134,17 +126,6 @@ extension UnsafeMutableRawPointer {
     case .acquiring: return UInt(Builtin.atomicrmw_add_acquire_Word(_rawValue, value._builtinWordValue))
     case .releasing: return UInt(Builtin.atomicrmw_add_release_Word(_rawValue, value._builtinWordValue))
     case .acquiringAndReleasing: return UInt(Builtin.atomicrmw_add_acqrel_Word(_rawValue, value._builtinWordValue))
-    }
-  }
-
-  @_transparent @usableFromInline
-  @discardableResult
-  func atomicSubtract(_ value: UInt, ordering: AtomicUpdateOrdering) -> UInt {
-    switch ordering {
-    case .relaxed: return UInt(Builtin.atomicrmw_sub_monotonic_Word(_rawValue, value._builtinWordValue))
-    case .acquiring: return UInt(Builtin.atomicrmw_sub_acquire_Word(_rawValue, value._builtinWordValue))
-    case .releasing: return UInt(Builtin.atomicrmw_sub_release_Word(_rawValue, value._builtinWordValue))
-    case .acquiringAndReleasing: return UInt(Builtin.atomicrmw_sub_acqrel_Word(_rawValue, value._builtinWordValue))
     }
   }
 

@@ -73,10 +73,9 @@ struct AtomicFlagPointer: @unchecked Sendable {
   init(_ address: UnsafeMutableRawPointer) { self.address = address }
 
   /// Makes a flag at `address`, `false`.
-  @usableFromInline @discardableResult
-  static func initialize(at address: UnsafeMutableRawPointer) -> AtomicFlagPointer {
+  @usableFromInline
+  static func initialize(at address: UnsafeMutableRawPointer) {
     address.bindMemory(to: UInt8.self, capacity: 1).initialize(to: 0)
-    return AtomicFlagPointer(address)
   }
 
   @_transparent @usableFromInline
@@ -113,9 +112,6 @@ struct AtomicInt: ~Copyable, @unchecked Sendable {
 
   @_transparent @usableFromInline
   func load(ordering: AtomicLoadOrdering) -> Int { pointer.load(ordering: ordering) }
-
-  @_transparent @usableFromInline
-  func store(_ value: Int, ordering: AtomicStoreOrdering) { pointer.store(value, ordering: ordering) }
 
   @_transparent @usableFromInline @discardableResult
   func add(_ value: Int, ordering: AtomicUpdateOrdering) -> (oldValue: Int, newValue: Int) {
@@ -205,12 +201,6 @@ struct AtomicUInt: ~Copyable, @unchecked Sendable {
   @_transparent @usableFromInline
   func compareExchange(expected: UInt, desired: UInt, ordering: AtomicUpdateOrdering) -> (exchanged: Bool, original: UInt) {
     address.atomicCompareExchange(expected: expected, desired: desired, ordering: ordering)
-  }
-
-  @_transparent @usableFromInline @discardableResult
-  func add(_ value: UInt, ordering: AtomicUpdateOrdering) -> (oldValue: UInt, newValue: UInt) {
-    let old = address.atomicAdd(value, ordering: ordering)
-    return (old, old &+ value)
   }
 }
 

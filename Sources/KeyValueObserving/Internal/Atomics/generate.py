@@ -10,9 +10,9 @@ cmpxchg = {"relaxed": "monotonic_monotonic", "acquiring": "acquire_acquire", "re
            "acquiringAndReleasing": "acqrel_acquire"}
 ops = {
     "Int8": ["load", "store", "xchg", "cmpxchg"],
-    "Int32": ["load", "store", "add"],
+    "Int32": ["load", "add"],
     "Int64": ["load", "store"],
-    "Word": ["load", "store", "xchg", "cmpxchg", "add", "sub", "or", "max"],
+    "Word": ["load", "store", "xchg", "cmpxchg", "add", "or", "max"],
 }
 out = []
 w = out.append
