@@ -34,6 +34,35 @@ struct CallbackGateTests {
     #expect(order.count == 2)
   }
 
+  @Test("the latch a waiting closer made goes with the gate")
+  func latchFreedWithGate() {
+    weak var madeLatch: Latch?
+    do {
+      let gate = CallbackGate()
+      let entered = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      let closed = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        gate.pass {
+          entered.signal()
+          release.wait()
+        }
+      }
+      entered.wait()
+      DispatchQueue.global().async {
+        gate.close()
+        closed.signal()
+      }
+      while !gate.isClosed {}
+      release.signal()
+      closed.wait()
+      // A callback was past the gate when it closed: the closer made a latch.
+      madeLatch = gate.latch.loadObject(Latch.self, ordering: .acquiring)?.takeUnretainedValue()
+      #expect(madeLatch != nil)
+    }
+    #expect(madeLatch == nil, "the gate released its latch")
+  }
+
   @Test("closing from inside the gate's own callback does not wait for itself")
   func closeFromInside() {
     let gate = CallbackGate()

@@ -15,8 +15,10 @@ final class CallbackGate: Sendable {
   /// and ``waiterBit`` while a closer waits for the count to reach zero.
   private let state = AtomicInt(0)
 
-  /// Where a waiting closer sleeps; made by the first closer that waits.
-  private let latch = AtomicUInt(0)
+  /// Where a waiting closer sleeps; made by the first closer that waits,
+  /// retained here (its address) and released when the gate goes. Not
+  /// private: a test checks that it goes.
+  let latch = AtomicUInt(0)
 
   private static let closedBit = 1 << (Int.bitWidth - 2)
   private static let waiterBit = 1 << (Int.bitWidth - 3)
@@ -82,5 +84,9 @@ final class CallbackGate: Sendable {
     let after = state.bitwiseOr(Self.waiterBit, ordering: .acquiringAndReleasing).newValue
     guard after & Self.countMask != 0 else { return }
     latch.wait()
+  }
+
+  deinit {
+    latch.loadObject(Latch.self, ordering: .acquiring)?.release()
   }
 }
