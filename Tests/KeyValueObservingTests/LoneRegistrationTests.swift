@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import KeyValueObserving
 import Testing
 
@@ -90,5 +92,79 @@ struct LoneRegistrationTests {
     person.age = 2
     #expect(log.elements == ["first", "first"])
     withExtendedLifetime(first) {}
+  }
+
+  @Test("a lone registration that its prior callback turns into a list and removes still gets its did, skipped")
+  func loneTurnedIntoListAndRemovedInPrior() {
+    // The sequence that freed the registration a change was calling: the
+    // second observation makes a list of the key, the invalidation removes
+    // the first from it, and the did pass reads the first again.
+    let person = Person()
+    let log = Recorder<String>()
+    let first = TokenHolder()
+    let second = TokenHolder()
+    first.token = person.observe(\.age, options: [.prior]) { person, change in
+      log.append(change.isPrior ? "first prior" : "first did")
+      guard change.isPrior else { return }
+      second.token = person.observe(\.age) { _, _ in log.append("second did") }
+      first.token?.invalidate()
+      first.token = nil
+    }
+    person.age = 1
+    person.age = 2
+    #expect(log.elements == ["first prior", "second did"])
+    #expect(person.observationInfo.count == 1)
+  }
+
+  @Test("a lone registration turned into a list and removed in its did callback is not read again")
+  func loneTurnedIntoListAndRemovedInDid() {
+    let person = Person()
+    let log = Recorder<String>()
+    let first = TokenHolder()
+    let second = TokenHolder()
+    first.token = person.observe(\.age) { person, _ in
+      log.append("first")
+      second.token = person.observe(\.age) { _, _ in log.append("second") }
+      first.token = nil
+      // A change of the same key inside the callback reads the new list.
+      person.age += 10
+    }
+    person.age = 1
+    person.age = 2
+    #expect(log.elements == ["first", "second", "second"])
+    #expect(person.age == 2)
+  }
+
+  @Test("the same sequence with the second observation added by another thread during the prior callback")
+  func loneTurnedIntoListByAnotherThread() {
+    // The other thread adds the second registration while the prior
+    // callback waits for it; the callback then removes the first. Handed
+    // over with semaphores, so the order is fixed and no test sleeps.
+    for _ in 0..<50 {
+      let person = Counters()
+      let log = Recorder<String>()
+      let first = TokenHolder()
+      let second = TokenHolder()
+      let added = DispatchSemaphore(value: 0)
+      let addNow = DispatchSemaphore(value: 0)
+      let adder = Thread {
+        addNow.wait()
+        second.token = person.observe(\.a) { _, _ in log.append("second did") }
+        added.signal()
+      }
+      adder.start()
+      first.token = person.observe(\.a, options: [.prior]) { _, change in
+        log.append(change.isPrior ? "first prior" : "first did")
+        guard change.isPrior else { return }
+        addNow.signal()
+        added.wait()
+        first.token = nil
+      }
+      person.a = 1
+      // Added during the change: called from the next one on.
+      person.a = 2
+      #expect(log.elements == ["first prior", "second did"])
+      withExtendedLifetime(second) {}
+    }
   }
 }

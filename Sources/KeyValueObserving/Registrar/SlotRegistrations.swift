@@ -11,10 +11,14 @@
 /// removal amortised O(1) and the list at most twice the live count.
 ///
 /// A change reads the registrations after the storage's lock is released,
-/// without retaining them (see ``ChangeSnapshot``). So a list that a change
-/// may be reading is never changed in place: it is copied, and the old one
-/// is kept until no change is under way (`retired`), as is a lone
-/// registration removed while a change may be calling it.
+/// without retaining them: it borrows what held them when it started, the
+/// list or the lone registration (see ``ChangeSnapshot``). One rule keeps
+/// that safe, whatever the change's callbacks do to the slot: a holder the
+/// slot lets go of while a change may be under way is retired — kept until
+/// none is — by ``retire(_:busy:retired:)``, the one place that decides it.
+/// A list a change may be reading is never changed in place: it is copied,
+/// and the old one retired; a lone registration that becomes the first
+/// entry of a list, or is removed, is retired as the holder it was.
 struct SlotRegistrations {
   /// What holds the key's registrations; `nil` until the key is first
   /// observed, and after its lone registration goes.
@@ -103,14 +107,15 @@ struct SlotRegistrations {
       held = .one(registration.takeRetainedValue())
       return
     case .one(let first):
-      // A change reading the slot borrowed the registration, not the slot:
-      // the registration moving into a list changes nothing for it.
+      // A change reading the slot borrowed the registration as its holder;
+      // in the list it could be removed and released under the change.
       let list = RegistrationList.make(capacity: 2)
       list.withUnsafeMutablePointers { header, elements in
         elements.initialize(to: first)
         header.pointee.count = 1
         header.pointee.tally(first.options, by: 1)
       }
+      Self.retire(first, busy: busy, retired: &retired)
       held = .list(list)
     case .list:
       break
@@ -143,9 +148,8 @@ struct SlotRegistrations {
       return nil
     case .one(let only):
       guard Unmanaged.passUnretained(only).toOpaque() == registration.toOpaque() else { return nil }
-      // A change under way may be calling it, borrowed: it is kept until
-      // none is.
-      if busy { retired.append(only) }
+      // A change under way may be calling it, borrowed.
+      Self.retire(only, busy: busy, retired: &retired)
       only.indexInSlot = -1
       let taken = registration.retain()
       held = nil
@@ -212,7 +216,7 @@ struct SlotRegistrations {
       return Int(header.pointee.liveCount)
     }
     if liveCount > 0 && list.used - liveCount > max(liveCount, 8) {
-      compact(&list, retired: &retired)
+      compact(&list, busy: busy, retired: &retired)
     }
     return registration
   }
@@ -246,11 +250,11 @@ struct SlotRegistrations {
         copyHeader.pointee.isShared = false
       }
     }
-    retired.append(current)
+    retire(current, busy: busy, retired: &retired)
     list = copy
   }
 
-  private static func compact(_ list: inout RegistrationList, retired: inout [AnyObject]) {
+  private static func compact(_ list: inout RegistrationList, busy: Bool, retired: inout [AnyObject]) {
     let live = list.liveRegistrations
     let compacted = RegistrationList.make(capacity: max(live.count * 2, 2))
     let counts = list.withUnsafeMutablePointerToHeader { $0.pointee }
@@ -263,7 +267,17 @@ struct SlotRegistrations {
       header.pointee.count = Int32(live.count)
       header.pointee.isShared = false
     }
-    retired.append(list)
+    retire(list, busy: busy, retired: &retired)
     list = compacted
+  }
+
+  /// What the slot does with a holder — a list or a lone registration — it
+  /// lets go of: while a change may be under way (`busy`), one may have
+  /// borrowed it, so it goes to `retired`, kept until none is. Otherwise no
+  /// change reads it, and the slot's reference is simply dropped: a list's
+  /// registrations that are still registered are held by its replacement,
+  /// and a removed lone registration's reference goes to the caller.
+  private static func retire(_ holder: AnyObject, busy: Bool, retired: inout [AnyObject]) {
+    if busy { retired.append(holder) }
   }
 }
