@@ -23,6 +23,9 @@ final class CrateRack {
 @KeyValueObservable
 final class CrateShelf {
   weak var crate: Crate?
+
+  /// The same chain through a computed property.
+  var labelText: String? { crate?.label?.text }
 }
 
 @KeyValueObservable
@@ -151,8 +154,8 @@ struct OptionalChainTests {
     crate?.label = label
     label.text = "d"
     // The crate, held weakly, goes without a change; the label it held
-    // lives on, out of the chain: its next change reads the chain's nil,
-    // and the one after is not observed.
+    // lives on, out of the chain: its changes are not the chain's, which
+    // reads nil at the freed link.
     crate = nil
     label.text = "e"
     label.text = "f"
@@ -164,10 +167,41 @@ struct OptionalChainTests {
         Change(old: "x", new: "y"),
         Change(old: "y", new: "unseen"),
         Change(old: "unseen", new: "d"),
-        Change(old: .some(nil), new: .some(nil)),
       ]
     )
     #expect(allRegistrations(on: label).isEmpty)
+    _ = token
+  }
+
+  @Test(
+    "past a freed weak link, a write to an object that lives on notifies nothing, prior included",
+    arguments: [false, true]
+  )
+  func writeBehindFreedWeakLink(throughComputedProperty: Bool) {
+    let shelf = CrateShelf()
+    var crate: Crate? = Crate()
+    let label = TagLabel("a")
+    crate?.label = label
+    shelf.crate = crate
+    let notes = Recorder<String>()
+    func note(_ change: KeyValueObservedChange<String?>) {
+      notes.append("\(change.isPrior ? "prior " : "")\(change.oldValue.map { $0 ?? "nil" } ?? "-")→\(change.newValue.map { $0 ?? "nil" } ?? "-")")
+    }
+    let token =
+      throughComputedProperty
+      ? shelf.observe(\.labelText, options: [.old, .new, .prior]) { _, change in note(change) }
+      : shelf.observe(\.crate?.label?.text, options: [.old, .new, .prior]) { _, change in note(change) }
+    label.text = "b"
+    crate = nil
+    label.text = "c"
+    label.text = "d"
+    #expect(allRegistrations(on: label).isEmpty)
+    // A new crate holding the same label: followed again.
+    let next = Crate()
+    next.label = label
+    shelf.crate = next
+    label.text = "e"
+    #expect(notes.elements == ["prior a→-", "a→b", "prior nil→-", "nil→d", "prior d→-", "d→e"])
     _ = token
   }
 

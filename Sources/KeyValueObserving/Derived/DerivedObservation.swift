@@ -250,11 +250,41 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
 
   // Read and forgotten in DerivedObservation+ChainEnd.swift.
 
+  /// Set when a dependency ends, until the next will checks what the
+  /// value depends on now (see ``isDependency(_:)``).
+  @usableFromInline let dependenciesMayBeStale = AtomicFlag(false)
+
   /// Any dependency that ends — its object freed (a `weak` link whose
   /// object went, without a change), or no longer read — may leave the
-  /// chain ending elsewhere.
+  /// chain ending elsewhere, and the value depending on less than it is
+  /// registered with.
   override func dependencyEnded() {
     if mayBeChain { forgetChainEnd() }
+    dependenciesMayBeStale.store(true, ordering: .releasing)
+  }
+
+  /// Whether the value still depends on what `sender` is registered with.
+  /// Asked at a will, and answered without a read unless a dependency
+  /// ended since the last will: then the value is read again and the
+  /// observation re-registered with what it reads now. A freed `weak`
+  /// link ends its object's registrations without a change, so that the
+  /// objects past it — alive elsewhere — are still registered with until
+  /// this read; their changes are not changes of the value, which reads
+  /// `nil` at the freed link, and are not notified.
+  @inlinable @inline(__always)
+  final func isDependency(_ sender: _KeyValueRegistration) -> Bool {
+    guard dependenciesMayBeStale.load(ordering: .relaxed) else { return true }
+    return recheckDependency(sender)
+  }
+
+  /// ``isDependency(_:)`` after a dependency ended.
+  @usableFromInline
+  final func recheckDependency(_ sender: _KeyValueRegistration) -> Bool {
+    guard dependenciesMayBeStale.exchange(false, ordering: .acquiring), !isEnded, let root = root.object else {
+      return true
+    }
+    _ = refresh(root)
+    return sender.isLive
   }
 
   override func didEnd() {
@@ -281,6 +311,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// for its did, and sends the prior notification.
   @inlinable
   final func willChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
+    // A change of what the value no longer depends on opens nothing: its
+    // did finds no change, and its registration gone, and only closes.
+    guard isDependency(sender) else { return }
     let atChainEnd = isChainEnd(sender)
     if let open = openChange() {
       open._withUnsafeGuaranteedRef { $0.join(from: ObjectIdentifier(sender)) }
