@@ -181,7 +181,7 @@ extension KeyValueObservable {
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> RegistrationHandle {
     // Its first read, or any later one, could stop the program.
-    if ArrayIndexComponent.isPresent(in: keyPath, root: Self.self) {
+    if KeyPathComponents(of: keyPath)?.isIndexingArray == true {
       reportProblem(
         .arrayIndexKeyPath,
         "observe(\(Self.describe(keyPath))) on \(Self.self) is refused: the key path reads an array element by "

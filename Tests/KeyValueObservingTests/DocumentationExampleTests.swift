@@ -317,8 +317,8 @@ struct GraphArticleTests {
       withoutSites(graph.description) == """
         KeyValueObservationGraph: 4 nodes, 3 edges
         KVOController<ProfileScreen> #2 → Person #1: name [] (controller)
-        closure (Person, KeyValueObservedChange<Optional<String>>) #3 → Person #1: address.city [.new] ← address, Address.city (token)
-        Person #1 ⇢ Address #4: city, for address.city (dependency)
+        closure (Person, KeyValueObservedChange<Optional<String>>) #3 → Person #1: address?.city [.new] ← address, Address.city (token)
+        Person #1 ⇢ Address #4: city, for address?.city (dependency)
         """
     )
     #expect(
@@ -329,8 +329,8 @@ struct GraphArticleTests {
           n3(["closure (Person, KeyValueObservedChange#lt;Optional#lt;String#gt;#gt;) #35;3"])
           n4["Address #35;4"]
           n2 -->|"name [] (controller)"| n1
-          n3 -->|"address.city [.new] ← address, Address.city (token)"| n1
-          n1 -.->|"city, for address.city (dependency)"| n4
+          n3 -->|"address?.city [.new] ← address, Address.city (token)"| n1
+          n1 -.->|"city, for address?.city (dependency)"| n4
         """
     )
     _ = city

@@ -80,12 +80,12 @@ struct ObservationGraphTests {
     #expect(
       withoutSites(graph.description) == """
         KeyValueObservationGraph: 3 nodes, 2 edges
-        closure (Resident, KeyValueObservedChange<Optional<String>>) #2 → Resident #1: address.street [.new] ← address, Address.street (token)
-        Resident #1 ⇢ Address #3: street, for address.street (dependency)
+        closure (Resident, KeyValueObservedChange<Optional<String>>) #2 → Resident #1: address?.street [.new] ← address, Address.street (token)
+        Resident #1 ⇢ Address #3: street, for address?.street (dependency)
         """
     )
-    #expect(withoutSites(graph.dot).contains("n1 -> n3 [label=\"street, for address.street (dependency)\", style=dashed];"))
-    #expect(withoutSites(graph.mermaid).contains("n1 -.->|\"street, for address.street (dependency)\"| n3"))
+    #expect(withoutSites(graph.dot).contains("n1 -> n3 [label=\"street, for address?.street (dependency)\", style=dashed];"))
+    #expect(withoutSites(graph.mermaid).contains("n1 -.->|\"street, for address?.street (dependency)\"| n3"))
     // From the link, the walk goes back to the object whose key depends on it.
     let fromLink = KeyValueObservationGraph(from: [address])
     #expect(fromLink.nodes.map(\.label) == ["Address #1", "Resident #2", "closure (Resident, KeyValueObservedChange<Optional<String>>) #3"])

@@ -59,7 +59,7 @@ struct ObservationInfoTests {
     let token = resident.observe(\.address?.street, options: .new) { _, _ in }
     #expect(
       resident.observationInfo.map(\.description) == [
-        "address.street [.new] → closure (Resident, KeyValueObservedChange<Optional<String>>) ← address, Address.street"
+        "address?.street [.new] → closure (Resident, KeyValueObservedChange<Optional<String>>) ← address, Address.street"
       ]
     )
     #expect(resident.observationInfo.first?.dependencies == ["address", "Address.street"])
@@ -67,6 +67,42 @@ struct ObservationInfoTests {
     token.invalidate()
     #expect(resident.observationInfo.isEmpty)
     #expect(allRegistrations(on: address).isEmpty)
+  }
+
+  @Test("a chain is described as written, whatever its links hold: a cycle, a loop to itself, a nil link")
+  func chainDescribedAsWritten() {
+    let x = Loop()
+    let y = Loop()
+    x.other = y
+    y.other = x
+    let cycle = x.observe(\.other?.other?.other?.v) { _, _ in }
+    let loop = Loop()
+    loop.other = loop
+    let selfLoop = loop.observe(\.other?.other?.v) { _, _ in }
+    let unlinked = Loop()
+    let nilLink = unlinked.observe(\.other?.other?.v) { _, _ in }
+    let forced = x.observe(\.other!.v) { _, _ in }
+    #expect(Set(x.observationInfo.map(\.keyPath)) == ["other?.other?.other?.v", "other!.v"])
+    #expect(loop.observationInfo.map(\.keyPath) == ["other?.other?.v"])
+    #expect(unlinked.observationInfo.map(\.keyPath) == ["other?.other?.v"])
+    // What it reads now follows it: the dependencies.
+    #expect(x.observationInfo.first { $0.keyPath.hasPrefix("other?") }?.dependencies == ["other", "Loop.other", "Loop.v"])
+    #expect(unlinked.observationInfo.first?.dependencies == ["other"])
+    // And so does the graph.
+    #expect(KeyValueObservationGraph(from: [loop]).edges.map { withoutSites($0.label) }.first == "other?.other?.v [] ← other, v (token)")
+    unlinked.other = Loop()
+    #expect(unlinked.observationInfo.map(\.keyPath) == ["other?.other?.v"])
+    [cycle, selfLoop, nilLink, forced].forEach { $0.invalidate() }
+    x.other = nil
+    loop.other = nil
+  }
+
+  @Test("a key path through a property of a generic class is described by its names")
+  func genericClassDescribed() {
+    let holder = LoopHolder<Int>()
+    let token = holder.observe(\.loop.other?.v) { _, _ in }
+    #expect(holder.observationInfo.map(\.keyPath) == ["loop.other?.v"])
+    _ = token
   }
 
   @Test("a computed key is listed under its own name, not as a key path that reads <computed 0x…>")
@@ -95,4 +131,17 @@ struct ObservationInfoTests {
     let removal = capturingDiagnostics { Person().removeObserver(ChangeLog(), forKeyPath: huge) }
     #expect(removal.first.map { $0.message.count < 300 } == true)
   }
+}
+
+/// Links to another of its kind, or to itself.
+@KeyValueObservable
+final class Loop {
+  var other: Loop?
+  var v = 0
+}
+
+/// A generic class with a link.
+@KeyValueObservable
+final class LoopHolder<Tag> {
+  var loop = Loop()
 }

@@ -164,14 +164,17 @@ class DerivedObservationBase: @unchecked Sendable {
 
   /// The observed key path as the user wrote it: the string key path for
   /// one observed by string; the property's name for one property
-  /// (`fullName`); Swift's description without its root type where it
-  /// names the properties (`address?.street`); and otherwise — a chain on a
-  /// platform where macro-written accessors have no names at run time — the
-  /// keys read, each one read on another object continuing the path before
-  /// it (`address.street`).
+  /// (`fullName`); the properties and subscripts it goes through
+  /// (`address?.street`, whatever the objects on the way are now: a cycle
+  /// of links, or a `nil` one, describes it the same); Swift's description
+  /// without its root type where it names the properties; and otherwise —
+  /// a component that is no property of an observable class, on a platform
+  /// where key paths have no names at run time — the keys read, each one
+  /// read on another object continuing the path before it
+  /// (`address.street`).
   final var keyDescription: String {
     if let givenKeyDescription { return givenKeyDescription }
-    if let name = rootStorage.objectType._$kvoName(for: anyKeyPath) { return name }
+    if let written = rootStorage.objectType.writtenDescription(of: anyKeyPath) { return written }
     let described = "\(anyKeyPath)"
     if !described.hasText("<computed") {
       let withoutRoot = described.drop { $0 != "." }.dropFirst()

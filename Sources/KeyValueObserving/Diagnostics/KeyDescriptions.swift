@@ -1,10 +1,60 @@
 /// How messages name keys: as the user wrote them, and never at a length
 /// that would bury the message.
 extension KeyValueObservable {
-  /// `keyPath` as its property's name (`summary`) when it names one
-  /// property of this class, and Swift's description of it otherwise.
+  /// `keyPath` as its user wrote it, without its root: its property's name
+  /// (`summary`) when it names one property of this class, the properties
+  /// and subscripts it goes through otherwise (`owner?.address.city`,
+  /// `items[0].name`), and Swift's description of it where a component
+  /// cannot be named (a stored property of a struct on the way).
+  ///
+  /// On some platforms a key path to a macro-written property describes
+  /// itself as `<computed 0x…>`; its components name the properties to
+  /// the key tables of their classes.
   static func describe(_ keyPath: AnyKeyPath) -> String {
-    _$kvoName(for: keyPath) ?? "\(keyPath)"
+    writtenDescription(of: keyPath) ?? "\(keyPath)"
+  }
+
+  /// ``describe(_:)``, or `nil` where a component cannot be named.
+  static func writtenDescription(of keyPath: AnyKeyPath) -> String? {
+    _$kvoName(for: keyPath) ?? KeyPathComponents(of: keyPath)?.written
+  }
+}
+
+extension KeyPathComponents {
+  /// The key path as written after its root, each property named by the
+  /// key table of the class it is read from, an array's position by its
+  /// number; `nil` when a component is neither a property of a
+  /// `@KeyValueObservable` class nor a subscript.
+  var written: String? {
+    var text = ""
+    for step in steps {
+      switch step.component {
+      case .computed(let identity, let argumentSize, let leadingInt):
+        if let observable = step.input as? any KeyValueObservable.Type,
+          let name = observable._$kvoKeys.name(ofPropertyWithIdentity: identity)
+        {
+          text += text.isEmpty ? name : "." + name
+        } else if argumentSize > 0 {
+          // A subscript; an array's position is its first argument.
+          let isPosition =
+            (step.input as? any PositionallyIndexed.Type).map { ObjectIdentifier($0.elementType) }
+            == ObjectIdentifier(step.output)
+          text += "[\(isPosition ? leadingInt.map { "\($0)" } ?? "…" : "…")]"
+        } else {
+          return nil
+        }
+      case .stored:
+        return nil
+      case .optionalChain:
+        text += "?"
+      case .optionalForce:
+        text += "!"
+      case .optionalWrap:
+        // Implied by the `?.` before it.
+        break
+      }
+    }
+    return text.isEmpty ? nil : text
   }
 }
 

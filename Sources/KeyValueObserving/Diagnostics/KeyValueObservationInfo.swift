@@ -93,12 +93,11 @@ extension KeyValueObservable {
     }
   }
 
-  /// `keyPath`, readably: Swift's description when it names the
-  /// properties, and otherwise (the macro's accessors have no names at run
-  /// time on Linux) the description of a derived observation of it on this
-  /// object, which lists the keys it depends on.
+  /// `keyPath`, readably: as its user wrote it (see ``describe(_:)``), and
+  /// where a component cannot be named, the description of a derived
+  /// observation of it on this object, which lists the keys it depends on.
   func readableDescription(of keyPath: AnyKeyPath) -> String {
-    if let name = Self._$kvoName(for: keyPath) { return name }
+    if let written = Self.writtenDescription(of: keyPath) { return written }
     let anchor = _$kvoObservedStorage?.takeUnretainedValue().liveRegistrations().first { $0.anchorKeyPath == keyPath }
     return anchor?.keyDescription ?? "\(keyPath)"
   }

@@ -219,6 +219,16 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
     stored.first { $0.keyPath == keyPath } ?? others.first { $0.keyPath == keyPath } ?? superTable?.key(for: keyPath)
   }
 
+  /// The name of the property, this class's or a superclass's, that a key
+  /// path component with `identity` reads (see ``KeyPathComponents``):
+  /// for descriptions, not asked on any path a change takes.
+  func name(ofPropertyWithIdentity identity: UInt) -> String? {
+    let own = (stored + others).first { key in
+      key.keyPath.flatMap { KeyPathComponents(of: $0)?.steps.first?.component.identity } == identity
+    }
+    return own?.name ?? superTable?.name(ofPropertyWithIdentity: identity)
+  }
+
   /// The readable property called `key` that is not an observable stored
   /// one.
   func otherKey(forKey key: String) -> _KeyValueKey? {
