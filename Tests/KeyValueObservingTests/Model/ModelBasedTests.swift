@@ -1,5 +1,7 @@
+import Foundation
 import KeyValueObserving
 import PropertyBased
+import Synchronization
 import Testing
 
 /// A classic observer that records into the harness under its registration.
@@ -24,15 +26,98 @@ private final class NoteTaker: KeyValueObserver {
 private final class Harness {
   var cells = [Cell(), Cell()]
   var tokens: [Int: KeyValueObservation] = [:]
-  var classic: [Int: (cell: Int, key: ModelKey, observer: NoteTaker?)] = [:]
+  var classic: [Int: (cell: Int, key: ModelKey, observer: NoteTaker?, isRegistered: Bool)] = [:]
+  /// The keys the controller observes, as the controller ignores a second
+  /// observation of one.
+  var controllerKeys: Set<[Int]> = []
+  var triggers: [Int: Trigger] = [:]
+  var nextID = 0
   let owner = Marker()
   // Not retaining: a cell the sequence replaces is really freed.
   lazy var controller = KVOController(observer: owner, retainsObserved: false)
   var received: [Int: [Note]] = [:]
 
+  /// Records the notifications of registration `id`, and runs its
+  /// callback's action when one fires it.
   func record(_ id: Int) -> (Note) -> Void {
     received[id] = []
-    return { [unowned self] note in received[id]!.append(note) }
+    return { [unowned self] note in
+      received[id]!.append(note)
+      if let trigger = triggers[id], trigger.fires(onPrior: note.isPrior) {
+        triggers[id] = nil
+        if let made = perform(trigger.action), let next = trigger.next {
+          triggers[made] = next
+        }
+      }
+    }
+  }
+
+  /// Does what `action` does; returns the id of the registration it made.
+  @discardableResult
+  func perform(_ action: CallbackAction) -> Int? {
+    switch action {
+    case .observe(let cell, let key, let options):
+      let id = takeID()
+      tokens[id] = observe(cell, key, options, id: id)
+      return id
+    case .invalidate(let pick):
+      let ids = tokens.keys.sorted()
+      guard !ids.isEmpty else { return nil }
+      tokens[ids[pick % ids.count]]!.invalidate()
+    case .setA(let cell, let value):
+      cells[cell].a = value
+    case .setB(let cell, let value):
+      cells[cell].b = value
+    case .addObserver(let cell, let key, let options):
+      let id = takeID()
+      let record = record(id)
+      let observer = NoteTaker { record(Note($0)) }
+      classic[id] = (cell, key, observer, true)
+      try? cells[cell].addObserver(observer, forKeyPath: key.string, options: options)
+      return id
+    case .removeObserver(let pick):
+      let ids = classic.keys.sorted()
+      guard !ids.isEmpty else { return nil }
+      let id = ids[pick % ids.count]
+      guard let entry = classic[id], entry.isRegistered else { return nil }
+      classic[id]!.isRegistered = false
+      if let observer = entry.observer {
+        cells[entry.cell].removeObserver(observer, forKeyPath: entry.key.string)
+      }
+    case .controllerObserve(let cell, let key, let options):
+      guard controllerKeys.insert([cell, key.rawValue]).inserted else {
+        // Ignored by the controller: a second observation of the same key.
+        controllerObserve(cell, key, options, id: -1)
+        return nil
+      }
+      let id = takeID()
+      controllerObserve(cell, key, options, id: id)
+      return id
+    case .controllerUnobserve(let cell, let key):
+      controllerKeys.remove([cell, key.rawValue])
+      controllerUnobserve(cell, key)
+    }
+    return nil
+  }
+
+  private func takeID() -> Int {
+    defer { nextID += 1 }
+    return nextID
+  }
+
+  /// A classic observer freed without being removed.
+  func freeObserver(id: Int) {
+    classic[id]?.observer = nil
+    classic[id]?.isRegistered = false
+  }
+
+  /// Cell `cell` is freed and replaced by a fresh one.
+  func replaceCell(_ cell: Int) {
+    cells[cell] = Cell()
+    controllerKeys = controllerKeys.filter { $0[0] != cell }
+    for (id, entry) in classic where entry.cell == cell {
+      classic[id]!.isRegistered = false
+    }
   }
 
   /// Observes `key` of cell `cell` with a closure that records changes.
@@ -77,28 +162,27 @@ private final class Harness {
 }
 
 /// One operation, decoded from a generated number, so that the generator's
-/// shrinking of number arrays shrinks operation sequences.
+/// shrinking of number arrays shrinks operation sequences. A registration
+/// an operation makes may be given an action for its callback to run.
 enum ModelOperation: CustomStringConvertible {
-  case observe(cell: Int, key: ModelKey, options: KeyValueObservingOptions)
-  case invalidate(Int)
-  case setA(cell: Int, value: Int)
-  case setB(cell: Int, value: Int)
+  /// An operation a callback can make too; a registration it makes gets
+  /// `trigger`.
+  case action(CallbackAction, trigger: Trigger?)
   case setValueForKey(cell: Int, value: Int)
   case append(cell: Int, value: Int)
   case remove(cell: Int, position: Int)
   case replace(cell: Int, position: Int, value: Int)
   case manualA(cell: Int, value: Int)
   case link(cell: Int, linked: Bool)
-  case addObserver(cell: Int, key: ModelKey, options: KeyValueObservingOptions)
-  case removeObserver(Int)
-  case controllerObserve(cell: Int, key: ModelKey, options: KeyValueObservingOptions)
-  case controllerUnobserve(cell: Int, key: ModelKey)
   case freeObserver(Int)
   case replaceCell(Int)
   case insertIDs(cell: Int, values: Set<Int>)
   case removeIDs(cell: Int, values: Set<Int>)
   case replaceIDs(cell: Int, values: Set<Int>)
   case manualIDs(cell: Int, mutation: KeyValueSetMutation, values: Set<Int>)
+
+  /// The numbers operations are decoded from.
+  static let numbers = 0...(1 << 62)
 
   init(_ number: Int) {
     var rest = number / 20
@@ -108,49 +192,46 @@ enum ModelOperation: CustomStringConvertible {
     }
     let cell = take(2)
     switch number % 20 {
-    case 0: self = .observe(cell: cell, key: ModelKey(rawValue: take(6))!, options: .init(rawValue: take(16)))
-    case 1: self = .invalidate(take(64))
-    case 2: self = .setA(cell: cell, value: take(4))
-    case 3: self = .setB(cell: cell, value: take(4))
-    case 4: self = .setValueForKey(cell: cell, value: take(4))
-    case 5: self = .append(cell: cell, value: take(10))
-    case 6: self = .remove(cell: cell, position: take(8))
-    case 7: self = .replace(cell: cell, position: take(8), value: take(10))
-    case 8: self = .manualA(cell: cell, value: take(4))
-    case 9: self = .link(cell: cell, linked: take(2) == 1)
-    case 10: self = .addObserver(cell: cell, key: ModelKey(rawValue: take(6))!, options: .init(rawValue: take(16)))
-    case 11: self = .removeObserver(take(64))
-    case 12: self = .controllerObserve(cell: cell, key: ModelKey(rawValue: take(6))!, options: .init(rawValue: take(16)))
-    case 13: self = .controllerUnobserve(cell: cell, key: ModelKey(rawValue: take(6))!)
-    case 14: self = .freeObserver(take(64))
-    case 15: self = .replaceCell(cell)
-    case 16: self = .insertIDs(cell: cell, values: [take(4), take(4)])
-    case 17: self = .removeIDs(cell: cell, values: [take(4), take(4)])
-    case 18: self = .replaceIDs(cell: cell, values: Set((0..<take(3)).map { _ in take(4) }))
-    default:
-      let mutations: [KeyValueSetMutation] = [.union, .minus, .intersect, .set]
-      self = .manualIDs(cell: cell, mutation: mutations[take(4)], values: [take(4), take(4)])
+    case 0..<5:
+      // A registration, most of them with an action for a callback.
+      let registration = CallbackAction(registering: take)
+      let trigger = Trigger(take, for: registration)
+      self = .action(trigger?.inPrior == true ? registration.askingForPrior : registration, trigger: trigger)
+    case 5, 6: self = .action(.setA(cell: cell, value: take(4)), trigger: nil)
+    case 7: self = .action(.setB(cell: cell, value: take(4)), trigger: nil)
+    case 8: self = .action(CallbackAction(take), trigger: nil)
+    case 9: self = .setValueForKey(cell: cell, value: take(4))
+    case 10: self = .append(cell: cell, value: take(10))
+    case 11: self = .remove(cell: cell, position: take(8))
+    case 12: self = .replace(cell: cell, position: take(8), value: take(10))
+    case 13: self = .manualA(cell: cell, value: take(4))
+    case 14: self = .link(cell: cell, linked: take(2) == 1)
+    case 15: self = .freeObserver(take(64))
+    case 16: self = .replaceCell(cell)
+    case 17: self = .insertIDs(cell: cell, values: [take(4), take(4)])
+    case 18:
+      switch take(3) {
+      case 0: self = .removeIDs(cell: cell, values: [take(4), take(4)])
+      case 1: self = .replaceIDs(cell: cell, values: Set((0..<take(3)).map { _ in take(4) }))
+      default:
+        let mutations: [KeyValueSetMutation] = [.union, .minus, .intersect, .set]
+        self = .manualIDs(cell: cell, mutation: mutations[take(4)], values: [take(4), take(4)])
+      }
+    default: self = .action(CallbackAction(take), trigger: nil)
     }
   }
 
   var description: String {
     switch self {
-    case .observe(let cell, let key, let options): "observe(cell\(cell).\(key), \(options))"
-    case .invalidate(let pick): "invalidate(#\(pick))"
-    case .setA(let cell, let value): "cell\(cell).a = \(value)"
-    case .setB(let cell, let value): "cell\(cell).b = \(value)"
+    case .action(let action, let trigger): trigger.map { "\(action), \($0)" } ?? "\(action)"
     case .setValueForKey(let cell, let value): "cell\(cell).setValue(\(value), forKey: \"a\")"
     case .append(let cell, let value): "cell\(cell).items proxy append(\(value))"
     case .remove(let cell, let position): "cell\(cell).items proxy remove(at: \(position) mod count)"
     case .replace(let cell, let position, let value): "cell\(cell).items proxy [\(position) mod count] = \(value)"
     case .manualA(let cell, let value): "cell\(cell) will(a); a = \(value); a += 1; did(a)"
     case .link(let cell, let linked): "cell\(cell).link = \(linked ? "cell\(1 - cell)" : "nil")"
-    case .addObserver(let cell, let key, let options): "addObserver(cell\(cell), \"\(key)\", \(options))"
-    case .removeObserver(let pick): "removeObserver(#\(pick))"
-    case .controllerObserve(let cell, let key, let options): "controller.observe(cell\(cell).\(key), \(options))"
-    case .controllerUnobserve(let cell, let key): "controller.unobserve(cell\(cell).\(key))"
-    case .freeObserver(let pick): "free classic observer #\(pick) without removing it"
-    case .replaceCell(let cell): "cell\(1 - cell).link = nil; free cell\(cell) (observed), make a new one"
+    case .freeObserver(let pick): "free classic observer #\(pick) mod count without removing it"
+    case .replaceCell(let cell): "cell\(1 - cell).link = nil; cell\(cell).link = nil; free cell\(cell) (observed), make a new one"
     case .insertIDs(let cell, let values): "cell\(cell).ids proxy formUnion(\(values.sorted()))"
     case .removeIDs(let cell, let values): "cell\(cell).ids proxy subtract(\(values.sorted()))"
     case .replaceIDs(let cell, let values): "cell\(cell).ids proxy replaceAll(with: \(values.sorted()))"
@@ -160,30 +241,31 @@ enum ModelOperation: CustomStringConvertible {
   }
 }
 
+
 /// Runs `operations` against the library and the model; returns the first
 /// registration whose notifications differ, described, or `nil`.
-func firstDifference(running operations: [ModelOperation]) -> String? {
+/// `interference`, when given, runs beside them on another thread with
+/// the cells of the moment, registering and removing observers of its own
+/// whose callbacks do nothing.
+func firstDifference(
+  running operations: [ModelOperation],
+  cellsSeenBy interference: CellExchange? = nil
+) -> String? {
   let harness = Harness()
-  var model = ReferenceModel()
-  var nextID = 0
+  let model = ReferenceModel()
+  interference?.publish(harness.cells)
   for operation in operations {
     switch operation {
-    case .observe(let cell, let key, let options):
-      harness.tokens[nextID] = harness.observe(cell, key, options, id: nextID)
-      model.register(id: nextID, cell: cell, key: key, options: options, kind: .token)
-      nextID += 1
-    case .invalidate(let pick):
-      let live = model.registrations.filter { $0.isLive && $0.kind == .token }
-      guard !live.isEmpty else { continue }
-      let id = live[pick % live.count].id
-      harness.tokens[id]?.invalidate()
-      model.end(id: id)
-    case .setA(let cell, let value):
-      harness.cells[cell].a = value
-      model.setA(value, on: cell)
-    case .setB(let cell, let value):
-      harness.cells[cell].b = value
-      model.setB(value, on: cell)
+    case .action(let action, let trigger):
+      let made = harness.perform(action)
+      let modelled = model.perform(action)
+      guard made == modelled else {
+        return "\(action) made registration \(made.map { "#\($0)" } ?? "none"), the model \(modelled.map { "#\($0)" } ?? "none")"
+      }
+      if let made, let trigger {
+        harness.triggers[made] = trigger
+        model.setTrigger(trigger, of: made)
+      }
     case .setValueForKey(let cell, let value):
       try? harness.cells[cell].setValue(value, forKey: "a")
       model.setA(value, on: cell)
@@ -207,50 +289,17 @@ func firstDifference(running operations: [ModelOperation]) -> String? {
       object.a = value
       object.a += 1
       object.didChangeValue(for: \.a)
-      model.setA(value + 1, on: cell)
+      model.setAByHand(value + 1, on: cell)
     case .link(let cell, let linked):
       harness.cells[cell].link = linked ? harness.cells[1 - cell] : nil
       model.setLink(linked ? 1 - cell : nil, on: cell)
-    case .addObserver(let cell, let key, let options):
-      let id = nextID
-      nextID += 1
-      let record = harness.record(id)
-      let observer = NoteTaker { record(Note($0)) }
-      harness.classic[id] = (cell, key, observer)
-      // The model registers first: `.initial` arrives inside addObserver.
-      model.register(id: id, cell: cell, key: key, options: options, kind: .classic)
-      try? harness.cells[cell].addObserver(observer, forKeyPath: key.string, options: options)
-    case .removeObserver(let pick):
-      let live = model.registrations.filter { $0.isLive && $0.kind == .classic }
-      guard !live.isEmpty else { continue }
-      let id = live[pick % live.count].id
-      let entry = harness.classic[id]!
-      if let observer = entry.observer {
-        harness.cells[entry.cell].removeObserver(observer, forKeyPath: entry.key.string)
-      }
-      model.end(id: id)
-    case .controllerObserve(let cell, let key, let options):
-      guard !model.controllerObserves(cell: cell, key: key) else {
-        // Ignored by the controller: a second observation of the same key.
-        harness.controllerObserve(cell, key, options, id: -1)
-        continue
-      }
-      model.register(id: nextID, cell: cell, key: key, options: options, kind: .controller)
-      harness.controllerObserve(cell, key, options, id: nextID)
-      nextID += 1
-    case .controllerUnobserve(let cell, let key):
-      harness.controllerUnobserve(cell, key)
-      for registration in model.registrations
-      where registration.kind == .controller && registration.cell == cell && registration.key == key {
-        model.end(id: registration.id)
-      }
     case .freeObserver(let pick):
       // Freed while registered: never messaged again (reported, harmlessly).
-      let live = model.registrations.filter { $0.isLive && $0.kind == .classic }
+      let live = model.liveRegistrations.filter { $0.kind == .classic }
       guard !live.isEmpty else { continue }
       let id = live[pick % live.count].id
-      harness.classic[id]!.observer = nil
-      model.end(id: id)
+      harness.freeObserver(id: id)
+      model.freeObserver(id: id)
     case .insertIDs(let cell, let values):
       harness.cells[cell].mutableSetValue(for: \.ids).formUnion(values)
       model.changeIDs(of: cell, .union, using: values)
@@ -270,16 +319,24 @@ func firstDifference(running operations: [ModelOperation]) -> String? {
       case .set: object.ids = values
       }
       object.didChange(mutation, using: values, for: \.ids)
-      model.changeIDs(of: cell, mutation, using: values)
+      model.changeIDs(of: cell, mutation, using: values, manual: true)
     case .replaceCell(let cell):
       // Unlink it first, so that freeing the object really frees it; its
-      // registrations then end silently.
+      // registrations then end silently. Its own link goes too: should
+      // the other thread still hold it a moment, a change of the other
+      // cell reaches none of its chains.
       harness.cells[1 - cell].link = nil
       model.setLink(nil, on: 1 - cell)
-      harness.cells[cell] = Cell()
+      harness.cells[cell].link = nil
+      model.setLink(nil, on: cell)
+      // The other thread lets go of it first.
+      interference?.publish([harness.cells[1 - cell]])
+      harness.replaceCell(cell)
       model.replaceCell(cell)
+      interference?.publish(harness.cells)
     }
   }
+  interference?.publish([])
   // Cells that link each other are a retain cycle of the test's own making:
   // break it, so that the sequence's objects are freed.
   defer {
@@ -288,11 +345,12 @@ func firstDifference(running operations: [ModelOperation]) -> String? {
   if let ignored = harness.received[-1], !ignored.isEmpty {
     return "an ignored duplicate controller observation received \(ignored)"
   }
-  for registration in model.registrations {
-    let expected = model.expected[registration.id] ?? []
-    let received = harness.received[registration.id] ?? []
+  for id in model.registrations.keys.sorted() {
+    let registration = model.registrations[id]!
+    let expected = model.expected[id] ?? []
+    let received = harness.received[id] ?? []
     if expected != received {
-      return "registration #\(registration.id) (\(registration.kind.rawValue) of cell\(registration.cell)."
+      return "registration #\(id) (\(registration.kind.rawValue) of cell\(registration.cell)."
         + "\(registration.key), \(registration.options)): expected \(expected), received \(received)"
     }
   }
@@ -304,12 +362,112 @@ private let sequenceCount = Int(ProcessInfoLite.environment("KVO_MODEL_RUNS") ??
 
 @Suite("Model-based: random operation sequences against a reference model")
 struct ModelBasedTests {
-  @Test("every notification (kind, old, new, indexes, prior) matches the model, per registration, in order")
+  @Test("every notification matches the model, per registration, in order, with registrations and writes made in callbacks")
   func matchesModel() async {
-    await propertyCheck(count: sequenceCount, input: Gen.int(in: 0...999_999).array(of: 1...40)) { numbers in
+    await propertyCheck(count: sequenceCount, input: Gen.int(in: ModelOperation.numbers).array(of: 1...40)) { numbers in
       let operations = numbers.map(ModelOperation.init)
       let difference = firstDifference(running: operations)
       #expect(difference == nil, "\(difference ?? "")\noperations:\n\(operations.map(\.description).joined(separator: "\n"))")
     }
+  }
+
+  @Test("the same, with another thread registering and removing observers of the same cells meanwhile")
+  func matchesModelWithAnotherThread() async {
+    let exchange = CellExchange()
+    let interference = Interference(exchange)
+    interference.start()
+    defer { interference.stop() }
+    await propertyCheck(count: sequenceCount / 4, input: Gen.int(in: ModelOperation.numbers).array(of: 1...40)) { numbers in
+      let operations = numbers.map(ModelOperation.init)
+      let difference = firstDifference(running: operations, cellsSeenBy: exchange)
+      #expect(difference == nil, "\(difference ?? "")\noperations:\n\(operations.map(\.description).joined(separator: "\n"))")
+    }
+  }
+}
+
+/// The cells a sequence works on, handed to the interfering thread.
+final class CellExchange: @unchecked Sendable {
+  // @unchecked Sendable: `cells` is reached only under `lock`; the cells
+  // themselves are only observed from the other thread, which the
+  // library synchronises.
+  private let lock = NSLock()
+  private var cells: [Cell] = []
+
+  func publish(_ cells: [Cell]) {
+    lock.withLock { self.cells = cells }
+  }
+
+  var current: [Cell] {
+    lock.withLock { cells }
+  }
+}
+
+/// A thread that registers and removes observers of the cells of the
+/// moment until stopped: tokens, classic observers and a controller's, on
+/// stored keys and without `.prior` (which would change how the
+/// sequence's changes nest), their callbacks doing nothing. The model does
+/// not know them: what it predicts must hold whatever they do.
+private final class Interference: @unchecked Sendable {
+  // @unchecked Sendable: its state is its thread's alone, apart from the
+  // atomic flag.
+  private let exchange: CellExchange
+  private let running = Atomic<Bool>(true)
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(_ exchange: CellExchange) {
+    self.exchange = exchange
+  }
+
+  func start() {
+    let thread = Thread { [self] in
+      var generator = SystemRandomNumberGenerator()
+      var tokens: [KeyValueObservation] = []
+      var observers: [(Cell, NoteTaker, String)] = []
+      let owner = Marker()
+      let controller = KVOController(observer: owner, retainsObserved: false)
+      while running.load(ordering: .relaxed) {
+        let cells = exchange.current
+        guard let cell = cells.randomElement(using: &generator) else { continue }
+        let options: KeyValueObservingOptions = Bool.random(using: &generator) ? [.new] : [.old, .new]
+        switch Int.random(in: 0..<8, using: &generator) {
+        case 0: tokens.append(cell.observe(\.a, options: options) { _, _ in })
+        case 1: tokens.append(cell.observe(\.b, options: options) { _, _ in })
+        case 2: tokens.append(cell.observe(\.items, options: options) { _, _ in })
+        case 3:
+          let key = Bool.random(using: &generator) ? "a" : "ids"
+          let observer = NoteTaker { _ in }
+          if (try? cell.addObserver(observer, forKeyPath: key, options: options)) != nil {
+            observers.append((cell, observer, key))
+          }
+        case 4:
+          if !observers.isEmpty {
+            let (cell, observer, key) = observers.remove(at: Int.random(in: 0..<observers.count, using: &generator))
+            cell.removeObserver(observer, forKeyPath: key)
+          }
+        case 5: controller.observe(cell, \.a, options: options) { _, _, _ in }
+        case 6: controller.unobserve(cell, \.a)
+        default:
+          if !tokens.isEmpty {
+            tokens.remove(at: Int.random(in: 0..<tokens.count, using: &generator)).invalidate()
+          }
+        }
+        if tokens.count > 16 { tokens.removeFirst(8) }
+        if observers.count > 16 {
+          for (cell, observer, key) in observers.prefix(8) { cell.removeObserver(observer, forKeyPath: key) }
+          observers.removeFirst(8)
+        }
+      }
+      tokens.removeAll()
+      for (cell, observer, key) in observers { cell.removeObserver(observer, forKeyPath: key) }
+      withExtendedLifetime(controller) {}
+      finished.signal()
+    }
+    thread.start()
+  }
+
+  /// Stops the thread and waits until it has let go of everything.
+  func stop() {
+    running.store(false, ordering: .relaxed)
+    finished.wait()
   }
 }

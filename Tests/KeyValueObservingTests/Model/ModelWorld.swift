@@ -97,3 +97,125 @@ private protocol OptionalText {
 extension Optional: OptionalText {
   fileprivate var wrapped: Any? { map { $0 as Any } }
 }
+
+/// What a registration's callback does, once: the first time it is called
+/// in the pass its ``Trigger`` names. Each is also an operation of a
+/// sequence (``ModelOperation``).
+enum CallbackAction: CustomStringConvertible {
+  case observe(cell: Int, key: ModelKey, options: KeyValueObservingOptions)
+  /// Invalidates one of the tokens made so far (an ended one: nothing).
+  case invalidate(pick: Int)
+  case setA(cell: Int, value: Int)
+  case setB(cell: Int, value: Int)
+  case addObserver(cell: Int, key: ModelKey, options: KeyValueObservingOptions)
+  /// Removes one of the classic observers added so far, if still there.
+  case removeObserver(pick: Int)
+  case controllerObserve(cell: Int, key: ModelKey, options: KeyValueObservingOptions)
+  case controllerUnobserve(cell: Int, key: ModelKey)
+
+  /// Decoded from `take`, which hands out the generated number's digits.
+  init(_ take: (Int) -> Int) {
+    let cell = take(2)
+    let key = ModelKey(rawValue: take(6))!
+    let options = KeyValueObservingOptions(rawValue: take(16))
+    let value = take(4)
+    let pick = take(64)
+    switch take(8) {
+    case 0: self = .observe(cell: cell, key: key, options: options)
+    case 1: self = .invalidate(pick: pick)
+    case 2: self = .setA(cell: cell, value: value)
+    case 3: self = .setB(cell: cell, value: value)
+    case 4: self = .addObserver(cell: cell, key: key, options: options)
+    case 5: self = .removeObserver(pick: pick)
+    case 6: self = .controllerObserve(cell: cell, key: key, options: options)
+    default: self = .controllerUnobserve(cell: cell, key: key)
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .observe(let cell, let key, let options): "observe(cell\(cell).\(key), \(options))"
+    case .invalidate(let pick): "invalidate(token #\(pick) mod count)"
+    case .setA(let cell, let value): "cell\(cell).a = \(value)"
+    case .setB(let cell, let value): "cell\(cell).b = \(value)"
+    case .addObserver(let cell, let key, let options): "addObserver(cell\(cell), \"\(key)\", \(options))"
+    case .removeObserver(let pick): "removeObserver(classic #\(pick) mod count)"
+    case .controllerObserve(let cell, let key, let options): "controller.observe(cell\(cell).\(key), \(options))"
+    case .controllerUnobserve(let cell, let key): "controller.unobserve(cell\(cell).\(key))"
+    }
+  }
+}
+
+/// A callback's action and the pass it runs in: the prior notification's,
+/// or the one after the change; and, when the action registers, the
+/// trigger of what it registers.
+final class Trigger: CustomStringConvertible {
+  let action: CallbackAction
+  let inPrior: Bool
+  let next: Trigger?
+
+  init(action: CallbackAction, inPrior: Bool, next: Trigger? = nil) {
+    self.action = action
+    self.inPrior = inPrior
+    self.next = next
+  }
+
+  /// A trigger for `registration`, decoded from `take`, or `nil` (one in
+  /// four): in the prior pass (the registration then asks for `.prior`)
+  /// or the did pass, an action that is a write half of the time, and for
+  /// an action that registers, a trigger of its own one level down.
+  convenience init?(_ take: (Int) -> Int, for registration: CallbackAction, depth: Int = 0) {
+    let when = take(4)
+    guard when < 3, registration.registers else { return nil }
+    let action: CallbackAction
+    switch take(4) {
+    case 0: action = .setA(cell: take(2), value: take(4))
+    case 1: action = .setB(cell: take(2), value: take(4))
+    default: action = CallbackAction(take)
+    }
+    let next = depth < 1 ? Trigger(take, for: action, depth: depth + 1) : nil
+    self.init(action: next?.inPrior == true ? action.askingForPrior : action, inPrior: when == 0, next: next)
+  }
+
+  /// Whether a notification, `isPrior` or not, fires it.
+  func fires(onPrior isPrior: Bool) -> Bool { inPrior == isPrior }
+
+  var description: String {
+    "in its \(inPrior ? "prior" : "did") callback: \(action)" + (next.map { " (which itself, \($0))" } ?? "")
+  }
+}
+
+extension CallbackAction {
+  /// A registration, decoded from `take`: a token, a classic observer or
+  /// a controller's observation.
+  init(registering take: (Int) -> Int) {
+    let cell = take(2)
+    let key = ModelKey(rawValue: take(6))!
+    let options = KeyValueObservingOptions(rawValue: take(16))
+    switch take(3) {
+    case 0: self = .observe(cell: cell, key: key, options: options)
+    case 1: self = .addObserver(cell: cell, key: key, options: options)
+    default: self = .controllerObserve(cell: cell, key: key, options: options)
+    }
+  }
+
+  /// The same registration, asking for `.prior` too.
+  var askingForPrior: CallbackAction {
+    switch self {
+    case .observe(let cell, let key, let options): .observe(cell: cell, key: key, options: options.union(.prior))
+    case .addObserver(let cell, let key, let options): .addObserver(cell: cell, key: key, options: options.union(.prior))
+    case .controllerObserve(let cell, let key, let options):
+      .controllerObserve(cell: cell, key: key, options: options.union(.prior))
+    default: self
+    }
+  }
+
+  /// Whether the action registers something, which a trigger can be
+  /// given to.
+  var registers: Bool {
+    switch self {
+    case .observe, .addObserver, .controllerObserve: true
+    default: false
+    }
+  }
+}
