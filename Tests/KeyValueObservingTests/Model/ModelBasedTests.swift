@@ -30,6 +30,8 @@ private final class Harness {
   /// The keys the controller observes, as the controller ignores a second
   /// observation of one.
   var controllerKeys: Set<[Int]> = []
+  /// The registration each key the controller observes was given.
+  var controllerIDs: [[Int]: Int] = [:]
   var triggers: [Int: Trigger] = [:]
   var nextID = 0
   let owner = Marker()
@@ -45,9 +47,7 @@ private final class Harness {
       received[id]!.append(note)
       if let trigger = triggers[id], trigger.fires(onPrior: note.isPrior) {
         triggers[id] = nil
-        if let made = perform(trigger.action), let next = trigger.next {
-          triggers[made] = next
-        }
+        run(trigger, of: id)
       }
     }
   }
@@ -91,6 +91,7 @@ private final class Harness {
         return nil
       }
       let id = takeID()
+      controllerIDs[[cell, key.rawValue]] = id
       controllerObserve(cell, key, options, id: id)
       return id
     case .controllerUnobserve(let cell, let key):
@@ -98,6 +99,25 @@ private final class Harness {
       controllerUnobserve(cell, key)
     }
     return nil
+  }
+
+  /// Runs the actions of `trigger`, the trigger of registration `id`.
+  private func run(_ trigger: Trigger, of id: Int) {
+    var next = trigger.next
+    for action in trigger.actions {
+      if let made = perform(action), action.registers, let given = next {
+        triggers[made] = given
+        next = nil
+      }
+    }
+    guard trigger.endsItself else { return }
+    if let token = tokens[id] {
+      token.invalidate()
+    } else if classic[id] != nil {
+      perform(.removeObserver(pick: classic.keys.sorted().firstIndex(of: id)!))
+    } else if let key = controllerKeys.first(where: { controllerIDs[$0] == id }) {
+      perform(.controllerUnobserve(cell: key[0], key: ModelKey(rawValue: key[1])!))
+    }
   }
 
   private func takeID() -> Int {

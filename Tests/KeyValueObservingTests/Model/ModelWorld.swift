@@ -146,42 +146,56 @@ enum CallbackAction: CustomStringConvertible {
   }
 }
 
-/// A callback's action and the pass it runs in: the prior notification's,
-/// or the one after the change; and, when the action registers, the
-/// trigger of what it registers.
+/// What a callback does, once, the first time it runs in its pass (the
+/// prior notification's, or the one after the change): one or two
+/// actions, then, sometimes, ending its own registration; and, when an
+/// action registers, the trigger of what it registers.
 final class Trigger: CustomStringConvertible {
-  let action: CallbackAction
+  let actions: [CallbackAction]
   let inPrior: Bool
+  /// Whether the callback then ends the registration it belongs to
+  /// (invalidates its token, removes its observer, unobserves its key).
+  let endsItself: Bool
   let next: Trigger?
 
-  init(action: CallbackAction, inPrior: Bool, next: Trigger? = nil) {
-    self.action = action
+  init(actions: [CallbackAction], inPrior: Bool, endsItself: Bool = false, next: Trigger? = nil) {
+    self.actions = actions
     self.inPrior = inPrior
+    self.endsItself = endsItself
     self.next = next
   }
 
   /// A trigger for `registration`, decoded from `take`, or `nil` (one in
   /// four): in the prior pass (the registration then asks for `.prior`)
-  /// or the did pass, an action that is a write half of the time, and for
-  /// an action that registers, a trigger of its own one level down.
+  /// or the did pass; one or two actions, each a write half of the time;
+  /// ending its own registration one time in three; and for an action
+  /// that registers, a trigger of its own one level down.
   convenience init?(_ take: (Int) -> Int, for registration: CallbackAction, depth: Int = 0) {
     let when = take(4)
     guard when < 3, registration.registers else { return nil }
-    let action: CallbackAction
-    switch take(4) {
-    case 0: action = .setA(cell: take(2), value: take(4))
-    case 1: action = .setB(cell: take(2), value: take(4))
-    default: action = CallbackAction(take)
+    var actions: [CallbackAction] = []
+    for _ in 0...take(2) {
+      switch take(4) {
+      case 0: actions.append(.setA(cell: take(2), value: take(4)))
+      case 1: actions.append(.setB(cell: take(2), value: take(4)))
+      default: actions.append(CallbackAction(take))
+      }
     }
-    let next = depth < 1 ? Trigger(take, for: action, depth: depth + 1) : nil
-    self.init(action: next?.inPrior == true ? action.askingForPrior : action, inPrior: when == 0, next: next)
+    let endsItself = take(3) == 0
+    let registering = actions.firstIndex(where: \.registers)
+    let next = depth < 1 ? registering.flatMap { Trigger(take, for: actions[$0], depth: depth + 1) } : nil
+    if let registering, next?.inPrior == true {
+      actions[registering] = actions[registering].askingForPrior
+    }
+    self.init(actions: actions, inPrior: when == 0, endsItself: endsItself, next: next)
   }
 
   /// Whether a notification, `isPrior` or not, fires it.
   func fires(onPrior isPrior: Bool) -> Bool { inPrior == isPrior }
 
   var description: String {
-    "in its \(inPrior ? "prior" : "did") callback: \(action)" + (next.map { " (which itself, \($0))" } ?? "")
+    "in its \(inPrior ? "prior" : "did") callback: \(actions.map(\.description).joined(separator: "; "))"
+      + (endsItself ? "; then ends itself" : "") + (next.map { " (what it registers, \($0))" } ?? "")
   }
 }
 

@@ -335,9 +335,23 @@ final class ReferenceModel {
     expected[id]!.append(note)
     if let trigger = registration.trigger, trigger.fires(onPrior: note.isPrior) {
       registrations[id]!.trigger = nil
-      if let made = perform(trigger.action), let next = trigger.next {
-        setTrigger(next, of: made)
+      run(trigger, of: registration)
+    }
+  }
+
+  /// Runs the actions of `trigger`, the trigger of `registration`.
+  private func run(_ trigger: Trigger, of registration: Registration) {
+    var next = trigger.next
+    for action in trigger.actions {
+      if let made = perform(action), action.registers, let given = next {
+        setTrigger(given, of: made)
+        next = nil
       }
+    }
+    guard trigger.endsItself, registrations[registration.id]!.isLive else { return }
+    switch registration.kind {
+    case .token, .classic: end(id: registration.id)
+    case .controller: perform(.controllerUnobserve(cell: registration.cell, key: registration.key))
     }
   }
 
