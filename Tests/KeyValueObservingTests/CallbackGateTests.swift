@@ -12,7 +12,7 @@ struct CallbackGateTests {
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let closed = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    onNewThread {
       gate.pass {
         entered.signal()
         release.wait()
@@ -20,7 +20,7 @@ struct CallbackGateTests {
       }
     }
     entered.wait()
-    DispatchQueue.global().async {
+    onNewThread {
       gate.close()
       order.append("close returned")
       closed.signal()
@@ -42,14 +42,14 @@ struct CallbackGateTests {
       let entered = DispatchSemaphore(value: 0)
       let release = DispatchSemaphore(value: 0)
       let closed = DispatchSemaphore(value: 0)
-      DispatchQueue.global().async {
+      onNewThread {
         gate.pass {
           entered.signal()
           release.wait()
         }
       }
       entered.wait()
-      DispatchQueue.global().async {
+      onNewThread {
         gate.close()
         closed.signal()
       }
@@ -82,7 +82,7 @@ struct CallbackGateTests {
     let entered = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    onNewThread {
       gate.pass {
         entered.signal()
         release.wait()

@@ -69,7 +69,7 @@ struct DerivedChangeNestingTests {
       replaced.wait()
     }
     let shared = UncheckedBox(rig)
-    DispatchQueue.global().async {
+    onNewThread {
       inside.wait()
       // ... when another thread replaces the stage: the observation now
       // depends on second.value, and its registration on first.value ends.
