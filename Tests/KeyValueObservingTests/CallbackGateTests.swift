@@ -42,20 +42,25 @@ struct CallbackGateTests {
       let entered = DispatchSemaphore(value: 0)
       let release = DispatchSemaphore(value: 0)
       let closed = DispatchSemaphore(value: 0)
-      onNewThread {
+      let passed = DispatchSemaphore(value: 0)
+      // Unowned: a thread lets go of what its closure captured only after
+      // it signals, and the gate must be freed at the end of this scope.
+      onNewThread { [unowned gate] in
         gate.pass {
           entered.signal()
           release.wait()
         }
+        passed.signal()
       }
       entered.wait()
-      onNewThread {
+      onNewThread { [unowned gate] in
         gate.close()
         closed.signal()
       }
       while !gate.isClosed {}
       release.signal()
       closed.wait()
+      passed.wait()
       // A callback was past the gate when it closed: the closer made a latch.
       madeLatch = gate.latch.loadObject(Latch.self, ordering: .acquiring)?.takeUnretainedValue()
       #expect(madeLatch != nil)
