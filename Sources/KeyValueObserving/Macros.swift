@@ -61,6 +61,6 @@ public macro KeyValueIgnored() =
 /// own `withMutation(keyPath:_:)`, which the setter then goes through. Not
 /// API: don't write it yourself.
 @attached(accessor, names: named(init), named(get), named(set), named(_modify))
-@attached(peer, names: prefixed(_), prefixed(_$kvoKeyPath_))
+@attached(peer, names: prefixed(_))
 public macro _KeyValueObservableProperty(slot: Int, routesMutations: Bool = false) =
   #externalMacro(module: "KeyValueObservingMacros", type: "KeyValueObservablePropertyMacro")

@@ -62,7 +62,6 @@ extension KeyValueObservableMacro: MemberMacro {
         Diagnostic(node: observable, message: MacroDiagnostic.observableSubclass(superclass: superclass))
       )
     }
-    let refusedObservable = !isRoot && classDecl.declaresObservable
     let canHoldStaticStorage = classDecl.genericParameterClause == nil && !context.isInsideGenericTypeOrExtension
     var members = KeyTable(
       classDecl, isRoot: isRoot, tracksObservation: tracksObservation, canHoldStaticStorage: canHoldStaticStorage
@@ -81,11 +80,6 @@ extension KeyValueObservableMacro: MemberMacro {
           )
         )
       }
-    }
-    if refusedObservable {
-      // The class's setters still name a registrar: one it never reports
-      // to, so that the error above is the only one.
-      members.append(ObservationMembers(classDecl: classDecl).registrarMember)
     }
     if isRoot && classDecl.isolatedToGlobalActor {
       members += isolatedStringKeyMembers(access: classDecl.witnessAccess(overridable: false))

@@ -39,20 +39,11 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     // `withMutation(keyPath:_:)` sets through the overload that calls it.
     let tracked = classDecl?.declaresObservable ?? false
     let access = tracked ? Names.trackedAccess : Names.access
-    let reportsMutation = tracked && !routesMutations(node)
-    let set = reportsMutation ? Names.notifyingTrackedSet : Names.notifyingSet
-    let written = variable.bindings.first?.pattern.trimmedDescription ?? name
-    let read = isFinal ? storage : written
+    let set = tracked && !routesMutations(node) ? Names.notifyingTrackedSet : Names.notifyingSet
+    let read = isFinal ? storage : variable.bindings.first?.pattern.trimmedDescription ?? storage
     let get = "get: { $0.\(read) }"
-    // A tracked class's setter hands Observation's `withMutation` the
-    // property's key path, as `@Observable`'s setter does: one call into
-    // Observation, with nothing to look up.
-    let holdsKeyPath = classDecl?.genericParameterClause == nil && !context.isInsideGenericTypeOrExtension
-    let keyPath =
-      holdsKeyPath ? "Self.\(Names.heldKeyPath(of: name)).keyPath" : "\\\(classDecl?.selfTypeName ?? "Self").\(written)"
-    let reporting = reportsMutation ? ", reportingTo: \(Names.observationRegistrar), as: \(keyPath)" : ""
     func notify(_ value: String) -> String {
-      "\(Names.storageLocal).\(set)(self, slot: \(slot)\(reporting), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
+      "\(Names.storageLocal).\(set)(self, slot: \(slot), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
     }
     // A `_modify` that works on a copy assigns it back through the setter,
     // which notifies; in a class that may have subclasses, through the
@@ -75,29 +66,16 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
           return \(raw: storage)
         }
       """,
-      reportsMutation
-        // Nobody observing the key: the assignment inside Observation's
-        // mutation, as `@Observable`'s setter makes it.
-        ? """
+      """
 
-          set {
-            guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage), \(raw: Names.storageLocal).\(raw: Names.observesSlot)(\(raw: slot)) else {
-              \(raw: Names.observationRegistrar).withMutation(of: self, keyPath: \(raw: keyPath)) { \(raw: storage) = newValue }
-              return
-            }
-            \(raw: notify("newValue"))
+        set {
+          guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage) else {
+            \(raw: storage) = newValue
+            return
           }
-        """
-        : """
-
-          set {
-            guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage) else {
-              \(raw: storage) = newValue
-              return
-            }
-            \(raw: notify("newValue"))
-          }
-        """,
+          \(raw: notify("newValue"))
+        }
+      """,
       """
 
         _modify {
@@ -187,28 +165,6 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     )
     // Built from nodes, so laid out here (the macro's expansions are not
     // formatted afterwards).
-    let peers = [DeclSyntax(storage).formatted().cast(DeclSyntax.self)]
-    guard let classDecl, let keyPath = heldKeyPath(of: variable, in: classDecl, attribute: node, context: context) else {
-      return peers
-    }
-    return peers + [keyPath]
-  }
-
-  /// The constant that holds the property's key path, in a class that
-  /// declares `Observable` and can hold static storage (not generic, not
-  /// in an extension): its setter hands Observation the key path without
-  /// forming it on every write, which `@Observable`'s setter does.
-  private static func heldKeyPath(
-    of variable: VariableDeclSyntax,
-    in classDecl: ClassDeclSyntax,
-    attribute: AttributeSyntax,
-    context: some MacroExpansionContext
-  ) -> DeclSyntax? {
-    guard case .observable(let name) = variable.classification, classDecl.declaresObservable,
-      !routesMutations(attribute), classDecl.genericParameterClause == nil, !context.isInsideGenericTypeOrExtension
-    else { return nil }
-    let written = variable.bindings.first?.pattern.trimmedDescription ?? name
-    return
-      "private static let \(raw: Names.heldKeyPath(of: name)) = \(raw: Names.heldKeyPathType)(\\\(raw: classDecl.selfTypeName).\(raw: written))"
+    return [DeclSyntax(storage).formatted().cast(DeclSyntax.self)]
   }
 }

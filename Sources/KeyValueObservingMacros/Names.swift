@@ -32,12 +32,6 @@ enum Names {
   static let trackedAccess = "trackedAccess"
   static let notifyingSet = "notifyingSet"
   static let notifyingTrackedSet = "notifyingTrackedSet"
-  static let observesSlot = "observes"
-
-  /// `_$kvoKeyPath_title`: the constant that holds a property's key path
-  /// in a class that declares `Observable`.
-  static func heldKeyPath(of property: String) -> String { "_$kvoKeyPath_\(property)" }
-  static let heldKeyPathType = "\(module)._KeyValueHeldKeyPath"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

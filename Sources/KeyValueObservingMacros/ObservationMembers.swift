@@ -10,10 +10,7 @@ import SwiftSyntaxBuilder
 ///
 /// The accessors of such a class call the runtime's tracked forms
 /// (`trackedAccess`, `notifyingTrackedSet`: see
-/// `KeyValueObservablePropertyMacro`), which also report to Observation;
-/// a setter hands the registrar's `withMutation` the property's key path
-/// itself, as `@Observable`'s does, from a constant the property macro
-/// adds beside the property's storage. A
+/// `KeyValueObservablePropertyMacro`), which also report to Observation. A
 /// subclass inherits all of it and adds nothing: the properties it declares
 /// are reported through their key paths from its key table.
 ///

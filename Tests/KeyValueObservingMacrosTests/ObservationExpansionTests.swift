@@ -27,11 +27,11 @@ struct ObservationExpansionTests {
             return _title
           }
           set {
-            guard let _$kvoObserved = self._$kvoObservedStorage, _$kvoObserved.observes(Self._$kvoFirstSlot_Sheet + 0) else {
-              _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoKeyPath_title.keyPath) { _title = newValue }
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _title = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, reportingTo: _$kvoObservationRegistrar, as: Self._$kvoKeyPath_title.keyPath, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
@@ -50,8 +50,6 @@ struct ObservationExpansionTests {
         }
 
         @exclusivity(unchecked) private final nonisolated(unsafe) var _title = ""
-
-        private static let _$kvoKeyPath_title = KeyValueObserving._KeyValueHeldKeyPath(\Sheet.title)
         var count {
           @storageRestrictions(initializes: _count)
           init(initialValue) {
@@ -62,11 +60,11 @@ struct ObservationExpansionTests {
             return _count
           }
           set {
-            guard let _$kvoObserved = self._$kvoObservedStorage, _$kvoObserved.observes(Self._$kvoFirstSlot_Sheet + 1) else {
-              _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoKeyPath_count.keyPath) { _count = newValue }
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _count = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, reportingTo: _$kvoObservationRegistrar, as: Self._$kvoKeyPath_count.keyPath, to: newValue, get: { $0._count }, set: { $0._count = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, to: newValue, get: { $0._count }, set: { $0._count = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 1) else {
@@ -85,8 +83,6 @@ struct ObservationExpansionTests {
         }
 
         @exclusivity(unchecked) private final nonisolated(unsafe) var _count = 0
-
-        private static let _$kvoKeyPath_count = KeyValueObserving._KeyValueHeldKeyPath(\Sheet.count)
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 
@@ -239,11 +235,11 @@ struct ObservationExpansionTests {
             return _headline
           }
           set {
-            guard let _$kvoObserved = self._$kvoObservedStorage, _$kvoObserved.observes(Self._$kvoFirstSlot_Screen + 0) else {
-              _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoKeyPath_headline.keyPath) { _headline = newValue }
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _headline = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 0, reportingTo: _$kvoObservationRegistrar, as: Self._$kvoKeyPath_headline.keyPath, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 0, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 0) else {
@@ -262,8 +258,6 @@ struct ObservationExpansionTests {
         }
 
         @exclusivity(unchecked) private final nonisolated(unsafe) var _headline = ""
-
-        private static let _$kvoKeyPath_headline = KeyValueObserving._KeyValueHeldKeyPath(\Screen.headline)
         var zoom {
           didSet { if zoom < 1 { zoom = 1 } }
             @storageRestrictions(initializes: _zoom)
@@ -279,11 +273,11 @@ struct ObservationExpansionTests {
 
 
             set {
-              guard let _$kvoObserved = self._$kvoObservedStorage, _$kvoObserved.observes(Self._$kvoFirstSlot_Screen + 1) else {
-                _$kvoObservationRegistrar.withMutation(of: self, keyPath: Self._$kvoKeyPath_zoom.keyPath) { _zoom = newValue }
+              guard let _$kvoObserved = self._$kvoObservedStorage else {
+                _zoom = newValue
                 return
               }
-              _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 1, reportingTo: _$kvoObservationRegistrar, as: Self._$kvoKeyPath_zoom.keyPath, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
+              _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 1, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
             }
 
 
@@ -310,8 +304,6 @@ struct ObservationExpansionTests {
                 }
             }
           }
-
-        private static let _$kvoKeyPath_zoom = KeyValueObserving._KeyValueHeldKeyPath(\Screen.zoom)
 
         private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
 

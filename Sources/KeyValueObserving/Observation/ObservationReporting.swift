@@ -9,12 +9,8 @@ public import Observation
 /// hands each event to the registrar through the runtime, which names the
 /// property by its key path (see ``ObservationReporter``); a mutation as a
 /// whole (``KeyValueObservable/_$kvoObservedMutation(ofSlot:_:)``) is its
-/// two events. Its getters call `trackedAccess`, which reports; its setters
-/// make the assignment inside the registrar's `withMutation(of:keyPath:_:)`
-/// with the property's key path, held in a constant of the class
-/// (``_KeyValueHeldKeyPath``), as `@Observable`'s setters do — directly
-/// when nobody observes the key, through `notifyingTrackedSet` when some
-/// registration does. Those of a class that does not
+/// two events. Its getters call `trackedAccess` and its setters
+/// `notifyingTrackedSet`, which report; those of a class that does not
 /// declare `Observable` call `access` and `notifyingSet`, whose overloads
 /// for an `Observable` class report too (for one that is `Observable`
 /// through a protocol the macro cannot see), so a class that is not pays

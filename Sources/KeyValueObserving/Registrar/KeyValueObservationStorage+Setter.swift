@@ -108,16 +108,6 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     _ = object.accessStorage(ofSlot: slot, .didModify(object: .passUnretained(object), observed: self, slot: slot))
   }
 
-  /// Whether `slot` may have registrations: a load and a test. The setter
-  /// of a class that declares `Observable` asks it first, and makes an
-  /// assignment nobody observes as `@Observable`'s setter does.
-  ///
-  /// Not API: macro-generated setters call it.
-  @inlinable @inline(__always)
-  public func observes(_ slot: Int) -> Bool {
-    _withUnsafeGuaranteedRef { $0.isObserved(slot: slot) }
-  }
-
   /// Assigns a stored property and notifies the registrations of its key.
   ///
   /// The storage is not retained: the object being assigned keeps it alive.
@@ -178,11 +168,10 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// `notifyingSet(_:slot:to:hasPropertyObservers:get:set:)` on a class
   /// that declares `Observable`, whose setters the macro writes with this
   /// call: the assignment is also one mutation as Swift Observation sees
-  /// it, made inside `registrar`'s `withMutation(of:keyPath:_:)` with the
-  /// property's key path, which the setter writes, as `@Observable`'s
-  /// setter does — one call into Observation. A name of its own, not an
-  /// overload, so that the type checker has one function to consider for
-  /// each setter.
+  /// it, its will and its did around both paths. No closure, so a release
+  /// build specialises nothing more per property; and a name of its own,
+  /// not an overload, so that the type checker has one function to
+  /// consider for each setter.
   ///
   /// Not API: macro-generated setters call it.
   @inlinable @inline(__always)
@@ -190,16 +179,14 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   public func notifyingTrackedSet<Object: KeyValueObservable & Observable, Value>(
     _ object: Object,
     slot: Int,
-    reportingTo registrar: ObservationRegistrar,
-    as keyPath: KeyPath<Object, Value>,
     to newValue: Value,
     hasPropertyObservers: Bool = false,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    registrar.withMutation(of: object, keyPath: keyPath) {
-      assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
-    }
+    object._$kvoObservationEvent(.willSet, slot: slot)
+    assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    object._$kvoObservationEvent(.didSet, slot: slot)
   }
 
   /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``
