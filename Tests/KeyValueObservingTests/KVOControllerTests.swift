@@ -262,6 +262,19 @@ struct KVOControllerTests {
     _ = controller
   }
 
+  @Test("several string key paths delivered to a method (FB's observe:keyPaths:options:action:)")
+  func keyPathsWithAction() throws {
+    let viewModel = ActionViewModel()
+    let person = Person(name: "Ada", age: 36)
+    try viewModel.kvo.observe(person, keyPaths: ["name", "age"], options: .new, action: ActionViewModel.ageChanged)
+    person.name = "Grace"
+    person.age = 40
+    #expect(viewModel.log.elements == ["name Grace", "age 40"])
+    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
+      try viewModel.kvo.observe(person, keyPaths: ["age", "nmae"], action: ActionViewModel.ageChanged)
+    }
+  }
+
   @Test("the controller's deinit ends every observation")
   func controllerDeinit() {
     let person = Person()

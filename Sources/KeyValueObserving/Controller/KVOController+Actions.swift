@@ -50,7 +50,30 @@ extension KVOController {
     line: UInt = #line,
     action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options, fileID: fileID, line: line) { observer, object, change in
+    try observe(object, keyPaths: [keyPath], options: options, fileID: fileID, line: line, action: action)
+  }
+
+  /// Observes each of the string key paths `keyPaths` on `object` and
+  /// calls `action`, a method of the observer, with the object and a
+  /// change dictionary whose ``KeyValueChangeKey/keyPath`` says which key
+  /// changed — FBKVOController's `observe:keyPaths:options:action:`.
+  ///
+  /// ```swift
+  /// try kvo.observe(person, keyPaths: ["name", "age"], options: .new, action: ViewModel.personChanged)
+  /// // func personChanged(_ person: Person, _ change: [KeyValueChangeKey: Any]) { … }
+  /// ```
+  ///
+  /// - Throws: ``KeyValueCodingError`` for an empty or unknown key path, or
+  ///   one that nothing can notify; nothing is observed then.
+  public func observe<Object: KeyValueObservable>(
+    _ object: Object?,
+    keyPaths: [String],
+    options: KeyValueObservingOptions = [],
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
+  ) throws(KeyValueCodingError) {
+    try observe(object, keyPaths: keyPaths, options: options, fileID: fileID, line: line) { observer, object, change in
       action(observer)(object, change)
     }
   }
