@@ -88,3 +88,22 @@ func stopFromAnywhere(_ dashboard: Dashboard) -> @Sendable () -> Void {
   let kvo = KVOController(observer: dashboard)
   return { kvo.unobserveAll() }
 }
+
+/// A classic observer with a context pointer, as the migration article
+/// writes it for Swift 6 in a main-actor class: a `nonisolated(unsafe)`
+/// static, passed with `&Self.context`.
+@MainActor
+final class ContextObserver: KeyValueObserver {
+  nonisolated(unsafe) private static var context = 0
+
+  func start(observing model: ScreenModel) throws {
+    try model.addObserver(self, forKeyPath: "title", options: .new, context: &Self.context)
+  }
+
+  nonisolated func observeValue(
+    forKeyPath keyPath: String,
+    of object: AnyObject,
+    change: [KeyValueChangeKey: Any],
+    context: UnsafeMutableRawPointer?
+  ) {}
+}
