@@ -81,6 +81,13 @@ extension KeyValueObservableMacro: MemberMacro {
         )
       }
     }
+    if !isRoot && classDecl.declaresObservable {
+      // The refused subclass's setters still name a registrar (its
+      // superclass has none, or declaring `Observable` again would be an
+      // error of its own): one never reported to, so that the error above
+      // is the only one.
+      members.append(ObservationMembers(classDecl: classDecl).registrarMember)
+    }
     if isRoot && classDecl.isolatedToGlobalActor {
       members += isolatedStringKeyMembers(access: classDecl.witnessAccess(overridable: false))
     }

@@ -39,11 +39,14 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     // `withMutation(keyPath:_:)` sets through the overload that calls it.
     let tracked = classDecl?.declaresObservable ?? false
     let access = tracked ? Names.trackedAccess : Names.access
-    let set = tracked && !routesMutations(node) ? Names.notifyingTrackedSet : Names.notifyingSet
+    let reportsMutations = tracked && !routesMutations(node)
+    let set = reportsMutations ? Names.notifyingTrackedSet : Names.notifyingSet
+    // The tracked form reports to the object's registrar itself.
+    let reporting = reportsMutations ? ", reportingTo: \(Names.observationRegistrar)" : ""
     let read = isFinal ? storage : variable.bindings.first?.pattern.trimmedDescription ?? storage
     let get = "get: { $0.\(read) }"
     func notify(_ value: String) -> String {
-      "\(Names.storageLocal).\(set)(self, slot: \(slot), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
+      "\(Names.storageLocal).\(set)(self, slot: \(slot)\(reporting), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
     }
     // A `_modify` that works on a copy assigns it back through the setter,
     // which notifies; in a class that may have subclasses, through the

@@ -31,7 +31,7 @@ struct ObservationExpansionTests {
               _title = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._title }, set: { $0._title = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
@@ -64,7 +64,7 @@ struct ObservationExpansionTests {
               _count = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, to: newValue, get: { $0._count }, set: { $0._count = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._count }, set: { $0._count = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 1) else {
@@ -239,7 +239,7 @@ struct ObservationExpansionTests {
               _headline = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 0, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
+            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 0, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 0) else {
@@ -277,7 +277,7 @@ struct ObservationExpansionTests {
                 _zoom = newValue
                 return
               }
-              _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 1, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
+              _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 1, reportingTo: _$kvoObservationRegistrar, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
             }
 
 

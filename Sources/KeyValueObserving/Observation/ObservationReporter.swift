@@ -1,4 +1,4 @@
-import Observation
+public import Observation
 
 /// Hands the events of one observable stored property of a class that Swift
 /// Observation tracks to an `ObservationRegistrar`, with the property's own
@@ -17,6 +17,7 @@ class ObservationReporter: @unchecked Sendable {
 
   /// Hands `event` of the property to `registrar`, for `subject`, an object
   /// of the class (or of a subclass) whose property it is.
+  @usableFromInline
   func report(_ event: _KeyValueObservationEvent, to registrar: ObservationRegistrar, of subject: AnyObject) {}
 
   /// The reporter of the property `keyPath` names, or `nil` when its root

@@ -98,7 +98,24 @@ extension ObservationRegistrar {
   /// ```swift
   /// _$kvoObservationRegistrar._$kvoReport(.willSet, self, slot: 0, in: Self._$kvoKeys_Sheet)
   /// ```
+  @inlinable @inline(__always)
   public func _$kvoReport(
+    _ event: _KeyValueObservationEvent,
+    _ subject: some KeyValueObservable,
+    slot: Int,
+    in table: _KeyValueKeyTable
+  ) {
+    guard let reporter = table.ownObservationReporter(forSlot: slot) else {
+      return _$kvoReportElsewhere(event, subject, slot: slot, in: table)
+    }
+    reporter._withUnsafeGuaranteedRef { $0.report(event, to: self, of: subject) }
+  }
+
+  /// ``_$kvoReport(_:_:slot:in:)`` for a slot that `table` does not number
+  /// itself: a superclass's property, or a subclass's, found through the
+  /// table of `subject`'s class, with its key path rooted there.
+  @usableFromInline
+  func _$kvoReportElsewhere(
     _ event: _KeyValueObservationEvent,
     _ subject: some KeyValueObservable,
     slot: Int,

@@ -44,7 +44,7 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   /// tracks (see ``ObservationReporter``); empty in any other. Unmanaged,
   /// so that an event borrows its reporter without a retain and a release
   /// (each an atomic operation); the table owns them.
-  private let observationReporters: [Unmanaged<AnyObject>?]
+  @usableFromInline let observationReporters: [Unmanaged<AnyObject>?]
 
   /// Functions of an object of the class (or of a subclass) that the
   /// storage jobs call: made where the table is built, with the class's
@@ -124,10 +124,20 @@ public final class _KeyValueKeyTable: @unchecked Sendable {
   /// The reporter of the property at `slot`, this class's or a
   /// superclass's, if Swift Observation tracks the class.
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @usableFromInline
   func observationReporter(forSlot slot: Int) -> Unmanaged<ObservationReporter>? {
     guard slot >= firstSlot else { return superTable?.observationReporter(forSlot: slot) }
-    let index = slot - firstSlot
-    guard index < observationReporters.count, let reporter = observationReporters[index] else { return nil }
+    return ownObservationReporter(forSlot: slot)
+  }
+
+  /// The reporter of one of this class's own properties, or `nil` for
+  /// any other slot. Inlined into each tracked class's event member, which
+  /// finds its properties' reporters with a subtraction and a bounds check.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @inlinable @inline(__always)
+  func ownObservationReporter(forSlot slot: Int) -> Unmanaged<ObservationReporter>? {
+    let index = slot &- firstSlot
+    guard index >= 0, index < observationReporters.count, let reporter = observationReporters[index] else { return nil }
     return Unmanaged.fromOpaque(reporter.toOpaque())
   }
 

@@ -55,6 +55,25 @@ extension _KeyValueObservationStorage {
   }
 }
 
+extension _KeyValueObservationStorage {
+  /// Hands `event` of the property at `slot` of `object`, the object this
+  /// storage belongs to, to `registrar`, with the property's key path, as
+  /// the class's event member would: by the same reporter, found by index.
+  /// Compiled once, here: each setter of a tracked class calls it twice.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  @usableFromInline
+  func reportToObservation(
+    _ event: _KeyValueObservationEvent,
+    slot: Int,
+    of object: AnyObject,
+    to registrar: ObservationRegistrar
+  ) {
+    observedType.observationReporter(forSlot: slot)?._withUnsafeGuaranteedRef {
+      $0.report(event, to: registrar, of: object)
+    }
+  }
+}
+
 extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// Whether a `_modify` of `slot` may hand out the property's storage
   /// itself with nothing to notify: when nobody observes the key, when its
@@ -168,10 +187,13 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// `notifyingSet(_:slot:to:hasPropertyObservers:get:set:)` on a class
   /// that declares `Observable`, whose setters the macro writes with this
   /// call: the assignment is also one mutation as Swift Observation sees
-  /// it, its will and its did around both paths. No closure, so a release
-  /// build specialises nothing more per property; and a name of its own,
-  /// not an overload, so that the type checker has one function to
-  /// consider for each setter.
+  /// it, its will and its did, reported to `registrar` (the object's own),
+  /// around both paths. The storage finds the property's reporter itself
+  /// (one index into its class's), so a write makes no call into the
+  /// class's event member and no lookup of its key table. No closure, so
+  /// a release build specialises nothing more per property; and a name of
+  /// its own, not an overload, so that the type checker has one function
+  /// to consider for each setter.
   ///
   /// Not API: macro-generated setters call it.
   @inlinable @inline(__always)
@@ -179,14 +201,15 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   public func notifyingTrackedSet<Object: KeyValueObservable & Observable, Value>(
     _ object: Object,
     slot: Int,
+    reportingTo registrar: ObservationRegistrar,
     to newValue: Value,
     hasPropertyObservers: Bool = false,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    object._$kvoObservationEvent(.willSet, slot: slot)
+    _withUnsafeGuaranteedRef { $0.reportToObservation(.willSet, slot: slot, of: object, to: registrar) }
     assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
-    object._$kvoObservationEvent(.didSet, slot: slot)
+    _withUnsafeGuaranteedRef { $0.reportToObservation(.didSet, slot: slot, of: object, to: registrar) }
   }
 
   /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``

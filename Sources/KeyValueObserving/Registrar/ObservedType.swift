@@ -30,6 +30,13 @@ final class ObservedType: @unchecked Sendable {
   /// said so; empty when every slot notifies.
   @usableFromInline let manuallyNotifiedSlots: [Bool]
 
+  /// What hands each slot's events to Swift Observation, for a class it
+  /// tracks: the reporters of the class's key tables (its own and its
+  /// superclasses'), in slot order, so that a setter finds its property's
+  /// with one index; empty for any other class. Unmanaged: the tables,
+  /// which live as long as the process, own them.
+  let observationReporters: [Unmanaged<AnyObject>?]
+
   private init(_ type: any KeyValueObservable.Type) {
     self.type = type
     let customization = type as? any KeyValueObservingCustomization.Type
@@ -47,6 +54,27 @@ final class ObservedType: @unchecked Sendable {
       }
     }
     manuallyNotifiedSlots = manual
+    observationReporters = Self.observationReporters(of: type, keyCount: keyCount, tracked: tracksObservation)
+  }
+
+  /// ``observationReporters`` of `type`.
+  private static func observationReporters(
+    of type: any KeyValueObservable.Type,
+    keyCount: Int,
+    tracked: Bool
+  ) -> [Unmanaged<AnyObject>?] {
+    guard tracked, #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return [] }
+    let table = type._$kvoKeys
+    return (0..<keyCount).map { slot in
+      table.observationReporter(forSlot: slot).map { Unmanaged.fromOpaque($0.toOpaque()) }
+    }
+  }
+
+  /// The reporter of `slot`, or `nil` if the class is not tracked.
+  @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+  func observationReporter(forSlot slot: Int) -> Unmanaged<ObservationReporter>? {
+    guard slot < observationReporters.count, let reporter = observationReporters[slot] else { return nil }
+    return Unmanaged.fromOpaque(reporter.toOpaque())
   }
 
   private static let known = LockedState([ObjectIdentifier: ObservedType]())
