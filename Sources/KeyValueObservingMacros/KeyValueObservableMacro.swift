@@ -101,7 +101,9 @@ extension KeyValueObservableMacro: MemberMacro {
   /// Tells the user about the members the macro leaves alone or cannot
   /// take: a storage name the class declares itself, properties it cannot
   /// rewrite (with a fix-it to mark them ignored where they stay plain),
-  /// and properties inside `#if`.
+  /// properties inside `#if`, and customisation methods in Objective-C's
+  /// shape, which nothing calls (with a fix-it to the requirement's
+  /// signature where one can be written).
   private static func diagnoseMembers(of classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
     for (property, declaration) in classDecl.backingStorageCollisions {
       context.diagnose(
@@ -130,6 +132,17 @@ extension KeyValueObservableMacro: MemberMacro {
 
     for variable in classDecl.conditionallyCompiledProperties {
       context.diagnose(Diagnostic(node: Syntax(variable), message: MacroDiagnostic.insideConditionalCompilation))
+    }
+
+    for nearMiss in classDecl.customizationNearMisses {
+      let message = MacroDiagnostic.customizationNearMiss(
+        written: nearMiss.writtenName,
+        requirement: nearMiss.requirement,
+        shape: nearMiss.shape,
+        className: classDecl.name.trimmedDescription,
+        property: classDecl.observableProperties.first ?? "name"
+      )
+      context.diagnose(Diagnostic(node: nearMiss.function.name, message: message, fixIts: nearMiss.fixIt.map { [$0] } ?? []))
     }
   }
 

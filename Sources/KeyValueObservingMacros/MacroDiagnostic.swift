@@ -30,6 +30,17 @@ enum MacroDiagnostic: DiagnosticMessage {
   /// superclass does not (the compiler refuses a second conformance), and
   /// the accessors it shares with that superclass report to no registrar.
   case observableSubclass(superclass: String)
+  /// A class method in Objective-C's shape of a customisation requirement
+  /// (`written`, as the class names it: `keyPathsAffectingValue(for:)`),
+  /// which is never called. `property` names one of the class's for the
+  /// example of a key path.
+  case customizationNearMiss(
+    written: String,
+    requirement: CustomizationNearMiss.Requirement,
+    shape: CustomizationNearMiss.Shape,
+    className: String,
+    property: String
+  )
 
   var message: String {
     switch self {
@@ -74,6 +85,19 @@ enum MacroDiagnostic: DiagnosticMessage {
     case .observableSubclass(let superclass):
       "a subclass is tracked by Swift Observation only through its superclass: declare 'Observable' on "
         + "'\(superclass)', the first '@KeyValueObservable' class, and remove it here"
+    case .customizationNearMiss(let written, let requirement, let shape, let className, let property):
+      switch shape {
+      case .stringKeys:
+        "'\(written)' with a String key is never called: 'KeyValueObservingCustomization' asks for "
+          + "'\(requirement.signature)', whose key is a key path (compare it with one: 'key == \\\(className).\(property)')"
+      case .objectiveCName:
+        "'\(written)' is Objective-C's name and is never called here: write '\(requirement.signature)' in a "
+          + "class that conforms to 'KeyValueObservingCustomization'"
+      case .perKey(let property):
+        "'\(written)' is Objective-C's method for the key '\(property)' and is never called here: write "
+          + "'\(requirement.signature)', answering for 'key == \\\(className).\(property)', in a class that "
+          + "conforms to 'KeyValueObservingCustomization'"
+      }
     }
   }
 
@@ -96,6 +120,7 @@ enum MacroDiagnostic: DiagnosticMessage {
     case .observationIgnored: "observationIgnored"
     case .isolatedObservationHook: "isolatedObservationHook"
     case .observableSubclass: "observableSubclass"
+    case .customizationNearMiss: "customizationNearMiss"
     }
   }
 
@@ -105,7 +130,7 @@ enum MacroDiagnostic: DiagnosticMessage {
 
   var severity: DiagnosticSeverity {
     switch self {
-    case .propertyWrapper, .insideConditionalCompilation: .warning
+    case .propertyWrapper, .insideConditionalCompilation, .customizationNearMiss: .warning
     default: .error
     }
   }
@@ -126,4 +151,8 @@ struct FixMessage: FixItMessage {
   static let removeObservableMacro = FixMessage(message: "Remove '@Observable'", id: "removeObservableMacro")
   static let useKeyValueIgnored = FixMessage(message: "Use '@KeyValueIgnored'", id: "useKeyValueIgnored")
   static let addNonisolated = FixMessage(message: "Declare it 'nonisolated'", id: "addNonisolated")
+  static let useCustomizationSignature = FixMessage(
+    message: "Use the requirement's name and signature, with a key path for a key",
+    id: "useCustomizationSignature"
+  )
 }
