@@ -120,4 +120,37 @@ struct AsyncSequenceTests {
     person.age = 37
     #expect(await summaries.next() == "Ada, 37")
   }
+
+  @Test("sequences made in nonisolated synchronous code are looped in tasks, and end when the object is freed")
+  func loopsInTasksFromNonisolatedCode() async {
+    let printed = Recorder<String>()
+    var resident: Resident? = Resident()
+    resident?.name = "Ada"
+    let tasks = sequenceLoops(resident!, printed)
+    resident?.name = "Augusta"
+    resident?.address = Address(street: "Ockham Lane")
+    // Freeing the object ends both loops.
+    resident = nil
+    for task in tasks { await task.value }
+    let lines = printed.elements
+    #expect(lines.filter { $0.contains("→") } == ["Ada → Augusta"])
+    #expect(lines.last { !$0.contains("→") } == "Ockham Lane", "the latest street is seen")
+  }
+}
+
+/// Two sequences and their loops as the async-sequence article writes them
+/// (the sequence made where the object lives, the loop in a task), from
+/// nonisolated synchronous code, printing into a recorder.
+nonisolated func sequenceLoops(_ resident: Resident, _ printed: Recorder<String>) -> [Task<Void, Never>] {
+  let names = resident.changes(for: \.name, options: [.old, .new])
+  let first = Task {
+    for await change in names {
+      printed.append("\(change.oldValue!) → \(change.newValue!)")
+    }
+  }
+  let streets = resident.values(for: \.address?.street)
+  let second = Task {
+    for await street in streets { printed.append(street ?? "no address") }
+  }
+  return [first, second]
 }
