@@ -19,8 +19,11 @@ let ada = Person(name: "Ada", age: 36)
 say("Nobody observes ada yet: a write costs one atomic load more than a plain store.")
 ada.age = 37
 
-section("Old and new values")
+// Each section keeps its observations in `tokens` and ends them before the
+// next begins, so that what a section prints is its own.
 var tokens: [KeyValueObservation] = []
+
+section("Old and new values")
 tokens.append(
   ada.observe(\.name, options: [.old, .new]) { person, change in
     say("name: \(change.oldValue!) → \(change.newValue!)")
@@ -29,6 +32,7 @@ tokens.append(
 ada.name = "Ada Lovelace"
 say("Every assignment notifies, also of an equal value:")
 ada.name = "Ada Lovelace"
+tokens.removeAll()
 
 section(".initial and .prior")
 tokens.append(
@@ -45,6 +49,7 @@ tokens.append(
 ada.age += 1
 say("The property's own didSet clamps a negative age; observers see one change, with the clamped value:")
 ada.age = -5
+tokens.removeAll()
 
 section("Optional values keep 'not asked for' and 'was nil' apart")
 tokens.append(
@@ -53,6 +58,7 @@ tokens.append(
   }
 )
 ada.nickname = "Countess"
+tokens.removeAll()
 
 section("Computed properties: dependencies found by running the getter")
 say("var greeting: String { \"\\(nickname ?? name), \\(age)\" }  — no declaration needed")
@@ -65,6 +71,7 @@ ada.age = 40
 ada.nickname = nil
 say("The getter reads nickname, and name only when nickname is nil; the dependencies follow the branch:")
 ada.name = "Augusta Ada"
+tokens.removeAll()
 
 section("Chains: \\.address?.city, re-wired when a link is replaced")
 tokens.append(
@@ -80,14 +87,21 @@ say("The old address is detached and no longer observed:")
 london.city = "silence"
 say("(nothing printed; observers on the old address: \(london.observationInfo.count))")
 ada.address = nil
+tokens.removeAll()
 
 section("Manual notification: several assignments, one change")
+tokens.append(
+  ada.observe(\.age, options: [.old, .new]) { _, change in
+    say("age: \(change.oldValue!) → \(change.newValue!)")
+  }
+)
 let newAge = ada.withChange(for: \.age) {
   ada.age += 1
   ada.age += 1
   return ada.age
 }
 say("withChange returned \(newAge); observers heard one change (usable from async code, unlike a will/did pair)")
+tokens.removeAll()
 
 section("Codable models: encoded under the properties' own names")
 let note = Note(title: "Shopping", lines: 2)
@@ -102,6 +116,7 @@ tokens.append(
   }
 )
 decoded.lines += 1
+tokens.removeAll()
 
 section("Key-value coding: string keys, checked, never a crash")
 do {
@@ -113,6 +128,7 @@ do {
 }
 
 section("Classic observers: string key paths and change dictionaries, misuse made harmless")
+say("A second Person, babbage (Charles, 40), and an observer object that prints change dictionaries:")
 let babbage = Person(name: "Charles", age: 40)
 let printer = ChangePrinter(name: "printer")
 do {
@@ -150,8 +166,10 @@ skills[1] = "difference engines"
 skills.removeAll { $0 == "calculus" }
 say("Assigning the whole array is still a setting:")
 babbage.skills = ["analytical engines"]
+tokens.removeAll()
 
 section("KVOController: observations owned by an observer")
+say("A third Person, lovelace (Ada, 36), and a view model that observes her through its controller:")
 let lovelace = Person(name: "Ada", age: 36)
 var viewModel: ProfileViewModel? = ProfileViewModel(person: lovelace)
 lovelace.age = 37
@@ -166,6 +184,7 @@ lovelace.age = 38
 say("(nothing printed; observers left on the person: \(lovelace.observationInfo.count))")
 
 section("Subclasses add keys")
+say("Employee, a subclass of Person marked too, adds title; grace is one:")
 let grace = Employee(name: "Grace", age: 45)
 tokens.append(
   grace.observe(\.title, options: .new) { _, change in say("title → \(change.newValue!)") }
@@ -175,6 +194,7 @@ tokens.append(
 )
 grace.title = "Rear Admiral"
 grace.name = "Grace Hopper"
+tokens.removeAll()
 
 section("One model for KVO and Swift Observation")
 say("@MainActor @KeyValueObservable final class Sheet: Observable { var title; var rows: [Double]; var total { … } }")
@@ -200,8 +220,10 @@ func followTitle(of sheet: Sheet) async {
   say("and then yields \"\(await titles.next() ?? "")\"")
 }
 await followTitle(of: sheet)
+tokens.removeAll()
 
 section("Combine: publisher(for:), as Apple's KVO publisher")
+say("Another Person, author (Ada, 36), and the sheet from the section before.")
 say("author.publisher(for: \\.age).map { decade }.removeDuplicates().sink { … }  (OpenCombine on Linux)")
 let author = Person(name: "Ada", age: 36)
 let decades = author.publisher(for: \.age)
@@ -223,13 +245,21 @@ sheetTitle.cancel()
 say("cancel() removed it at once: \(author.observationInfo.count) left")
 
 section("Who observes what")
+say("ada observed by name, through her greeting and her address's city, and by a classic observer:")
+ada.address = Address(city: "London")
+tokens.append(ada.observe(\.name, options: .new) { _, _ in })
+tokens.append(ada.observe(\.greeting) { _, _ in })
+tokens.append(ada.observe(\.address?.city, options: [.old, .new]) { _, _ in })
+try? ada.addObserver(printer, forKeyPath: "age")
 for entry in ada.observationInfo {
   say(entry.description)
 }
 say("The same registrations as a graph, from ada outwards; paste it into a mermaid block and GitHub draws it:")
 print(KeyValueObservationGraph(from: [ada]).mermaid)
+_ = ada.removeObserver(printer, forKeyPath: "age")
 
 section("Tokens going away")
+say("The tokens of the section before still hold \(tokens.count) observations of ada.")
 let counter = ada.observe(\.age) { _, _ in say("this line never prints") }
 counter.invalidate()
 counter.invalidate()
