@@ -45,8 +45,9 @@ MEMORY_METRICS = {
 
 
 # The anchors' median times on this project's reference machines, from
-# DESIGN.md ("Anchors measured on this project's Linux machines"), in ns.
-DESIGN_ANCHORS = {
+# The anchors as first measured on this project's Linux machines, in ns
+# (Benchmarks/README.md, Budgets).
+REFERENCE_ANCHORS = {
     "anchor: Observation @Observable write, no observer": (51, 54),
     "anchor: Observation register + write + onChange": (890, 980),
     "anchor: OpenCombine @Published write, 0 sink(s)": (160, 200),
@@ -59,10 +60,11 @@ DESIGN_ANCHORS = {
 
 def machine_factor(rows):
     """How much slower (above 1) or faster this run's machine was than
-    DESIGN.md's: the geometric mean, over the anchors, of each one's median
-    here divided by the middle of its reference range."""
+    the machines the budgets were set on: the geometric mean, over the
+    anchors, of each one's median here divided by the middle of its
+    reference range."""
     ratios = []
-    for name, (low, high) in DESIGN_ANCHORS.items():
+    for name, (low, high) in REFERENCE_ANCHORS.items():
         value = ns_per_op(rows, name)
         if value:
             ratios.append(value / ((low + high) / 2))
@@ -197,9 +199,9 @@ def main(path):
     add("mallocs per notification", mallocs, "", "", None, None, "= 0",
         None if mallocs is None else mallocs < 0.001)
 
-    # DESIGN.md measures its budgets as ratios in one run; its one absolute
+    # The budgets are ratios in one run (Benchmarks/README.md); the one absolute
     # budget is read against the anchors of the same run: 150 ns on the
-    # machines whose anchor times DESIGN.md gives, scaled by how much slower
+    # machines whose anchor times the README lists, scaled by how much slower
     # or faster the anchors ran here.
     factor, _ = machine_factor(rows)
     for others in [0, 1000]:
@@ -228,7 +230,7 @@ def main(path):
     # Memory budgets are on the heap (allocator headers and rounding
     # included); the bytes asked for are shown next to each.
     for label, name, limit, reference_label, reference_name in [
-        # DESIGN.md: each later registration on a key, in long lists too,
+        # The budget: each later registration on a key, in long lists too,
         # two objects (registration and token): ≤ 112 B.
         ("heap per registration on an observed key (token included)",
          "memory: ours, live registration (token included)", 112,
@@ -338,9 +340,9 @@ def main(path):
     factor, count = machine_factor(rows)
     if factor is not None:
         print()
-        print(f"Machine speed in this run: the anchors took {factor:.2f}× the times DESIGN.md gives for them "
+        print(f"Machine speed in this run: the anchors took {factor:.2f}× the times the budgets list for them "
               f"(geometric mean over {count} anchors), so the 150 ns budget of observe + invalidate, set on "
-              f"DESIGN.md's machines, is {150 * factor:.0f} ns in this run.")
+              f"the budgets' machines, is {150 * factor:.0f} ns in this run.")
 
     print()
     print("Anchors in the same run (median ns per operation):")

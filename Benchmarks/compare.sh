@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every benchmark suite once and prints one table: each of our rows next
-# to its floor or anchor, the ratio, the budget from DESIGN.md, and whether the
-# budget is met. Usage, from this folder:
+# to its floor or anchor, the ratio, its budget (README.md, "Budgets"), and
+# whether the budget is met. Usage, from this folder:
 #
 #   ./compare.sh                 # build in release, run, print the table
 #   ./compare.sh results.json    # print the table for an earlier run's JSON

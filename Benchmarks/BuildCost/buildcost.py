@@ -359,7 +359,7 @@ def main():
         ("object code per class", sizes["WithKVO"][0] / sizes[reference][0], 1.5),
         ("object code per class, with Observable", sizes["WithKVOAndObservable"][0] / sizes[reference][0], 1.5),
     ]
-    print("\n| budget (DESIGN.md) | measured | limit | met |")
+    print("\n| budget (Benchmarks/README.md) | measured | limit | met |")
     print("|---|---|---|---|")
     for label, measured, limit in budgets:
         print(f"| {label} | {measured:.2f}× | ≤ {limit}× | {'yes' if measured <= limit else 'no'} |")

@@ -4,7 +4,7 @@ import Dispatch
 import KeyValueObserving
 import OpenCombine
 
-/// The budgets of DESIGN.md that are ratios, each measured in pairs: every
+/// The budgets that are ratios (Benchmarks/README.md), each measured in pairs: every
 /// round times the reference and our row back to back, and the row's median
 /// is the median of the rounds' ratios. `compare.sh` judges the ratio
 /// budgets on these; the Floors, Ours and Anchors suites give the times.

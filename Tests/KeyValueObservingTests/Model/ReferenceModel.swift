@@ -2,9 +2,9 @@ import KeyValueObserving
 
 /// KVO's rules in plain Swift, for the model-based tests: two cells'
 /// values, the registrations on them, and the notifications each
-/// registration should receive, following DESIGN.md's parity rules —
-/// callbacks that change registrations and values while a change is under
-/// way included.
+/// registration should receive, following the rules Objective-C KVO has
+/// and the articles state — callbacks that change registrations and
+/// values while a change is under way included.
 ///
 /// The rules it states:
 /// - A change of a stored key reaches the registrations the key had when
