@@ -9,10 +9,11 @@ import SwiftSyntaxBuilder
 /// (`_$kvoObservedMutation(ofSlot:_:)` for `Observable` classes).
 ///
 /// The accessors of such a class call the runtime's tracked forms
-/// (`trackedAccess`, `notifyingTrackedSet`: see
-/// `KeyValueObservablePropertyMacro`), which also report to Observation. A
-/// subclass inherits all of it and adds nothing: the properties it declares
-/// are reported through their key paths from its key table.
+/// (`trackedAccess`, and `notifyingTrackedSet`, to which a setter hands the
+/// registrar: see `KeyValueObservablePropertyMacro`), which also report to
+/// Observation. A subclass inherits all of it and adds nothing: the
+/// properties it declares are reported through their key paths from its
+/// key table.
 ///
 /// Beside `@Observable`'s expansion, member by member: the registrar is the
 /// same line; `@Observable`'s `access(keyPath:)` and

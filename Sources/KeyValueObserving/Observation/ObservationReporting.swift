@@ -9,8 +9,11 @@ public import Observation
 /// hands each event to the registrar through the runtime, which names the
 /// property by its key path (see ``ObservationReporter``); a mutation as a
 /// whole (``KeyValueObservable/_$kvoObservedMutation(ofSlot:_:)``) is its
-/// two events. Its getters call `trackedAccess` and its setters
-/// `notifyingTrackedSet`, which report; those of a class that does not
+/// two events. Its getters call `trackedAccess`, which reports through that
+/// member, and its setters `notifyingTrackedSet`, which hands the object's
+/// registrar to its storage, and the storage the will and the did to the
+/// property's reporter, found by index (no call into the member); those of
+/// a class that does not
 /// declare `Observable` call `access` and `notifyingSet`, whose overloads
 /// for an `Observable` class report too (for one that is `Observable`
 /// through a protocol the macro cannot see), so a class that is not pays
