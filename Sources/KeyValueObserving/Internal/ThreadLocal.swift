@@ -14,7 +14,7 @@
 enum ThreadSlot: Int32 {
   /// The innermost tracking scope (`Derived/AccessTracking.swift`).
   case trackingScope
-  /// The innermost change open on the thread (`Registrar/ChangeNesting.swift`).
+  /// The innermost change open on the thread (`Changes/ChangeNesting.swift`).
   case innermostChange
   /// The innermost callback a gate is running (`Controller/CallbackGate.swift`).
   case runningCallback

@@ -1,12 +1,14 @@
 public import Observation
 // A setter's part: the assignment of an observed stored property, and the
 // in-place `_modify` of one. Both notify through the change path
-// (KeyValueObservationStorage+Notification.swift).
+// (Changes/KeyValueObservationStorage+Notification.swift).
 
 extension _KeyValueObservationStorage {
   /// Assigns a stored property of `object`, and notifies when some
   /// registration waits for its key: the setter's path, on the storage it
-  /// borrows.
+  /// borrows. The setter's accessors, which take the object with its own
+  /// type, are wrapped here, and the path shared by every class is called
+  /// (``notifyingSetObserved(erased:slot:to:hasPropertyObservers:get:set:)``).
   #if DEBUG
     @_transparent @usableFromInline
   #else
@@ -24,26 +26,6 @@ extension _KeyValueObservationStorage {
       set(object, newValue)
       return
     }
-    notifyingSetObserved(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
-  }
-
-  /// ``notifyingSetObserved(erased:slot:to:hasPropertyObservers:get:set:)``
-  /// with the accessors of a setter of `Object`, which take the object with
-  /// its own type: they are wrapped here, in the setter, and the shared
-  /// path is called.
-  #if DEBUG
-    @_transparent @usableFromInline
-  #else
-    @inlinable @inline(__always)
-  #endif
-  func notifyingSetObserved<Object: AnyObject, Value>(
-    _ object: Object,
-    slot: Int,
-    to newValue: Value,
-    hasPropertyObservers: Bool,
-    get: (Object) -> Value,
-    set: (Object, Value) -> Void
-  ) {
     notifyingSetObserved(
       erased: object,
       slot: slot,
@@ -155,7 +137,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
   }
 
   /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
@@ -180,7 +162,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     set: (Object, Value) -> Void
   ) {
     object._$kvoObservedMutation(ofSlot: slot) {
-      assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+      assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
     }
   }
 
@@ -208,19 +190,21 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     set: (Object, Value) -> Void
   ) {
     _withUnsafeGuaranteedRef { $0.reportToObservation(.willSet, slot: slot, of: object, to: registrar) }
-    assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
     _withUnsafeGuaranteedRef { $0.reportToObservation(.didSet, slot: slot, of: object, to: registrar) }
   }
 
   /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``
-  /// overloads do, one inside Swift Observation's mutation: assigns, and
-  /// notifies when some registration waits for the key.
+  /// overloads and `notifyingTrackedSet` do, inside or between Swift
+  /// Observation's reports: borrows the storage, without a retain, for
+  /// its `assign`, which assigns and notifies when some registration waits
+  /// for the key.
   #if DEBUG
     @_transparent @usableFromInline
   #else
     @inlinable @inline(__always)
   #endif
-  func assign<Object: AnyObject, Value>(
+  func assignBorrowingStorage<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,
     to newValue: Value,

@@ -3,12 +3,12 @@
 ///
 /// This file holds the lock, its state and the atomics; its extensions hold
 /// the rest, one part each: `+Registration` (adding, removing, closing),
-/// `+Changes` (a change's snapshot and the change flags), `+Setter` (the
-/// setter's part), `+Notification` (the change path every notification
-/// takes), `+ManualChange` (will/did, in ManualNotification/), `+Classic`
-/// (classic observers' filing, in Classic/) and `+Customization` (what the
-/// type declares about its keys). The state is reached only through `withState` and
-/// `mutating`, inside the lock.
+/// `+Setter` (the setter's part) and `+Customization` (what the type
+/// declares about its keys) here; `+Changes` (a change's snapshot and the
+/// change flags) and `+Notification` (the change path every notification
+/// takes) in Changes/; `+ManualChange` (will/did) in ManualNotification/;
+/// `+Classic` (classic observers' filing) in Classic/. The state is
+/// reached only through `withState` and `mutating`, inside the lock.
 ///
 /// Everything that changes is under one lock (see ``LockedState`` for why it
 /// is not `Synchronization.Mutex`); callbacks never run under it. The lock's
