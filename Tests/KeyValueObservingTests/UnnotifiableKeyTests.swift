@@ -139,14 +139,46 @@ struct UnnotifiableKeyTests {
     try #require(messages.count == 3)
     #expect(messages[0].hasPrefix("observe(extra) on UnmarkedShelf never notifies: UnmarkedShelf is not marked @KeyValueObservable (its superclass Shelf is)"))
     #expect(messages[0].hasSuffix("mark UnmarkedShelf with @KeyValueObservable"))
-    // A property of a non-final class is reached through its accessors,
-    // which Swift does not name at run time: the key is its key path.
-    #expect(messages[1].hasPrefix("observe(\\MarkedOnPlainBase."))
+    // A property of a class the macro did not mark has no name in any key
+    // table: it is shown by the class it is read from and its type.
+    #expect(messages[1].hasPrefix("observe(<a MarkedOnPlainBase property of type Int>) on MarkedOnPlainBase"))
     #expect(messages[1].contains(" on MarkedOnPlainBase never notifies: it reads no observable property, and MarkedOnPlainBase inherits from PlainBase"))
     #expect(messages[1].contains("mark PlainBase with @KeyValueObservable too"))
     #expect(messages[2].hasPrefix("observe(reading) on Meter never notifies: reading it touches no observable property"))
     #expect(diagnostics.allSatisfy { $0.kind == .unobservableKeyPath })
     withExtendedLifetime(tokens) {}
+  }
+
+  @Test("the string form of the same mistakes throws unknownKey and reports the typed form's hint")
+  func stringFormNamesTheCause() throws {
+    let unmarked = UnmarkedShelf()
+    let onPlainBase = MarkedOnPlainBase()
+    let log = ChangeLog()
+    let diagnostics = capturingDiagnostics {
+      #expect(throws: KeyValueCodingError.unknownKey("extra", type: "UnmarkedShelf")) {
+        try unmarked.addObserver(log, forKeyPath: "extra")
+      }
+      #expect(throws: KeyValueCodingError.unknownKey("plain", type: "MarkedOnPlainBase")) {
+        try onPlainBase.value(forKey: "plain")
+      }
+      #expect(throws: KeyValueCodingError.unknownKey("extra", type: "UnmarkedShelf")) {
+        try unmarked.willChangeValue(forKey: "extra")
+      }
+      // A key the marked class declares is found, with nothing reported.
+      #expect(throws: Never.self) { try unmarked.addObserver(log, forKeyPath: "title") }
+    }
+    let messages = diagnostics.map(\.message)
+    try #require(messages.count == 3)
+    #expect(diagnostics.allSatisfy { $0.kind == .unreachableKey })
+    #expect(
+      messages.first
+        == "\"extra\" is no key of UnmarkedShelf that key-value coding can reach: UnmarkedShelf is not marked "
+        + "@KeyValueObservable (its superclass Shelf is), so the properties declared there have no keys; mark "
+        + "UnmarkedShelf with @KeyValueObservable"
+    )
+    #expect(messages.dropFirst().first?.contains("MarkedOnPlainBase inherits from PlainBase, which is not marked") == true)
+    #expect(messages.dropFirst().first?.hasSuffix("mark PlainBase with @KeyValueObservable too") == true)
+    unmarked.removeObserver(log, forKeyPath: "title")
   }
 
   @Test("the typed observe of such a key still registers and reports unobservableKeyPath")

@@ -190,7 +190,10 @@ class DerivedObservationBase: @unchecked Sendable {
       }
     }
     switch paths.count {
-    case 0: return described  // reads nothing observable: Swift's description is all there is
+    case 0:
+      // Reads nothing observable: the key path's components, a property no
+      // key table names shown by its class and type.
+      return KeyPathComponents(of: anyKeyPath)?.readable ?? described
     case 1: return paths[0]
     default: return "derived(\(paths.joined(separator: ", ")))"
     }

@@ -11,15 +11,14 @@ extension KeyValueObservable {
   /// a computed property over them).
   static func unobservableKeyMessage(_ key: String) -> String {
     let observed = "observe(\(key)) on \(Self.self) never notifies: "
-    let marked: AnyObject.Type = _$kvoMarkedType
-    if ObjectIdentifier(marked) != ObjectIdentifier(Self.self) {
-      return observed + "\(Self.self) is not marked @KeyValueObservable (its superclass \(marked) is), "
-        + "so the properties it declares itself announce no changes; mark \(Self.self) with @KeyValueObservable"
-    }
-    if let plain = _getSuperclass(marked), !(plain is any KeyValueObservable.Type) {
-      return observed + "it reads no observable property, and \(Self.self) inherits from \(plain), which is not "
-        + "marked @KeyValueObservable, so the properties declared there announce no changes; "
-        + "mark \(plain) with @KeyValueObservable too, or announce changes with willChangeValue/didChangeValue(for:)"
+    switch UnmarkedClass.of(Self.self) {
+    case let unmarked? where unmarked.isUnmarkedSubclass:
+      return observed + "\(unmarked.cause), so the properties it declares itself announce no changes; \(unmarked.fix)"
+    case let unmarked?:
+      return observed + "it reads no observable property, and \(unmarked.cause), so the properties declared there "
+        + "announce no changes; \(unmarked.fix), or announce changes with willChangeValue/didChangeValue(for:)"
+    case nil:
+      break
     }
     return observed + "reading it touches no observable property (only ignored properties, constants, or "
       + "what other, unmarked classes store); observe a stored property of a @KeyValueObservable class, "

@@ -4,14 +4,16 @@ extension KeyValueObservable {
   /// `keyPath` as its user wrote it, without its root: its property's name
   /// (`summary`) when it names one property of this class, the properties
   /// and subscripts it goes through otherwise (`owner?.address.city`,
-  /// `items[0].name`), and Swift's description of it where a component
-  /// cannot be named (a stored property of a struct on the way).
+  /// `items[0].name`); a property no key table names (one that a class the
+  /// macro did not mark declares) by the class it is read from and its
+  /// type (`<a Car property of type Int>`), and Swift's description of the
+  /// key path where even that cannot be read.
   ///
   /// On some platforms a key path to a macro-written property describes
   /// itself as `<computed 0x…>`; its components name the properties to
   /// the key tables of their classes.
   static func describe(_ keyPath: AnyKeyPath) -> String {
-    writtenDescription(of: keyPath) ?? "\(keyPath)"
+    writtenDescription(of: keyPath) ?? KeyPathComponents(of: keyPath)?.readable ?? "\(keyPath)"
   }
 
   /// ``describe(_:)``, or `nil` where a component cannot be named.
@@ -26,25 +28,41 @@ extension KeyPathComponents {
   /// number; `nil` when a component is neither a property of a
   /// `@KeyValueObservable` class nor a subscript.
   var written: String? {
+    written(namingUnknownProperties: false)
+  }
+
+  /// ``written``, with a property no key table names shown by the class it
+  /// is read from and its type: `<a Car property of type Int>`.
+  var readable: String? {
+    written(namingUnknownProperties: true)
+  }
+
+  private func written(namingUnknownProperties: Bool) -> String? {
     var text = ""
+    func append(_ name: String) {
+      text += text.isEmpty || name.hasPrefix("[") ? name : "." + name
+    }
     for step in steps {
       switch step.component {
       case .computed(let identity, let argumentSize, let leadingInt):
         if let observable = step.input as? any KeyValueObservable.Type,
           let name = observable._$kvoKeys.name(ofPropertyWithIdentity: identity)
         {
-          text += text.isEmpty ? name : "." + name
+          append(name)
         } else if argumentSize > 0 {
           // A subscript; an array's position is its first argument.
           let isPosition =
             (step.input as? any PositionallyIndexed.Type).map { ObjectIdentifier($0.elementType) }
             == ObjectIdentifier(step.output)
           text += "[\(isPosition ? leadingInt.map { "\($0)" } ?? "…" : "…")]"
+        } else if namingUnknownProperties {
+          append("<a \(step.input) property of type \(step.output)>")
         } else {
           return nil
         }
       case .stored:
-        return nil
+        guard namingUnknownProperties else { return nil }
+        append("<a \(step.input) property of type \(step.output)>")
       case .optionalChain:
         text += "?"
       case .optionalForce:

@@ -89,6 +89,17 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// ```
     public static let unobservableKeyPath = Kind(name: "unobservableKeyPath")
 
+    /// A string key that names a property key-value coding cannot reach,
+    /// because the class that declares it is not marked
+    /// `@KeyValueObservable` (an unmarked subclass, or a plain superclass):
+    /// reported beside the thrown ``KeyValueCodingError/unknownKey(_:type:)``,
+    /// with what to mark.
+    ///
+    /// ```swift
+    /// try unmarkedSubclassObject.addObserver(logger, forKeyPath: "extra")  // throws, and reported
+    /// ```
+    public static let unreachableKey = Kind(name: "unreachableKey")
+
     /// An observation refused because its key path reads an array element
     /// by position (`\.items[0]`): once the array is shorter, re-reading
     /// it after a change would stop the program. The token it returned is

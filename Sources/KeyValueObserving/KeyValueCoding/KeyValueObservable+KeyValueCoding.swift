@@ -159,7 +159,7 @@ extension KeyValueObservable {
       return keyPath
     }
     guard let keyPath = _$kvoOtherKeyPath(forKey: key) else {
-      throw .unknownKey(key, type: "\(Self.self)")
+      throw unknownKeyError(key)
     }
     return keyPath
   }

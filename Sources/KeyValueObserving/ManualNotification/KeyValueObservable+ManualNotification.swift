@@ -121,7 +121,7 @@ extension KeyValueObservable {
   static func storedKey(_ key: String) throws(KeyValueCodingError) -> (slot: Int, keyPath: AnyKeyPath) {
     guard !key.isEmpty else { throw .emptyKey(keyPath: key, type: "\(Self.self)") }
     guard let slot = _$kvoSlot(forKey: key), let keyPath = _$kvoKeyPath(forSlot: slot) else {
-      throw .unknownKey(key, type: "\(Self.self)")
+      throw unknownKeyError(key)
     }
     return (slot, keyPath)
   }
