@@ -23,6 +23,17 @@ ada.age = 37
 // next begins, so that what a section prints is its own.
 var tokens: [KeyValueObservation] = []
 
+/// Ends a section: its tokens go, and the objects it observed must have no
+/// observation left (the demo stops if one does), so that nothing it
+/// started prints in a later section.
+@MainActor
+func endSection(_ objects: any KeyValueObservable...) {
+  tokens.removeAll()
+  for object in objects {
+    precondition(object.observationInfo.isEmpty, "a section left \(object) observed: \(object.observationInfo)")
+  }
+}
+
 section("Old and new values")
 tokens.append(
   ada.observe(\.name, options: [.old, .new]) { person, change in
@@ -32,7 +43,7 @@ tokens.append(
 ada.name = "Ada Lovelace"
 say("Every assignment notifies, also of an equal value:")
 ada.name = "Ada Lovelace"
-tokens.removeAll()
+endSection(ada)
 
 section(".initial and .prior")
 tokens.append(
@@ -49,7 +60,7 @@ tokens.append(
 ada.age += 1
 say("The property's own didSet clamps a negative age; observers see one change, with the clamped value:")
 ada.age = -5
-tokens.removeAll()
+endSection(ada)
 
 section("Optional values keep 'not asked for' and 'was nil' apart")
 tokens.append(
@@ -58,7 +69,7 @@ tokens.append(
   }
 )
 ada.nickname = "Countess"
-tokens.removeAll()
+endSection(ada)
 
 section("Computed properties: dependencies found by running the getter")
 say("var greeting: String { \"\\(nickname ?? name), \\(age)\" }  — no declaration needed")
@@ -71,7 +82,7 @@ ada.age = 40
 ada.nickname = nil
 say("The getter reads nickname, and name only when nickname is nil; the dependencies follow the branch:")
 ada.name = "Augusta Ada"
-tokens.removeAll()
+endSection(ada)
 
 section("Chains: \\.address?.city, re-wired when a link is replaced")
 tokens.append(
@@ -87,7 +98,7 @@ say("The old address is detached and no longer observed:")
 london.city = "silence"
 say("(nothing printed; observers on the old address: \(london.observationInfo.count))")
 ada.address = nil
-tokens.removeAll()
+endSection(ada, london)
 
 section("Manual notification: several assignments, one change")
 tokens.append(
@@ -101,7 +112,7 @@ let newAge = ada.withChange(for: \.age) {
   return ada.age
 }
 say("withChange returned \(newAge); observers heard one change (usable from async code, unlike a will/did pair)")
-tokens.removeAll()
+endSection(ada)
 
 section("Codable models: encoded under the properties' own names")
 let note = Note(title: "Shopping", lines: 2)
@@ -116,7 +127,7 @@ tokens.append(
   }
 )
 decoded.lines += 1
-tokens.removeAll()
+endSection(decoded)
 
 section("Key-value coding: string keys, checked, never a crash")
 do {
@@ -150,6 +161,8 @@ KeyValueObservingDiagnosticReporter.withHandler({ say("diagnostic: \($0.message)
   babbage.name = "Charles Babbage"
   say("(the freed observer was not messaged: Objective-C KVO would have crashed)")
 }
+babbage.removeObserver(printer, forKeyPath: "address.city")
+endSection(babbage)
 
 section("To-many: an array proxy notifies insertions, removals and replacements")
 tokens.append(
@@ -166,7 +179,7 @@ skills[1] = "difference engines"
 skills.removeAll { $0 == "calculus" }
 say("Assigning the whole array is still a setting:")
 babbage.skills = ["analytical engines"]
-tokens.removeAll()
+endSection(babbage)
 
 section("KVOController: observations owned by an observer")
 say("A third Person, lovelace (Ada, 36), and a view model that observes her through its controller:")
@@ -194,7 +207,7 @@ tokens.append(
 )
 grace.title = "Rear Admiral"
 grace.name = "Grace Hopper"
-tokens.removeAll()
+endSection(grace)
 
 section("One model for KVO and Swift Observation")
 say("@MainActor @KeyValueObservable final class Sheet: Observable { var title; var rows: [Double]; var total { … } }")
@@ -220,7 +233,7 @@ func followTitle(of sheet: Sheet) async {
   say("and then yields \"\(await titles.next() ?? "")\"")
 }
 await followTitle(of: sheet)
-tokens.removeAll()
+endSection(sheet)
 
 section("Combine: publisher(for:), as Apple's KVO publisher")
 say("Another Person, author (Ada, 36), and the sheet from the section before.")
@@ -243,6 +256,7 @@ for entry in author.observationInfo {
 decades.cancel()
 sheetTitle.cancel()
 say("cancel() removed it at once: \(author.observationInfo.count) left")
+endSection(author, sheet)
 
 section("Who observes what")
 say("ada observed by name, through her greeting and her address's city, and by a classic observer:")
@@ -257,15 +271,18 @@ for entry in ada.observationInfo {
 say("The same registrations as a graph, from ada outwards; paste it into a mermaid block and GitHub draws it:")
 print(KeyValueObservationGraph(from: [ada]).mermaid)
 _ = ada.removeObserver(printer, forKeyPath: "age")
+endSection(ada)
 
 section("Tokens going away")
-say("The tokens of the section before still hold \(tokens.count) observations of ada.")
+tokens.append(ada.observe(\.name) { _, _ in })
+tokens.append(ada.observe(\.age) { _, _ in })
+say("Two tokens in an array hold two observations of ada.")
 let counter = ada.observe(\.age) { _, _ in say("this line never prints") }
 counter.invalidate()
 counter.invalidate()
 say("invalidate() twice: harmless; the registration is gone: \(ada.observationInfo.count) left on ada")
 tokens.removeAll()
-say("Releasing the tokens ends the rest: \(ada.observationInfo.count) left on ada")
+say("Releasing the array's tokens ends the rest: \(ada.observationInfo.count) left on ada")
 
 var shortLived: Person? = Person(name: "Temp", age: 1)
 let orphan = shortLived!.observe(\.age) { _, _ in }
