@@ -4,9 +4,9 @@
 /// This file holds the lock, its state and the atomics; its extensions hold
 /// the rest, one part each: `+Registration` (adding, removing, closing),
 /// `+Setter` (the setter's part) and `+Customization` (what the type
-/// declares about its keys) here; `+Changes` (a change's snapshot and the
-/// change flags) and `+Notification` (the change path every notification
-/// takes) in Changes/; `+ManualChange` (will/did) in ManualNotification/;
+/// declares about its keys) here; `+Notification` (the change path every
+/// notification takes, with a change's snapshot and the change flags) in
+/// Changes/; `+ManualChange` (will/did) in ManualNotification/;
 /// `+Classic` (classic observers' filing) in Classic/. The state is
 /// reached only through `withState` and `mutating`, inside the lock.
 ///
