@@ -1,0 +1,52 @@
+/// The registration of a classic observer on a stored key: it turns each
+/// typed change into a change dictionary.
+@usableFromInline
+final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
+  // @unchecked Sendable: immutable apart from what the base class guards.
+  let target: ClassicObserverTarget
+
+  /// Whether the key's values are of an optional type, which the
+  /// dictionary unwraps; asked once.
+  let valueIsOptional: Bool
+
+  /// The dictionary the last setting was delivered in, emptied, for the
+  /// next one.
+  private let settingDictionary = ReusableSettingDictionary()
+
+  init(target: ClassicObserverTarget, slot: Int, valueType: Any.Type) {
+    self.target = target
+    self.valueIsOptional = valueType is any OptionalValue.Type
+    super.init(options: target.options, slot: slot, receiver: .dictionary)
+  }
+
+  /// Builds the dictionary of a change whose values the notification loop boxed,
+  /// and hands it to the observer.
+  @usableFromInline
+  func receive(
+    kind: KeyValueChange,
+    oldValue: consuming Any?,
+    newValue: consuming Any?,
+    indexRanges: IndexRanges?,
+    isPrior: Bool,
+    from object: AnyObject
+  ) {
+    guard kind == .setting, !isPrior, indexRanges == nil else {
+      let change = changeDictionary(
+        kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: indexRanges, isPrior: isPrior,
+        isInitial: false, options: options, mayBeOptional: valueIsOptional
+      )
+      target.send(change, from: object)
+      return
+    }
+    // A setting, the common change: its dictionary is kept between changes.
+    let buffer = settingDictionary.take() ?? SettingDictionary(options: options)
+    buffer.fill(newValue: consume newValue, oldValue: consume oldValue, mayBeOptional: valueIsOptional)
+    target.send(buffer.dictionary, from: object)
+    buffer.empty()
+    settingDictionary.put(buffer)
+  }
+
+  override var observerDescription: String { target.description }
+
+  override var observerSource: ObserverSource { .classic(target) }
+}
