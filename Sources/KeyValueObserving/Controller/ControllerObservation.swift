@@ -81,37 +81,3 @@ final class ControllerObservation: @unchecked Sendable {
     return isDeinitializing(object)
   }
 }
-
-/// A classic observer that hands each change dictionary to a closure: how
-/// a controller's string-keyed forms reach their block or their observer.
-final class ControllerChangeForwarder: KeyValueObserver, @unchecked Sendable {
-  // @unchecked Sendable: immutable; the closure runs where changes happen.
-  let forward: (AnyObject, String, [KeyValueChangeKey: Any], UnsafeMutableRawPointer?) -> Void
-
-  init(_ forward: @escaping (AnyObject, String, [KeyValueChangeKey: Any], UnsafeMutableRawPointer?) -> Void) {
-    self.forward = forward
-  }
-
-  func observeValue(
-    forKeyPath keyPath: String,
-    of object: AnyObject,
-    change: [KeyValueChangeKey: Any],
-    context: UnsafeMutableRawPointer?
-  ) {
-    forward(object, keyPath, change, context)
-  }
-}
-
-/// A reference that several closures share, which does not keep its
-/// referent alive: an ``UnownedReference`` in a box.
-final class SharedUnownedReference<Referent: AnyObject>: @unchecked Sendable {
-  // @unchecked Sendable: read through the runtime's atomic reference counts.
-  private let reference: UnownedReference<Referent>
-
-  init(_ referent: Referent) {
-    reference = UnownedReference(referent)
-  }
-
-  /// The referent, while it lives.
-  var referent: Referent? { reference.object }
-}

@@ -10,18 +10,6 @@
   import WinSDK
 #endif
 
-/// The per-thread pointers the runtime keeps, one slot each.
-enum ThreadSlot: Int32 {
-  /// The innermost tracking scope (`Derived/AccessTracking.swift`).
-  case trackingScope
-  /// The innermost change open on the thread (`Changes/ChangeNesting.swift`).
-  case innermostChange
-  /// The innermost callback a gate is running (`Controller/CallbackGate.swift`).
-  case runningCallback
-  /// The thread's identity, given on first use (`currentThreadIdentity()`).
-  case threadIdentity
-}
-
 /// One pointer-sized slot per thread (and, below, the current thread's
 /// identity: the two per-thread primitives the runtime needs from the
 /// platform).

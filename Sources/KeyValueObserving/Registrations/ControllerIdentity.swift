@@ -31,10 +31,3 @@ package final class ControllerIdentity: @unchecked Sendable {
     controller?.observedObjects() ?? []
   }
 }
-
-/// A controller that can list what it observes.
-protocol ObservedObjectsListing: AnyObject {
-  /// The live objects it observes, each once, in the order it began
-  /// observing them.
-  func observedObjects() -> [AnyObject]
-}

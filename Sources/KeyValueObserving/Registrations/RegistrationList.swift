@@ -1,28 +1,3 @@
-/// The header of a ``RegistrationList``: its length and what its live
-/// registrations ask for.
-@usableFromInline
-struct RegistrationListHeader {
-  /// How many entries are initialised (holes included).
-  @usableFromInline var count: Int32 = 0
-  /// How many entries are live registrations.
-  var liveCount: Int32 = 0
-  /// How many live registrations asked for `.old`, `.new` and `.prior`.
-  var oldValueCount: Int32 = 0
-  var newValueCount: Int32 = 0
-  var priorCount: Int32 = 0
-  /// Whether a change took a snapshot of the list since it was last known
-  /// to be unread.
-  var isShared = false
-
-  /// Counts a registration with `options` in (`delta` 1) or out (-1).
-  mutating func tally(_ options: KeyValueObservingOptions, by delta: Int32) {
-    liveCount += delta
-    if options.contains(.old) { oldValueCount += delta }
-    if options.contains(.new) { newValueCount += delta }
-    if options.contains(.prior) { priorCount += delta }
-  }
-}
-
 /// A list of registrations with holes, in one allocation.
 ///
 /// Not API.

@@ -1,0 +1,11 @@
+/// The per-thread pointers the runtime keeps, one slot each.
+enum ThreadSlot: Int32 {
+  /// The innermost tracking scope (`Derived/AccessTracking.swift`).
+  case trackingScope
+  /// The innermost change open on the thread (`Changes/ChangeNesting.swift`).
+  case innermostChange
+  /// The innermost callback a gate is running (`Controller/CallbackGate.swift`).
+  case runningCallback
+  /// The thread's identity, given on first use (`currentThreadIdentity()`).
+  case threadIdentity
+}
