@@ -62,6 +62,13 @@ struct CustomizationNearMiss {
   }
 }
 
+/// `type` as written, without the standard library's module name and
+/// without spaces: `Swift.Set<Swift.AnyKeyPath>` reads `Set<AnyKeyPath>`.
+private func unqualified(_ type: TypeSyntax) -> String {
+  type.trimmedDescription.split(separator: "Swift.", omittingEmptySubsequences: false).joined()
+    .filter { !$0.isWhitespace }
+}
+
 extension ClassDeclSyntax {
   /// The class's methods in Objective-C's customisation shape.
   var customizationNearMisses: [CustomizationNearMiss] {
@@ -71,8 +78,8 @@ extension ClassDeclSyntax {
       else { return nil }
       let name = function.name.text
       let label = function.signature.parameterClause.parameters.first?.firstName.text
-      let keyType = function.signature.parameterClause.parameters.first?.type.trimmedDescription
-      let resultType = function.signature.returnClause?.type.trimmedDescription
+      let keyType = function.signature.parameterClause.parameters.first.map { unqualified($0.type) }
+      let resultType = function.signature.returnClause.map { unqualified($0.type) }
       func takesKeyPaths(_ requirement: CustomizationNearMiss.Requirement) -> Bool {
         label == "for" && keyType == "AnyKeyPath" && resultType == requirement.result
       }

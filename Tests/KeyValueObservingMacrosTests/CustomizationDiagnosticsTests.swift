@@ -283,14 +283,14 @@ struct CustomizationDiagnosticsTests {
     }
   }
 
-  @Test("the requirements as Swift declares them: no diagnostic")
+  @Test("the requirements as Swift declares them, module names included: no diagnostic")
   func rightSignatures() {
     assertMacro {
       """
       @KeyValueObservable
       final class Person: KeyValueObservingCustomization {
         var first = ""
-        static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
+        static func keyPathsAffectingValue(for key: Swift.AnyKeyPath) -> Swift.Set<Swift.AnyKeyPath> {
           []
         }
         static func automaticallyNotifiesObservers(for key: AnyKeyPath) -> Bool {
@@ -337,7 +337,7 @@ struct CustomizationDiagnosticsTests {
         }
 
         @exclusivity(unchecked) private final nonisolated(unsafe) var _first = ""
-        static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
+        static func keyPathsAffectingValue(for key: Swift.AnyKeyPath) -> Swift.Set<Swift.AnyKeyPath> {
           []
         }
         static func automaticallyNotifiesObservers(for key: AnyKeyPath) -> Bool {
