@@ -2,8 +2,9 @@ import Observation
 
 /// What the registrar needs to know about one class of observed objects,
 /// worked out once per class and shared by the storages of all its objects:
-/// its key count, whether it customises notification, and which of its keys
-/// are notified by hand.
+/// its key count, whether it customises notification, which of its keys
+/// are notified by hand, and, for a class Swift Observation tracks, what
+/// reports each key's changes to it.
 ///
 /// Kept per class so that an object's storage holds one reference to it
 /// instead of copies of it, and so that the class is asked once, not once
