@@ -40,7 +40,7 @@ extension KeyPathComponents {
   private func written(namingUnknownProperties: Bool) -> String? {
     var text = ""
     func append(_ name: String) {
-      text += text.isEmpty || name.hasPrefix("[") ? name : "." + name
+      text += text.isEmpty ? name : "." + name
     }
     for step in steps {
       switch step.component {
