@@ -60,6 +60,13 @@ final class DerivedChange<Value>: PendingChange {
     joined.append(sender)
   }
 
+  /// Whether taking out `sender`'s will would finish the change: it is
+  /// the only will still waiting.
+  @inlinable
+  func isLastWill(of sender: ObjectIdentifier) -> Bool {
+    joined.isEmpty ? opener == sender : opener == nil && joined.count == 1 && joined[0] == sender
+  }
+
   /// Takes out one will of `sender`, if it sent one here; `true` when that
   /// was the last will waiting, which finishes the change.
   @inlinable

@@ -79,6 +79,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   @usableFromInline let sharedChangesOpen = AtomicInt(0)
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
+  /// How a tracked closure runs again (see ``Rerun``); `nil` for a key
+  /// path's observation, which reads again at each did.
+  @usableFromInline let rerun: Rerun?
 
   /// An observation of `keyPath`.
   convenience init(
@@ -133,9 +136,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     chainFinder: ((Root) -> StoredChain<Value>?)? = nil,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
+    rerun: Rerun? = nil,
     changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
+    self.rerun = rerun
     self.root = UnownedReference(root)
     self.read = read
     self.chainFinder = chainFinder
@@ -262,6 +267,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   override func dependencyEnded() {
     if mayBeChain { forgetChainEnd() }
     dependenciesMayBeStale.store(true, ordering: .releasing)
+    // A tracked closure that nothing can change again has ended: its host
+    // closes, which ends it and makes its token inactive.
+    if let rerun, !isEnded, !rerun.tracksObservation, dependsOnFreedObjectsOnly {
+      rootStorage.close()
+    }
   }
 
   override func didEnd() {
@@ -328,24 +338,51 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// depends on now, and notifies. A did with no will here notifies
   /// without an old value, unless its registration ended: that one only
   /// closes.
+  ///
+  /// The change stays open while the value is read again, so that a
+  /// change the read makes itself (a tracked closure that writes a key it
+  /// reads) joins it and reads nothing again.
   @inlinable
   final func didChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
     let atChainEnd = isChainEnd(sender)
-    let oldValue: Value?
-    if let open = openChange() {
-      guard let finished = open._withUnsafeGuaranteedRef({ close($0, from: sender) }) else { return }
-      oldValue = finished
+    let open = openChange()
+    if let open {
+      guard open._withUnsafeGuaranteedRef({ $0.isLastWill(of: ObjectIdentifier(sender)) }) else {
+        _ = open._withUnsafeGuaranteedRef { close($0, from: sender) }
+        return
+      }
     } else {
       guard sender.isLive else { return }
-      oldValue = nil
     }
-    guard !isEnded, let root = root.object else { return }
-    let newValue = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? refresh(root)
-    guard !isEnded else { return }
+    if let rerun, rerun.whenToRun() != .now {
+      if let open { _ = open._withUnsafeGuaranteedRef { close($0, from: sender) } }
+      if rerun.whenToRun() == .later { rerun.schedule() }
+      return
+    }
+    var newValue: Value? = nil
+    if !isEnded, let root = root.object {
+      newValue = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? refresh(root)
+    }
+    var oldValue: Value? = nil
+    if let open {
+      guard let finished = open._withUnsafeGuaranteedRef({ close($0, from: sender) }) else { return }
+      oldValue = finished
+    }
+    guard !isEnded, let newValue, let root = root.object else { return }
     handler(
       root,
       KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: oldValue, isPrior: false, trimmedTo: options)
     )
+  }
+
+  /// Runs the tracked closure again, for a run ``Rerun`` scheduled: reads
+  /// the value with tracking, re-registers, and hands the handler the
+  /// value read, with no old value.
+  final func runScheduled() {
+    guard !isEnded, let root = root.object else { return }
+    let newValue = refresh(root)
+    guard !isEnded else { return }
+    handler(root, KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
   }
 
   /// Takes `sender`'s will out of `change`; when that was its last, closes

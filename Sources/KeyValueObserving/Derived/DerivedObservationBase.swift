@@ -75,10 +75,8 @@ class DerivedObservationBase: @unchecked Sendable {
   /// Overridden with the typed reads.
   func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {}
 
-  /// One of the dependencies' registrations was removed, or its object
-  /// deinitialised. Called with no storage lock held, but maybe with the
-  /// observation's own (a re-registration removes the registrations it no
-  /// longer needs): it must not take it.
+  /// One of the dependencies' registrations was removed (a read no longer
+  /// needs it), or its object deinitialised. Called with no lock held.
   func dependencyEnded() {}
 
   // MARK: Dependencies
@@ -130,15 +128,15 @@ class DerivedObservationBase: @unchecked Sendable {
   /// whether they were found without declared dependencies, so that the
   /// next read can check its reads against them.
   final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
-    state.withLock { state in
-      guard !isEnded, read > state.appliedRead else { return }
+    let stale: [Registered] = state.withLock { state in
+      guard !isEnded, read > state.appliedRead else { return [] }
       state.appliedRead = read
       state.verifiable = verifiable ? dependencies : nil
       // Usually the value depends on the same keys as before.
       if dependencies.count == state.dependencies.count
         && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1.dependency) })
       {
-        return
+        return []
       }
       var previous = state.dependencies
       var next: [Registered] = []
@@ -149,17 +147,27 @@ class DerivedObservationBase: @unchecked Sendable {
           continue
         }
         let registration = DependencyRegistration(forwardingTo: self, slot: dependency.slot)
+        // Storage locks are taken inside this one, never the other way
+        // round: the storages call out only after releasing their own lock.
         if dependency.storage.add(registration) {
           next.append(Registered(dependency: dependency, registration: .passUnretained(registration)))
         }
       }
-      // Storage locks are taken inside this one, never the other way round:
-      // the storages call out only after releasing their own lock.
-      for stale in previous {
-        stale.dependency.storage.remove(stale.registration)
-      }
       state.dependencies = next
+      return previous
     }
+    // Removed after the lock, so that ``dependencyEnded()`` is never called
+    // under it: no other read can reach these registrations any more, as
+    // they left the list above.
+    for registration in stale {
+      registration.dependency.storage.remove(registration.registration)
+    }
+  }
+
+  /// Whether every object the value depends on was freed (or it depends
+  /// on nothing): nothing can change it any more.
+  final var dependsOnFreedObjectsOnly: Bool {
+    state.withLock { state in state.dependencies.allSatisfy { $0.dependency.storage.isClosed } }
   }
 
   /// The observed key path as the user wrote it: the string key path for

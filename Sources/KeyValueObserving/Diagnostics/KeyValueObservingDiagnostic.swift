@@ -111,6 +111,15 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// listing.observe(\.items) { listing, _ in print(listing.items.first ?? 0) }  // instead
     /// ```
     public static let arrayIndexKeyPath = Kind(name: "arrayIndexKeyPath")
+
+    /// `withKeyValueObservation(options: .coalesced)` called where no actor
+    /// isolates the closure: there is no turn to coalesce changes into, so
+    /// the closure runs after each change instead.
+    ///
+    /// ```swift
+    /// nonisolated func start() { token = withKeyValueObservation(options: .coalesced) { … } }
+    /// ```
+    public static let coalescingWithoutActor = Kind(name: "coalescingWithoutActor")
   }
 
   /// The category.

@@ -48,8 +48,25 @@ struct ObservationGraphWalk {
     let observed = objectNode(storage)
     for registration in storage.liveRegistrations() {
       if let dependency = registration as? DependencyRegistration {
-        // Drawn from the object whose key depends on this one.
-        queue(dependency.observer.rootStorage, distance: distance + 1)
+        let dependent = dependency.observer.rootStorage
+        if ObservationHost.hosts(dependent) {
+          // A tracked closure: drawn as observing each key it reads, and
+          // the walk goes on to the other objects it reads.
+          let closure = number(of: dependency.observer, kind: .anonymous, label: dependency.observer.handlerDescription)
+          for other in dependency.observer.currentDependencies() {
+            queue(other.storage, distance: distance + 1)
+          }
+          edges.append(
+            Edge(
+              from: closure,
+              to: observed, key: registration.keyName(on: storage.objectType), options: [], kind: .token,
+              dependencies: [], site: dependent.liveRegistrations().first?.site.description
+            )
+          )
+        } else {
+          // Drawn from the object whose key depends on this one.
+          queue(dependent, distance: distance + 1)
+        }
         continue
       }
       guard let found = observerNode(of: registration, distance: distance) else { continue }
@@ -94,7 +111,7 @@ struct ObservationGraphWalk {
     distance: Int
   ) -> (Int, KeyValueObservationGraph.EdgeKind)? {
     switch registration.observerSource {
-    case .closure, .queue, .mainActor:
+    case .closure, .queue, .mainActor, .trackedClosure:
       return (anonymousNode(registration), .token)
     case .changesSequence, .valuesSequence:
       return (anonymousNode(registration), .stream)

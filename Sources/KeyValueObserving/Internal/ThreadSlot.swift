@@ -8,4 +8,6 @@ enum ThreadSlot: Int32 {
   case runningCallback
   /// The thread's identity, given on first use (`currentThreadIdentity()`).
   case threadIdentity
+  /// The innermost tracked closure running on the thread (`Derived/Rerun.swift`).
+  case runningClosure
 }

@@ -25,6 +25,9 @@ package enum ObserverSource: @unchecked Sendable {
   case queue(DispatchQueue)
   /// A closure called on the main actor.
   case mainActor
+  /// A closure observed with `withKeyValueObservation`, which observes
+  /// what it reads.
+  case trackedClosure
   /// A ``KVOController``.
   case controller(ControllerIdentity)
   /// A classic ``KeyValueObserver``, on a key that is not one stored
@@ -40,6 +43,7 @@ package enum ObserverSource: @unchecked Sendable {
     case .publisher: "publisher(for:) subscription"
     case .queue(let queue): "closure on \(queue.label)"
     case .mainActor: "closure on the main actor"
+    case .trackedClosure: "withKeyValueObservation closure"
     case .controller(let controller): controller.description
     case .classic(let target): target.description
     }

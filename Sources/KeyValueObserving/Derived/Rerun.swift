@@ -1,0 +1,155 @@
+import Observation
+
+/// When and where a tracked closure (see
+/// ``withKeyValueObservation(options:isolation:fileID:line:_:)``) runs
+/// again after a change of what it read.
+///
+/// A closure runs again on the thread that made the change, at its did
+/// (``When/now``), or — coalescing, or after a change only Swift
+/// Observation reported — once, later, on the actor it is isolated to, for
+/// every change made meanwhile (``When/later``). A change the closure makes
+/// itself while it runs, on its thread, runs nothing (``When/never``): a
+/// closure that writes a key it reads sees its own write, and is not run
+/// again for it, forever or once.
+@usableFromInline
+final class Rerun: @unchecked Sendable {
+  // @unchecked Sendable: `run` is written once, before the closure is
+  // observed; everything else is immutable, atomic or behind its lock.
+
+  @usableFromInline enum When { case now, later, never }
+
+  /// Whether every run after a change waits for ``schedule(ifNoRunSince:)``.
+  let defers: Bool
+
+  /// Runs a job on the actor the closure is isolated to, or on a task
+  /// when it is isolated to none.
+  private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
+
+  /// Runs the closure again (the observation's `runScheduled()`); set once,
+  /// before the first change can come.
+  private(set) var run: (@Sendable () -> Void)? = nil
+
+  /// The job waiting to run, if any: changes until it starts join it.
+  private let pending = LockedState(Pending())
+
+  private struct Pending {
+    var isScheduled = false
+    /// What the job was asked for: ``unconditional``, or the latest run
+    /// whose Observation tracking asked (the job runs only if no run
+    /// started since), or -1 for nothing. Each change fires the tracking
+    /// of the latest run that read the property, so the latest asks.
+    var requested = -1
+  }
+
+  private static let unconditional = Int.max
+
+  /// How many runs started: a job asked for by Swift Observation, whose
+  /// change a run since has seen (the same change, told through the
+  /// object's own registrations), does nothing.
+  private let runs = AtomicInt(0)
+
+  /// Whether the last run read a property Swift Observation tracks, which
+  /// can run the closure again though no key is registered.
+  private let observationReads = AtomicFlag(false)
+
+  /// The tracked closures running on this thread, innermost first.
+  private static let running = ThreadLocal(.runningClosure)
+
+  private struct Frame {
+    let rerun: ObjectIdentifier
+    let outer: UnsafeMutablePointer<Frame>?
+  }
+
+  init(defers: Bool, isolation: (any Actor)?) {
+    self.defers = defers
+    if let isolation {
+      enqueue = { job in Task { await runIsolated(to: isolation, job) } }
+    } else {
+      enqueue = { job in Task { job() } }
+    }
+  }
+
+  /// Sets what a scheduled job runs.
+  func attach(_ run: @escaping @Sendable () -> Void) {
+    self.run = run
+  }
+
+  /// How many runs started so far.
+  var runCount: Int { runs.load(ordering: .acquiring) }
+
+  /// When the closure runs for a change told now, on this thread.
+  @usableFromInline
+  func whenToRun() -> When {
+    if isRunningOnThisThread { return .never }
+    return defers ? .later : .now
+  }
+
+  /// Whether a run of this closure is under way on this thread.
+  var isRunningOnThisThread: Bool {
+    var frame = Self.running.value?.assumingMemoryBound(to: Frame.self)
+    while let current = frame {
+      if current.pointee.rerun == ObjectIdentifier(self) { return true }
+      frame = current.pointee.outer
+    }
+    return false
+  }
+
+  /// Whether the last run read a property Swift Observation tracks.
+  var tracksObservation: Bool { observationReads.load(ordering: .acquiring) }
+
+  /// Runs `read` inside `withObservationTracking`, where Observation is
+  /// available, so that a change of an `@Observable` class's property it
+  /// read schedules a run after the change. Observation tells before the
+  /// change, once; the run it asks for does nothing if another run (for
+  /// the same change, told through a `@KeyValueObservable` class's own
+  /// registrations) started since.
+  func readTrackingObservation<Value>(_ read: () -> Value) -> Value {
+    guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return read() }
+    observationReads.store(false, ordering: .relaxed)
+    let run = runCount
+    // Observation makes the handler only when the read tracked something.
+    return withObservationTracking(read, onChange: observationHandler(afterRun: run))
+  }
+
+  private func observationHandler(afterRun run: Int) -> @Sendable () -> Void {
+    observationReads.store(true, ordering: .releasing)
+    return { [weak self] in self?.schedule(ifNoRunSince: run) }
+  }
+
+  /// Runs `body`, one run of the closure, marked as running on this thread.
+  func running<Result>(_ body: () -> Result) -> Result {
+    runs.add(1, ordering: .acquiringAndReleasing)
+    var frame = Frame(rerun: ObjectIdentifier(self), outer: Self.running.value?.assumingMemoryBound(to: Frame.self))
+    return withUnsafeMutablePointer(to: &frame) { frame in
+      Self.running.value = UnsafeMutableRawPointer(frame)
+      defer { Self.running.value = frame.pointee.outer.map(UnsafeMutableRawPointer.init) }
+      return body()
+    }
+  }
+
+  /// Asks for one run where the closure is isolated, unless one is waiting
+  /// already; with `runCount`, the run is skipped if another run started
+  /// after that one.
+  @usableFromInline
+  func schedule(ifNoRunSince runCount: Int? = nil) {
+    let first = pending.withLock { pending in
+      pending.requested = Swift.max(pending.requested, runCount ?? Self.unconditional)
+      defer { pending.isScheduled = true }
+      return !pending.isScheduled
+    }
+    guard first else { return }
+    enqueue { [self] in
+      let asked = pending.withLock { pending in
+        defer { pending = Pending() }
+        return pending.requested
+      }
+      guard asked == Self.unconditional || asked == runs.load(ordering: .acquiring) else { return }
+      run?()
+    }
+  }
+}
+
+/// Runs `job` isolated to `actor`.
+private func runIsolated(to actor: isolated any Actor, _ job: @Sendable () -> Void) {
+  job()
+}

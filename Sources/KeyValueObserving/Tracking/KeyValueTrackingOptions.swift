@@ -1,0 +1,36 @@
+/// How a closure observed with
+/// ``withKeyValueObservation(options:isolation:fileID:line:_:)`` runs again.
+///
+/// ```swift
+/// // On the main actor: three writes in one turn, one run after it.
+/// let token = withKeyValueObservation(options: .coalesced) {
+///     label.text = "\(model.first) \(model.last), \(model.age)"
+/// }
+/// model.first = "Ada"; model.last = "Lovelace"; model.age = 36
+/// ```
+public struct KeyValueTrackingOptions: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+
+  /// A set made of the options in `rawValue`.
+  ///
+  /// ```swift
+  /// let options = KeyValueTrackingOptions(rawValue: 1)  // .coalesced
+  /// ```
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  /// Runs once after the current turn of the actor the closure is isolated
+  /// to, for every change made until then, instead of once per change on
+  /// the thread that makes it. The run is on that actor whichever thread
+  /// made the changes, so UI code is safe from a change made anywhere.
+  ///
+  /// A closure isolated to no actor has no turn to wait for: the option is
+  /// refused with a ``KeyValueObservingDiagnostic/Kind/coalescingWithoutActor``
+  /// report, and the closure runs at each change.
+  ///
+  /// ```swift
+  /// let token = withKeyValueObservation(options: .coalesced) { render(model) }
+  /// ```
+  public static let coalesced = KeyValueTrackingOptions(rawValue: 1 << 0)
+}

@@ -1,0 +1,183 @@
+/// Runs `apply` now, and again after each change of anything it read,
+/// until the returned token is invalidated or released.
+///
+/// Every observable property `apply` reads is observed: on any number of
+/// `@KeyValueObservable` objects, through chains, computed properties and
+/// to-many collections, and on `@Observable` classes too, through
+/// `withObservationTracking`, where Observation is available. Each run
+/// tracks its reads anew: a branch that stops reading a key stops
+/// observing it.
+///
+/// ```swift
+/// let token = withKeyValueObservation {
+///     label.text = "\(model.name) has \(model.items.count) items"
+/// }
+/// model.name = "Ada"         // runs it again, after the change
+/// model.items.append("pen")  // and again
+/// ```
+///
+/// Unlike `withObservationTracking`, it keeps observing, and runs after a
+/// change, synchronously, on the thread that made it — as an `observe`
+/// handler does — so that what it sets is current when the change
+/// returns. Changes made inside one ``KeyValueObservable/withChange(for:_:)``,
+/// one will/did pair or one to-many mutation give one run; with
+/// ``KeyValueTrackingOptions/coalesced``, all the changes of one turn of
+/// the closure's actor give one run, on that actor. A change reported only
+/// by Swift Observation (an `@Observable` class's, which tells before the
+/// change) runs it afterwards, on its actor, asynchronously.
+///
+/// A run that writes a key it reads sees its own write and is not run
+/// again for it. The closure takes the isolation of its caller, and a
+/// debug build checks that each run is there (see
+/// ``KeyValueObservable/observe(_:options:isolation:fileID:line:changeHandler:)``).
+/// The observation ends, and its token turns inactive, when the token is
+/// invalidated or released, or when every `@KeyValueObservable` object
+/// the last run read is freed; it releases the closure then.
+///
+/// - Parameters:
+///   - options: How it runs again; see ``KeyValueTrackingOptions``.
+///   - isolation: The actor `apply` is isolated to: the caller's, which
+///     Swift passes for you.
+///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
+///   - line: The line of the call, likewise.
+///   - apply: What to run; what it reads is what is observed.
+/// - Returns: The token that keeps the observation alive.
+public func withKeyValueObservation(
+  options: KeyValueTrackingOptions = [],
+  isolation: isolated (any Actor)? = #isolation,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  _ apply: @escaping () -> Void
+) -> KeyValueObservation {
+  trackedObservation(
+    of: apply, options: [], tracking: options, isolation: isolation,
+    site: RegistrationSite(fileID: fileID, line: line), changeHandler: nil
+  )
+}
+
+/// Observes the value `read` returns: calls `changeHandler` after each
+/// change of anything `read` read, with the value's own old and new values,
+/// until the returned token is invalidated or released.
+///
+/// `read` is tracked as ``withKeyValueObservation(options:isolation:fileID:line:_:)``
+/// tracks its closure, and runs again after each change; `changeHandler`
+/// is not tracked, so it may read and write anything.
+///
+/// ```swift
+/// let token = withKeyValueObservation(of: { cart.items.count * price.value }, options: [.old, .new]) { change in
+///     print("total \(change.oldValue!) → \(change.newValue!)")
+/// }
+/// cart.items.append("pen")  // prints "total 0 → 3"
+/// ```
+///
+/// - Parameters:
+///   - read: Reads the value; what it reads is what is observed.
+///   - options: Which values the changes carry and which extra
+///     notifications are sent, as for `observe`.
+///   - tracking: How it reads again; see ``KeyValueTrackingOptions``.
+///     Coalesced changes carry the value before the first of them as
+///     their old value.
+///   - isolation: The actor the closures are isolated to: the caller's.
+///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
+///   - line: The line of the call, likewise.
+///   - changeHandler: Called with each change.
+/// - Returns: The token that keeps the observation alive.
+public func withKeyValueObservation<Value>(
+  of read: @escaping () -> Value,
+  options: KeyValueObservingOptions = [],
+  tracking: KeyValueTrackingOptions = [],
+  isolation: isolated (any Actor)? = #isolation,
+  fileID: StaticString = #fileID,
+  line: UInt = #line,
+  changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
+) -> KeyValueObservation {
+  trackedObservation(
+    of: read, options: options, tracking: tracking, isolation: isolation,
+    site: RegistrationSite(fileID: fileID, line: line), changeHandler: changeHandler
+  )
+}
+
+/// The one path of both forms: a derived observation of what `read` reads,
+/// filed in a host of its own (see ``ObservationHost``).
+private func trackedObservation<Value>(
+  of read: @escaping () -> Value,
+  options: KeyValueObservingOptions,
+  tracking: KeyValueTrackingOptions,
+  isolation: (any Actor)?,
+  site: RegistrationSite,
+  changeHandler: ((KeyValueObservedChange<Value>) -> Void)?
+) -> KeyValueObservation {
+  var defers = tracking.contains(.coalesced)
+  if defers && isolation == nil {
+    reportProblem(
+      .coalescingWithoutActor,
+      "withKeyValueObservation(options: .coalesced) at \(site.description ?? "a call") is isolated to no actor, so "
+        + "there is no turn to coalesce changes into: it runs after each change; call it from the actor whose "
+        + "turns should coalesce them (the main actor, for UI code)"
+    )
+    defers = false
+  }
+  let rerun = Rerun(defers: defers, isolation: isolation)
+  let host = ObservationHost()
+  let storage = host.storage
+  // Checked in a debug build, as `observe` checks its handler.
+  var checkedIsolation: (any Actor)? = nil
+  if _isDebugAssertConfiguration() { checkedIsolation = isolation }
+  let tracked: DerivedObservation<ObservationHost, Value>.Reader = { [checkedIsolation] _, _ in
+    if let checkedIsolation {
+      checkedIsolation.preconditionIsolated(
+        "KeyValueObserving: a closure observed with withKeyValueObservation at \(site.description ?? "a call") "
+          + "runs off \(checkedIsolation), the actor it is isolated to, for a change made there; observe it with "
+          + "options: .coalesced to run it on that actor whoever changes what it reads"
+      )
+    }
+    return rerun.running { rerun.readTrackingObservation(read) }
+  }
+  // Coalesced changes carry the value the last run handed over as old:
+  // the runs read new values for it even when the handler wants none.
+  let lastValue = defers && options.contains(.old) ? LastValue<Value>() : nil
+  let observedOptions = lastValue == nil ? options : options.union(.new)
+  let observation = DerivedObservation<ObservationHost, Value>(
+    root: host,
+    storage: storage,
+    filedUnder: \ObservationHost.self,
+    keyDescription: changeHandler == nil ? "apply" : "value",
+    read: tracked,
+    options: observedOptions,
+    hooks: ObservationHooks(source: .trackedClosure),
+    rerun: rerun,
+    changes: DerivedObservation<ObservationHost, Value>.changes(),
+    handler: { [host] _, change in
+      withExtendedLifetime(host) {}
+      guard let changeHandler else { return }
+      guard let lastValue, !change.isPrior else { return changeHandler(change) }
+      let old = lastValue.value.withLock { last in
+        defer { last = change.newValue }
+        return change.oldValue ?? last
+      }
+      let new = options.contains(.new) ? change.newValue : nil
+      changeHandler(KeyValueObservedChange(kind: .setting, newValue: new, oldValue: old, isPrior: false))
+    }
+  )
+  rerun.attach { [weak observation] in observation?.runScheduled() }
+  let (anchor, value) = observation.start(root: host, constant: true, site: site)
+  lastValue?.value.withLock { $0 = value }
+  if observation.dependencyCount == 0 && !rerun.tracksObservation {
+    reportProblem(
+      .unobservableKeyPath,
+      "withKeyValueObservation at \(site.description ?? "a call") read no observable property, so nothing can run it "
+        + "again: it ran once and ended; read a property of a @KeyValueObservable or @Observable class in it"
+    )
+    storage.close()
+  }
+  if let changeHandler {
+    sendInitial(options: options, isLive: anchor.isLive, value: value) { changeHandler($0) }
+  }
+  return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
+}
+
+/// The value a coalesced observation last handed over.
+private final class LastValue<Value>: @unchecked Sendable {
+  // @unchecked Sendable: the value is behind its lock.
+  let value = LockedState<Value?>(nil)
+}
