@@ -120,6 +120,15 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// nonisolated func start() { token = withKeyValueObservation(options: .coalesced) { … } }
     /// ```
     public static let coalescingWithoutActor = Kind(name: "coalescingWithoutActor")
+
+    /// A binding whose one change was carried back and forth a hundred
+    /// times — a property observer on one side that keeps changing the
+    /// other — and stopped; the two sides may differ.
+    ///
+    /// ```swift
+    /// var text = "" { didSet { model.count += 1 } }  // bound to model.count's text: never settles
+    /// ```
+    public static let bindingDidNotSettle = Kind(name: "bindingDidNotSettle")
   }
 
   /// The category.

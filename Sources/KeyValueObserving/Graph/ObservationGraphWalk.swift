@@ -119,6 +119,8 @@ struct ObservationGraphWalk {
       return (anonymousNode(registration), .publisher)
     case .controller(let controller):
       return (controllerNode(controller, distance: distance), .controller)
+    case .binding(let binding):
+      return (bindingNode(binding, distance: distance), .token)
     case .classic(let target):
       if let controller = target.controller {
         return (controllerNode(controller, distance: distance), .controller)
@@ -148,6 +150,16 @@ struct ObservationGraphWalk {
         continue
       }
       kept.append(object)
+      queue(storage, distance: distance + 1)
+    }
+    return made
+  }
+
+  /// The binding's node; the other object it binds is walked next.
+  private mutating func bindingNode(_ binding: any BindingIdentity, distance: Int) -> Int {
+    if let known = numbers[ObjectIdentifier(binding)] { return known }
+    let made = number(of: binding, kind: .anonymous, label: binding.description)
+    for storage in binding.boundStorages() {
       queue(storage, distance: distance + 1)
     }
     return made

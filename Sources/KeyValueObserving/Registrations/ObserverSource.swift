@@ -28,6 +28,8 @@ package enum ObserverSource: @unchecked Sendable {
   /// A closure observed with `withKeyValueObservation`, which observes
   /// what it reads.
   case trackedClosure
+  /// A binding, of this object's key to another's, or another's to it.
+  case binding(any BindingIdentity)
   /// A ``KVOController``.
   case controller(ControllerIdentity)
   /// A classic ``KeyValueObserver``, on a key that is not one stored
@@ -44,6 +46,7 @@ package enum ObserverSource: @unchecked Sendable {
     case .queue(let queue): "closure on \(queue.label)"
     case .mainActor: "closure on the main actor"
     case .trackedClosure: "withKeyValueObservation closure"
+    case .binding(let binding): binding.description
     case .controller(let controller): controller.description
     case .classic(let target): target.description
     }

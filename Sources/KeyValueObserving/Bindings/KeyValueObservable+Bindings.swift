@@ -1,0 +1,179 @@
+extension KeyValueObservable {
+  /// Binds a value of this object to a property of `target`, one way:
+  /// `target`'s property is set at once, and again after each change.
+  ///
+  /// The value is observed as ``observe(_:options:isolation:fileID:line:changeHandler:)``
+  /// observes it — a stored property, a computed one, a chain — and
+  /// written on the thread that changed it. `target` may be any object: a
+  /// model, or a view. The binding holds neither object alive, and ends
+  /// when its token is invalidated or released, when this object is
+  /// freed, or when a change finds `target` freed (an observable `target`
+  /// ends it as it is freed).
+  ///
+  /// ```swift
+  /// let token = model.bind(\.title, to: titleLabel, \.text)  // label.text: String?
+  /// model.title = "Inbox"  // titleLabel.text == "Inbox"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to bind, rooted at this object's type.
+  ///   - target: The object to write.
+  ///   - targetKeyPath: The property of `target` to write.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
+  ///   - line: The line of the call, likewise.
+  /// - Returns: The token that keeps the binding alive.
+  public func bind<Target: AnyObject, Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    to target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    bind(keyPath, to: target, targetKeyPath, fileID: fileID, line: line, transform: { $0 })
+  }
+
+  /// Binds a value of this object to an optional property of `target`,
+  /// one way: a `String` to a label's `String?`.
+  ///
+  /// ```swift
+  /// let token = model.bind(\.title, to: titleLabel, \.text)
+  /// ```
+  public func bind<Target: AnyObject, Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    to target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value?>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    bind(keyPath, to: target, targetKeyPath, fileID: fileID, line: line, transform: { $0 })
+  }
+
+  /// Binds an optional value of this object to a property of `target`
+  /// that is not optional, one way, writing `placeholder` for `nil`.
+  ///
+  /// ```swift
+  /// let token = person.bind(\.nickname, to: nameLabel, \.plainText, placeholder: "—")
+  /// ```
+  public func bind<Target: AnyObject, Value>(
+    _ keyPath: KeyPath<Self, Value?>,
+    to target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    placeholder: Value,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    bind(keyPath, to: target, targetKeyPath, fileID: fileID, line: line, transform: { $0 ?? placeholder })
+  }
+
+  /// Binds a value of this object to a property of `target`, one way,
+  /// through `transform`.
+  ///
+  /// ```swift
+  /// let token = download.bind(\.fraction, to: progressLabel, \.text) { "\(Int($0 * 100)) %" }
+  /// ```
+  public func bind<Target: AnyObject, Value, TargetValue>(
+    _ keyPath: KeyPath<Self, Value>,
+    to target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    transform: @escaping (Value) -> TargetValue
+  ) -> KeyValueObservation {
+    PropertyBinding(source: self, keyPath, target: target, targetKeyPath, forward: transform, backward: nil).start(
+      source: self, observingTarget: nil, initialValueFrom: .source, site: RegistrationSite(fileID: fileID, line: line)
+    )
+  }
+
+  /// Binds a property of this object and one of `target` both ways: each
+  /// change of either is written to the other.
+  ///
+  /// Which side's value both take at first is said at the call
+  /// (`initialValueFrom`), not guessed. A write the binding makes is not
+  /// sent back to the side it came from, and writes racing on two threads
+  /// end with both sides equal (the value of the last). Each write is made
+  /// on the thread that changed the other side. The binding holds neither
+  /// object alive and ends when its token is invalidated or released, or
+  /// when either object is freed.
+  ///
+  /// ```swift
+  /// let token = settings.bind(\.volume, twoWayTo: slider, \.value, initialValueFrom: .source)
+  /// slider.value = 0.5   // settings.volume == 0.5
+  /// settings.volume = 1  // slider.value == 1
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: This object's property.
+  ///   - target: The other object, `@KeyValueObservable` too.
+  ///   - targetKeyPath: The other object's property.
+  ///   - initialValueFrom: The side whose value both take at once.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
+  ///   - line: The line of the call, likewise.
+  /// - Returns: The token that keeps the binding alive.
+  public func bind<Target: KeyValueObservable, Value>(
+    _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+    twoWayTo target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    initialValueFrom: KeyValueBindingSide,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    bind(
+      keyPath, twoWayTo: target, targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
+      transform: { $0 }, inverse: { $0 }
+    )
+  }
+
+  /// Binds an optional property of this object and one of `target` that
+  /// is not optional, both ways: `nil` is written to `target` as
+  /// `placeholder`, and `placeholder` comes back as `nil`.
+  ///
+  /// ```swift
+  /// let token = profile.bind(\.nickname, twoWayTo: nicknameField, \.text, placeholder: "", initialValueFrom: .source)
+  /// nicknameField.text = ""  // profile.nickname == nil
+  /// ```
+  public func bind<Target: KeyValueObservable, Value: Equatable>(
+    _ keyPath: ReferenceWritableKeyPath<Self, Value?>,
+    twoWayTo target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    placeholder: Value,
+    initialValueFrom: KeyValueBindingSide,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    bind(
+      keyPath, twoWayTo: target, targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
+      transform: { $0 ?? placeholder }, inverse: { $0 == placeholder ? nil : $0 }
+    )
+  }
+
+  /// Binds a property of this object and one of `target` both ways,
+  /// through `transform` and its `inverse`.
+  ///
+  /// ```swift
+  /// let token = thermostat.bind(\.celsius, twoWayTo: field, \.text, initialValueFrom: .source,
+  ///                             transform: { "\($0)" }, inverse: { Double($0) ?? 0 })
+  /// ```
+  public func bind<Target: KeyValueObservable, Value, TargetValue>(
+    _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+    twoWayTo target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    initialValueFrom: KeyValueBindingSide,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    transform: @escaping (Value) -> TargetValue,
+    inverse: @escaping (TargetValue) -> Value
+  ) -> KeyValueObservation {
+    let site = RegistrationSite(fileID: fileID, line: line)
+    let binding = PropertyBinding(
+      source: self, keyPath, target: target, targetKeyPath, forward: transform, backward: (keyPath, inverse)
+    )
+    return binding.start(
+      source: self,
+      observingTarget: { target, hooks, send in
+        target.register(targetKeyPath, options: .new, hooks: hooks, site: site) { _, change in send(change.newValue!) }
+      },
+      initialValueFrom: initialValueFrom,
+      site: site
+    )
+  }
+}
