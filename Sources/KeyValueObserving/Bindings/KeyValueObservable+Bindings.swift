@@ -169,8 +169,8 @@ extension KeyValueObservable {
     )
     return binding.start(
       source: self,
-      observingTarget: { target, hooks, send in
-        target.register(targetKeyPath, options: .new, hooks: hooks, site: site) { _, change in send(change.newValue!) }
+      observingTarget: { target, hooks, carry in
+        target.register(targetKeyPath, options: [], hooks: hooks, site: site) { _, _ in carry() }
       },
       initialValueFrom: initialValueFrom,
       site: site

@@ -99,19 +99,17 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// `initialValueFrom`, and returns the binding's token.
   func start(
     source: Source,
-    observingTarget: ((Target, ObservationHooks, @escaping (TargetValue) -> Void) -> RegistrationHandle)?,
+    observingTarget: ((Target, ObservationHooks, @escaping () -> Void) -> RegistrationHandle)?,
     initialValueFrom initial: KeyValueBindingSide,
     site: RegistrationSite
   ) -> KeyValueObservation {
     let hooks = ObservationHooks(source: .binding(self), ended: { [self] in end() })
     registrations.append(
-      source.register(sourceKeyPath, options: .new, hooks: hooks, site: site) { [self] _, change in
-        carry(from: .source, value: change.newValue.map(Written.source))
-      }
+      source.register(sourceKeyPath, options: [], hooks: hooks, site: site) { [self] _, _ in carry(from: .source) }
     )
     if let observingTarget, let target = target.object {
       registrations.append(
-        observingTarget(target, hooks) { [self] value in carry(from: .target, value: .target(value)) }
+        observingTarget(target, hooks) { [self] in carry(from: .target) }
       )
     } else if let targetStorage {
       // One way to an observable object: told when it is freed.
@@ -126,19 +124,16 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     anchor.site = site
     // The host is alive, so its storage is open and the addition succeeds.
     _ = storage.add(anchor)
-    carry(from: initial, value: nil)
+    carry(from: initial)
     return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
   }
 
-  /// A value read from one side.
-  private enum Written {
-    case source(SourceValue)
-    case target(TargetValue)
-  }
-
-  /// Carries `side`'s value — `value`, or read now — to the other side,
-  /// and whatever changes meanwhile after it (see the type's discussion).
-  private func carry(from side: KeyValueBindingSide, value: Written?) {
+  /// Carries `side`'s value, read now, to the other side, and whatever
+  /// changes meanwhile after it (see the type's discussion).
+  ///
+  /// Read now, not taken from the change: observers told before the
+  /// binding may have changed the side again, and told it first.
+  private func carry(from side: KeyValueBindingSide) {
     guard !ended.load(ordering: .acquiring) else { return }
     let thread = currentThreadIdentity()
     let writes = propagation.withLock { state -> Bool in
@@ -153,10 +148,9 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     }
     guard writes else { return }
     var side = side
-    var value = value
     var rounds = 0
     while true {
-      write(from: side, value: value)
+      write(from: side)
       let next = propagation.withLock { state -> KeyValueBindingSide? in
         guard let waiting = state.waiting, rounds < Self.roundLimit else {
           state = Propagation()
@@ -169,7 +163,6 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       guard let next else { break }
       rounds += 1
       side = next
-      value = nil
     }
     if rounds == Self.roundLimit {
       reportProblem(
@@ -180,22 +173,18 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     }
   }
 
-  /// Writes the side across from `side` with `value`, or with `side`'s
-  /// value read now; ends the binding if an object is gone.
-  private func write(from side: KeyValueBindingSide, value: Written?) {
+  /// Writes the side across from `side` with `side`'s value; ends the
+  /// binding if an object is gone.
+  private func write(from side: KeyValueBindingSide) {
     guard let sourceObject = source.object, let targetObject = target.object else {
       return end()
     }
     switch side {
     case .source:
-      let sourceValue: SourceValue
-      if case .source(let given)? = value { sourceValue = given } else { sourceValue = sourceObject[keyPath: sourceKeyPath] }
-      targetObject[keyPath: targetKeyPath] = forward(sourceValue)
+      targetObject[keyPath: targetKeyPath] = forward(sourceObject[keyPath: sourceKeyPath])
     case .target:
       guard let backward else { return }
-      let targetValue: TargetValue
-      if case .target(let given)? = value { targetValue = given } else { targetValue = targetObject[keyPath: targetKeyPath] }
-      sourceObject[keyPath: backward.keyPath] = backward.convert(targetValue)
+      sourceObject[keyPath: backward.keyPath] = backward.convert(targetObject[keyPath: targetKeyPath])
     }
   }
 
