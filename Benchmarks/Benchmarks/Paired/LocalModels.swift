@@ -103,3 +103,8 @@ final class PairedSink: KeyValueObserver {
     blackHole(change)
   }
 }
+
+/// A plain class a binding writes to, as a view is.
+final class PairedTarget {
+  var value = 0
+}

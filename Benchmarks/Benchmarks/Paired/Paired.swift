@@ -93,6 +93,7 @@ let benchmarks: @Sendable () -> Void = {
   }
 
   beyondStoredKeyBenchmarks()
+  closureAndBindingBenchmarks()
   withObservationBenchmarks()
   withCombineBenchmarks()
 }

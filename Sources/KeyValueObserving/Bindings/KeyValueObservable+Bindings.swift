@@ -22,6 +22,7 @@ extension KeyValueObservable {
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
   ///   - line: The line of the call, likewise.
   /// - Returns: The token that keeps the binding alive.
+  @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
     _ keyPath: KeyPath<Self, Value>,
     to target: Target,
@@ -38,6 +39,7 @@ extension KeyValueObservable {
   /// ```swift
   /// let token = model.bind(\.title, to: titleLabel, \.text)
   /// ```
+  @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
     _ keyPath: KeyPath<Self, Value>,
     to target: Target,
@@ -54,6 +56,7 @@ extension KeyValueObservable {
   /// ```swift
   /// let token = person.bind(\.nickname, to: nameLabel, \.plainText, placeholder: "—")
   /// ```
+  @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
     _ keyPath: KeyPath<Self, Value?>,
     to target: Target,
@@ -71,6 +74,7 @@ extension KeyValueObservable {
   /// ```swift
   /// let token = download.bind(\.fraction, to: progressLabel, \.text) { "\(Int($0 * 100)) %" }
   /// ```
+  @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value, TargetValue>(
     _ keyPath: KeyPath<Self, Value>,
     to target: Target,
@@ -79,8 +83,14 @@ extension KeyValueObservable {
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue
   ) -> KeyValueObservation {
-    PropertyBinding(source: self, keyPath, target: target, targetKeyPath, forward: transform, backward: nil).start(
-      source: self, observingTarget: nil, initialValueFrom: .source, site: RegistrationSite(fileID: fileID, line: line)
+    let binding = PropertyBinding(
+      source: self, keyPath, target: target, targetKeyPath,
+      forward: { $1[keyPath: targetKeyPath] = transform($0[keyPath: keyPath]) }, backward: nil
+    )
+    return binding.start(
+      source: self, site: RegistrationSite(fileID: fileID, line: line), initialValueFrom: .source,
+      sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
+      observeTarget: nil
     )
   }
 
@@ -109,6 +119,7 @@ extension KeyValueObservable {
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
   ///   - line: The line of the call, likewise.
   /// - Returns: The token that keeps the binding alive.
+  @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value>,
     twoWayTo target: Target,
@@ -131,6 +142,7 @@ extension KeyValueObservable {
   /// let token = profile.bind(\.nickname, twoWayTo: nicknameField, \.text, placeholder: "", initialValueFrom: .source)
   /// nicknameField.text = ""  // profile.nickname == nil
   /// ```
+  @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value: Equatable>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value?>,
     twoWayTo target: Target,
@@ -153,6 +165,7 @@ extension KeyValueObservable {
   /// let token = thermostat.bind(\.celsius, twoWayTo: field, \.text, initialValueFrom: .source,
   ///                             transform: { "\($0)" }, inverse: { Double($0) ?? 0 })
   /// ```
+  @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value, TargetValue>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value>,
     twoWayTo target: Target,
@@ -165,15 +178,16 @@ extension KeyValueObservable {
   ) -> KeyValueObservation {
     let site = RegistrationSite(fileID: fileID, line: line)
     let binding = PropertyBinding(
-      source: self, keyPath, target: target, targetKeyPath, forward: transform, backward: (keyPath, inverse)
+      source: self, keyPath, target: target, targetKeyPath,
+      forward: { $1[keyPath: targetKeyPath] = transform($0[keyPath: keyPath]) },
+      backward: { $0[keyPath: keyPath] = inverse($1[keyPath: targetKeyPath]) }
     )
     return binding.start(
-      source: self,
-      observingTarget: { target, hooks, carry in
-        target.register(targetKeyPath, options: [], hooks: hooks, site: site) { _, _ in carry() }
-      },
-      initialValueFrom: initialValueFrom,
-      site: site
+      source: self, site: site, initialValueFrom: initialValueFrom,
+      sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
+      observeTarget: { target, hooks in
+        target.register(targetKeyPath, options: [], hooks: hooks, site: site) { _, _ in binding.carry(from: .target) }
+      }
     )
   }
 }

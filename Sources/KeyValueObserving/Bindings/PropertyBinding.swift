@@ -21,66 +21,80 @@ package protocol BindingIdentity: AnyObject, Sendable {
 /// gone. It holds neither object alive.
 ///
 /// **No echo, and both sides equal.** One thread at a time writes for a
-/// binding. A change it is told while a thread writes is either the echo
-/// of that write (the written side, changed on the writing thread: not
-/// sent back), or a change to carry after it: the writing thread then
-/// reads that side again and writes the other, until nothing waits. So
-/// writes racing on two threads end with the value of the last one on
-/// both sides. Nothing is called under the lock.
+/// binding (``gate``). A change it is told while a thread writes is either
+/// the echo of that write (the written side, changed on the writing
+/// thread: not sent back), or a change to carry after it: the writing
+/// thread then reads that side again and writes the other, until nothing
+/// waits. So writes racing on two threads end with the value of the last
+/// one on both sides. The value carried is the side's value read then, not
+/// the change's: observers told before the binding may have changed it
+/// again, and told it first. Nothing is locked; the gate is one atomic
+/// word.
+///
+/// Its carrying is inlinable, so that it is specialised where `bind` is
+/// called: key paths of known types, no run-time type lookups.
+@usableFromInline
 final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, SourceValue, TargetValue>:
   BindingIdentity, @unchecked Sendable
 {
   // @unchecked Sendable: the objects are reached through the runtime's
-  // atomic reference counts, the propagation state behind its lock; the
-  // rest is immutable or written once before the binding is shared.
+  // atomic reference counts, the gate is atomic; the rest is immutable or
+  // written once before the binding is shared.
 
-  private let source: UnownedReference<Source>
-  private let target: UnownedReference<Target>
-  private let sourceKeyPath: KeyPath<Source, SourceValue>
-  private let targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>
-  private let forward: (SourceValue) -> TargetValue
-  /// Both ways: the source's writable key path, and the inverse.
-  private let backward: (keyPath: ReferenceWritableKeyPath<Source, SourceValue>, convert: (TargetValue) -> SourceValue)?
+  @usableFromInline let source: UnownedReference<Source>
+  @usableFromInline let target: UnownedReference<Target>
+  @usableFromInline let sourceKeyPath: KeyPath<Source, SourceValue>
+  /// Reads the source's value and writes it, converted, to the target.
+  @usableFromInline let forward: (Source, Target) -> Void
+  /// Both ways: reads the target's value and writes it, converted, to the
+  /// source.
+  @usableFromInline let backward: ((Source, Target) -> Void)?
 
-  package let description: String
+  /// Who writes for the binding: 0 while nobody does; else the writing
+  /// thread's identity shifted left by ``threadShift``, with
+  /// ``targetWritten`` when it writes the target, and a bit per side that
+  /// changed meanwhile (``waiting(_:)``).
+  @usableFromInline let gate = AtomicUInt(0)
+  @usableFromInline static var targetWritten: UInt { 1 }
+  @usableFromInline static var threadShift: UInt { 3 }
+
+  @usableFromInline static func waiting(_ side: KeyValueBindingSide) -> UInt { side == .source ? 2 : 4 }
+
+  /// How many times one write may be carried back and forth before the
+  /// binding gives up (a `didSet` that keeps changing the other side).
+  @usableFromInline static var roundLimit: Int { 100 }
+
+  @usableFromInline package let description: String
   private let host = ObservationHost()
-  private let propagation = LockedState(Propagation())
   private let ended = AtomicFlag(false)
   /// The registrations with the source's and the target's key paths; set
   /// once each, before the first write.
   private var registrations: [RegistrationHandle] = []
   private let targetStorage: _KeyValueObservationStorage?
+  private let targetKeyDescription: String
 
-  /// How many times one write may be carried back and forth before the
-  /// binding gives up (a `didSet` that keeps changing the other side).
-  private static var roundLimit: Int { 100 }
-
-  private struct Propagation {
-    /// The thread writing for the binding, or 0.
-    var writer: UInt = 0
-    /// The side it is writing.
-    var written: KeyValueBindingSide? = nil
-    /// A side that changed meanwhile, to be carried over after.
-    var waiting: KeyValueBindingSide? = nil
-  }
-
+  /// A binding of `sourceKeyPath` to `targetKeyPath`, which `forward`
+  /// (and, both ways, `backward`) read and write: closures made where the
+  /// key paths are literals, so that the optimiser can turn their
+  /// projections into direct accesses.
+  @usableFromInline
   init(
     source: Source,
     _ sourceKeyPath: KeyPath<Source, SourceValue>,
     target: Target,
     _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
-    forward: @escaping (SourceValue) -> TargetValue,
-    backward: (keyPath: ReferenceWritableKeyPath<Source, SourceValue>, convert: (TargetValue) -> SourceValue)?
+    forward: @escaping (Source, Target) -> Void,
+    backward: ((Source, Target) -> Void)?
   ) {
     self.source = UnownedReference(source)
     self.target = UnownedReference(target)
     self.sourceKeyPath = sourceKeyPath
-    self.targetKeyPath = targetKeyPath
     self.forward = forward
     self.backward = backward
     self.targetStorage = (target as? any KeyValueObservable)?._$kvoStorage()
+    self.targetKeyDescription = Self.describe(targetKeyPath)
     let arrow = backward == nil ? "→" : "⇄"
-    description = "binding \(Source.self).\(Source.describe(sourceKeyPath)) \(arrow) \(Target.self).\(Self.describe(targetKeyPath))"
+    description = "binding \(Source.self).\(Source.describe(sourceKeyPath)) \(arrow) \(Target.self).\(targetKeyDescription)"
   }
 
   private static func describe(_ keyPath: AnyKeyPath) -> String {
@@ -88,32 +102,32 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       ?? "\(keyPath)"
   }
 
-  package func boundStorages() -> [_KeyValueObservationStorage] {
+  @usableFromInline package func boundStorages() -> [_KeyValueObservationStorage] {
     var storages: [_KeyValueObservationStorage] = []
     if let source = source.object, let storage = source._$kvoObservedStorage { storages.append(storage.takeUnretainedValue()) }
     if let targetStorage, !targetStorage.isClosed { storages.append(targetStorage) }
     return storages
   }
 
-  /// Registers with both objects, writes the side across from
-  /// `initialValueFrom`, and returns the binding's token.
+  /// Registers with both objects (`observeTarget` registers with the
+  /// target, both ways), writes the side across from `initialValueFrom`,
+  /// and returns the binding's token. The handlers are made by the caller,
+  /// where the types are known.
+  @usableFromInline
   func start(
     source: Source,
-    observingTarget: ((Target, ObservationHooks, @escaping () -> Void) -> RegistrationHandle)?,
+    site: RegistrationSite,
     initialValueFrom initial: KeyValueBindingSide,
-    site: RegistrationSite
+    sourceChanged: @escaping (Source, KeyValueObservedChange<SourceValue>) -> Void,
+    observeTarget: ((Target, ObservationHooks) -> RegistrationHandle)?
   ) -> KeyValueObservation {
     let hooks = ObservationHooks(source: .binding(self), ended: { [self] in end() })
-    registrations.append(
-      source.register(sourceKeyPath, options: [], hooks: hooks, site: site) { [self] _, _ in carry(from: .source) }
-    )
-    if let observingTarget, let target = target.object {
-      registrations.append(
-        observingTarget(target, hooks) { [self] in carry(from: .target) }
-      )
+    registrations.append(source.register(sourceKeyPath, options: [], hooks: hooks, site: site, changeHandler: sourceChanged))
+    if let observeTarget, let target = target.object {
+      registrations.append(observeTarget(target, hooks))
     } else if let targetStorage {
       // One way to an observable object: told when it is freed.
-      let watch = BindingAnchor(self, keyDescription: Self.describe(targetKeyPath))
+      let watch = BindingAnchor(self, keyDescription: targetKeyDescription)
       watch.site = site
       if targetStorage.add(watch) {
         registrations.append(RegistrationHandle(storage: targetStorage, registration: .passUnretained(watch)))
@@ -128,68 +142,96 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
   }
 
-  /// Carries `side`'s value, read now, to the other side, and whatever
-  /// changes meanwhile after it (see the type's discussion).
-  ///
-  /// Read now, not taken from the change: observers told before the
-  /// binding may have changed the side again, and told it first.
-  private func carry(from side: KeyValueBindingSide) {
-    guard !ended.load(ordering: .acquiring) else { return }
-    let thread = currentThreadIdentity()
-    let writes = propagation.withLock { state -> Bool in
-      if state.writer == thread, state.written == side { return false }  // the echo of this thread's write
-      if state.writer != 0 {
-        state.waiting = side
-        return false
+  /// Carries `side`'s value to the other side, and whatever changes
+  /// meanwhile after it (see the type's discussion). `sourceObject`, when
+  /// given, is the source, alive: the object a change was told on.
+  @inlinable
+  func carry(from side: KeyValueBindingSide, sourceObject: Source? = nil) {
+    let thread = currentThreadIdentity() << Self.threadShift
+    var state = gate.load(ordering: .relaxed)
+    while true {
+      if state == 0 {
+        let claimed = thread | (side == .source ? Self.targetWritten : 0)
+        let (exchanged, current) = gate.compareExchange(expected: 0, desired: claimed, ordering: .acquiring)
+        if exchanged { break }
+        state = current
+        continue
       }
-      state.writer = thread
-      state.written = side.other
-      return true
+      // The echo of this thread's own write: the side it is writing.
+      let writing: KeyValueBindingSide = state & Self.targetWritten != 0 ? .target : .source
+      if state >> Self.threadShift == thread >> Self.threadShift, writing == side { return }
+      let (exchanged, current) = gate.compareExchange(
+        expected: state, desired: state | Self.waiting(side), ordering: .acquiringAndReleasing
+      )
+      if exchanged { return }
+      state = current
     }
-    guard writes else { return }
     var side = side
+    var given = sourceObject
     var rounds = 0
     while true {
-      write(from: side)
-      let next = propagation.withLock { state -> KeyValueBindingSide? in
-        guard let waiting = state.waiting, rounds < Self.roundLimit else {
-          state = Propagation()
-          return nil
-        }
-        state.waiting = nil
-        state.written = waiting.other
-        return waiting
-      }
-      guard let next else { break }
-      rounds += 1
+      write(from: side, sourceObject: given)
+      given = nil
+      guard let next = nextWaiting(thread: thread, rounds: &rounds) else { return }
       side = next
-    }
-    if rounds == Self.roundLimit {
-      reportProblem(
-        .bindingDidNotSettle,
-        "\(description) was carried back and forth \(Self.roundLimit) times for one change and stopped: a property "
-          + "observer on one side keeps changing the other; the two sides may now differ"
-      )
     }
   }
 
-  /// Writes the side across from `side` with `side`'s value; ends the
-  /// binding if an object is gone.
-  private func write(from side: KeyValueBindingSide) {
-    guard let sourceObject = source.object, let targetObject = target.object else {
+  /// After a write: gives the gate up when nothing waits, or takes the
+  /// side that changed meanwhile (`nil` when there is none, or after
+  /// ``roundLimit`` rounds).
+  @inlinable
+  func nextWaiting(thread: UInt, rounds: inout Int) -> KeyValueBindingSide? {
+    var state = gate.load(ordering: .acquiring)
+    while true {
+      let waitingSource = state & Self.waiting(.source) != 0
+      let waitingTarget = state & Self.waiting(.target) != 0
+      if !waitingSource && !waitingTarget || rounds == Self.roundLimit {
+        let (exchanged, current) = gate.compareExchange(expected: state, desired: 0, ordering: .acquiringAndReleasing)
+        if exchanged {
+          if rounds == Self.roundLimit { reportUnsettled() }
+          return nil
+        }
+        state = current
+        continue
+      }
+      let next: KeyValueBindingSide = waitingSource ? .source : .target
+      let rest = state & (Self.waiting(.source) | Self.waiting(.target)) & ~Self.waiting(next)
+      let desired = thread | rest | (next == .source ? Self.targetWritten : 0)
+      let (exchanged, current) = gate.compareExchange(expected: state, desired: desired, ordering: .acquiringAndReleasing)
+      if exchanged {
+        rounds += 1
+        return next
+      }
+      state = current
+    }
+  }
+
+  /// Writes the side across from `side` with `side`'s value read now;
+  /// ends the binding if an object is gone.
+  @inlinable
+  func write(from side: KeyValueBindingSide, sourceObject given: Source?) {
+    guard let sourceObject = given ?? source.object, let targetObject = target.object else {
       return end()
     }
     switch side {
-    case .source:
-      targetObject[keyPath: targetKeyPath] = forward(sourceObject[keyPath: sourceKeyPath])
-    case .target:
-      guard let backward else { return }
-      sourceObject[keyPath: backward.keyPath] = backward.convert(targetObject[keyPath: targetKeyPath])
+    case .source: forward(sourceObject, targetObject)
+    case .target: backward?(sourceObject, targetObject)
     }
+  }
+
+  @usableFromInline
+  func reportUnsettled() {
+    reportProblem(
+      .bindingDidNotSettle,
+      "\(description) was carried back and forth \(Self.roundLimit) times for one change and stopped: a property "
+        + "observer on one side keeps changing the other; the two sides may now differ"
+    )
   }
 
   /// Ends the binding: once, from the token, a freed object, or a write
   /// that found one gone.
+  @usableFromInline
   func end() {
     guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
     withExtendedLifetime(self) {

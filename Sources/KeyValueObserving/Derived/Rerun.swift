@@ -13,8 +13,8 @@ import Observation
 /// again for it, forever or once.
 @usableFromInline
 final class Rerun: @unchecked Sendable {
-  // @unchecked Sendable: `run` is written once, before the closure is
-  // observed; everything else is immutable, atomic or behind its lock.
+  // @unchecked Sendable: everything is immutable, atomic or behind its
+  // lock.
 
   @usableFromInline enum When { case now, later, never }
 
@@ -25,14 +25,15 @@ final class Rerun: @unchecked Sendable {
   /// when it is isolated to none.
   private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-  /// Runs the closure again (the observation's `runScheduled()`); set once,
-  /// before the first change can come.
-  private(set) var run: (@Sendable () -> Void)? = nil
 
   /// The job waiting to run, if any: changes until it starts join it.
   private let pending = LockedState(Pending())
 
   private struct Pending {
+    /// Runs the closure again (the observation's `runScheduled()`): set
+    /// before the first change can come, dropped when the observation
+    /// ends, which breaks the cycle through the observation.
+    var run: (@Sendable () -> Void)? = nil
     var isScheduled = false
     /// What the job was asked for: ``unconditional``, or the latest run
     /// whose Observation tracking asked (the job runs only if no run
@@ -60,8 +61,12 @@ final class Rerun: @unchecked Sendable {
     let outer: UnsafeMutablePointer<Frame>?
   }
 
-  init(defers: Bool, isolation: (any Actor)?) {
+  /// Whether runs are read inside `withObservationTracking`.
+  private let tracksObservationReads: Bool
+
+  init(defers: Bool, tracksObservationReads: Bool, isolation: (any Actor)?) {
     self.defers = defers
+    self.tracksObservationReads = tracksObservationReads
     if let isolation {
       enqueue = { job in Task { await runIsolated(to: isolation, job) } }
     } else {
@@ -71,7 +76,17 @@ final class Rerun: @unchecked Sendable {
 
   /// Sets what a scheduled job runs.
   func attach(_ run: @escaping @Sendable () -> Void) {
-    self.run = run
+    pending.withLock { $0.run = run }
+  }
+
+  /// Drops what a scheduled job runs: the observation ended.
+  func detach() {
+    let run = pending.withLock { pending in
+      defer { pending.run = nil }
+      return pending.run
+    }
+    // Released after the lock.
+    _ = run
   }
 
   /// How many runs started so far.
@@ -104,7 +119,7 @@ final class Rerun: @unchecked Sendable {
   /// the same change, told through a `@KeyValueObservable` class's own
   /// registrations) started since.
   func readTrackingObservation<Value>(_ read: () -> Value) -> Value {
-    guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return read() }
+    guard tracksObservationReads, #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return read() }
     observationReads.store(false, ordering: .relaxed)
     let run = runCount
     // Observation makes the handler only when the read tracked something.
@@ -113,7 +128,9 @@ final class Rerun: @unchecked Sendable {
 
   private func observationHandler(afterRun run: Int) -> @Sendable () -> Void {
     observationReads.store(true, ordering: .releasing)
-    return { [weak self] in self?.schedule(ifNoRunSince: run) }
+    // Holds this object until Observation calls or drops it; what it runs
+    // is dropped when the observation ends.
+    return { [self] in schedule(ifNoRunSince: run) }
   }
 
   /// Runs `body`, one run of the closure, marked as running on this thread.
@@ -139,9 +156,12 @@ final class Rerun: @unchecked Sendable {
     }
     guard first else { return }
     enqueue { [self] in
-      let asked = pending.withLock { pending in
-        defer { pending = Pending() }
-        return pending.requested
+      let (asked, run) = pending.withLock { pending in
+        defer {
+          pending.isScheduled = false
+          pending.requested = -1
+        }
+        return (pending.requested, pending.run)
       }
       guard asked == Self.unconditional || asked == runs.load(ordering: .acquiring) else { return }
       run?()

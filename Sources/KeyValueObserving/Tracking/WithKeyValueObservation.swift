@@ -117,7 +117,7 @@ private func trackedObservation<Value>(
     )
     defers = false
   }
-  let rerun = Rerun(defers: defers, isolation: isolation)
+  let rerun = Rerun(defers: defers, tracksObservationReads: !tracking.contains(.keyValueOnly), isolation: isolation)
   let host = ObservationHost()
   let storage = host.storage
   // Checked in a debug build, as `observe` checks its handler.
@@ -144,7 +144,7 @@ private func trackedObservation<Value>(
     keyDescription: changeHandler == nil ? "apply" : "value",
     read: tracked,
     options: observedOptions,
-    hooks: ObservationHooks(source: .trackedClosure),
+    hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
     rerun: rerun,
     changes: DerivedObservation<ObservationHost, Value>.changes(),
     handler: { [host] _, change in
@@ -159,7 +159,7 @@ private func trackedObservation<Value>(
       changeHandler(KeyValueObservedChange(kind: .setting, newValue: new, oldValue: old, isPrior: false))
     }
   )
-  rerun.attach { [weak observation] in observation?.runScheduled() }
+  rerun.attach { observation.runScheduled() }
   let (anchor, value) = observation.start(root: host, constant: true, site: site)
   lastValue?.value.withLock { $0 = value }
   if observation.dependencyCount == 0 && !rerun.tracksObservation {

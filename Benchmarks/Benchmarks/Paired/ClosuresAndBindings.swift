@@ -1,0 +1,91 @@
+import Benchmark
+import KeyValueObserving
+
+/// A tracked closure against an observed computed key over the same reads,
+/// and a bound write against what it replaces: a one-observer write plus
+/// the target's own write, made through the same key path (a binding is
+/// given key paths; a write through one that is not a literal at the
+/// write is a call into the runtime, ten times the observed write on
+/// Linux, which the paired reference pays too).
+func closureAndBindingBenchmarks() {
+  paired("paired: write re-running a tracked closure ÷ write to a dependency of a computed key", operations: 2_000) {
+    let observed = PairedDerived()
+    let token = observed.observe(\.sum, options: .new) { _, change in blackHole(change.newValue) }
+    let tracked = PairedDerived()
+    let closure = withKeyValueObservation { blackHole(tracked.first + tracked.second) }
+    return Pair(
+      reference: writes(keeping: token) { index in observed.first = index },
+      ours: writes(keeping: closure) { index in tracked.first = index }
+    )
+  }
+
+  paired("paired: write re-running a tracked closure, key-value only ÷ write to a dependency of a computed key", operations: 2_000) {
+    let observed = PairedDerived()
+    let token = observed.observe(\.sum, options: .new) { _, change in blackHole(change.newValue) }
+    let tracked = PairedDerived()
+    let closure = withKeyValueObservation(options: .keyValueOnly) { blackHole(tracked.first + tracked.second) }
+    return Pair(
+      reference: writes(keeping: token) { index in observed.first = index },
+      ours: writes(keeping: closure) { index in tracked.first = index }
+    )
+  }
+
+  paired("paired: one-way bound write ÷ write, 1 observer + the target's write", operations: 2_000) {
+    let observed = observedWrites(observers: 1)
+    let plainTarget = PairedTarget()
+    let targetValue = opaque(\PairedTarget.value)
+    let source = PairedObserved()
+    let target = PairedTarget()
+    let binding = source.bind(\.value, to: target, \.value)
+    // The binding holds neither object: both are kept by the row.
+    return Pair(
+      reference: { count in
+        observed(count)
+        for index in 0..<count {
+          plainTarget[keyPath: targetValue] = index
+          blackHole(plainTarget)
+        }
+      },
+      ours: writes(keeping: (binding, target)) { index in source.value = index }
+    )
+  }
+
+  paired("paired: two-way bound write ÷ two writes, 1 observer each, the second by key path", operations: 2_000) {
+    let first = observedWrites(observers: 1)
+    let second = PairedObserved()
+    let secondToken = second.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    let secondValue = opaque(\PairedObserved.value)
+    let source = PairedObserved()
+    let target = PairedObserved()
+    let binding = source.bind(\.value, twoWayTo: target, \.value, initialValueFrom: .source)
+    return Pair(
+      reference: { count in
+        first(count)
+        withExtendedLifetime(secondToken) {
+          for index in 0..<count {
+            second[keyPath: secondValue] = index
+            blackHole(second)
+          }
+        }
+      },
+      ours: writes(keeping: (binding, target)) { index in source.value = index }
+    )
+  }
+}
+
+/// `keyPath`, hidden from the optimiser as a binding's key paths are.
+@inline(never)
+private func opaque<Root, Value>(_ keyPath: ReferenceWritableKeyPath<Root, Value>) -> ReferenceWritableKeyPath<Root, Value> {
+  keyPath
+}
+
+/// `count` runs of `write`, keeping `kept` alive.
+private func writes(keeping kept: Any, _ write: @escaping (Int) -> Void) -> (Int) -> Void {
+  { count in
+    withExtendedLifetime(kept) {
+      for index in 0..<count {
+        write(index)
+      }
+    }
+  }
+}
