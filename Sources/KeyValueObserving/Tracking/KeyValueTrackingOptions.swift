@@ -35,8 +35,8 @@ public struct KeyValueTrackingOptions: OptionSet, Sendable, Hashable {
   public static let coalesced = KeyValueTrackingOptions(rawValue: 1 << 0)
 
   /// Tracks only `@KeyValueObservable` objects: each run skips Swift
-  /// Observation's `withObservationTracking`, which is about a quarter of
-  /// what a run costs, so a change of an `@Observable` class's property
+  /// Observation's `withObservationTracking`, about an eighth of what a
+  /// run costs, so a change of an `@Observable` class's property
   /// (one that does not use the macro) runs nothing.
   ///
   /// ```swift
