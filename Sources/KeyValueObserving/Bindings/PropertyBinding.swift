@@ -67,9 +67,10 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   @usableFromInline package let description: String
   private let host = ObservationHost()
   private let ended = AtomicFlag(false)
-  /// The registrations with the source's and the target's key paths; set
-  /// once each, before the first write.
-  private var registrations: [RegistrationHandle] = []
+  /// The registrations with the source's and the target's key paths, or
+  /// `nil` once the binding ended: it may end (a change on another thread
+  /// finding the target freed) while `start` still registers.
+  private let registrations = LockedState<[RegistrationHandle]?>([])
   private let targetStorage: _KeyValueObservationStorage?
   private let targetKeyDescription: String
 
@@ -122,15 +123,15 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     observeTarget: ((Target, ObservationHooks) -> RegistrationHandle)?
   ) -> KeyValueObservation {
     let hooks = ObservationHooks(source: .binding(self), ended: { [self] in end() })
-    registrations.append(source.register(sourceKeyPath, options: [], hooks: hooks, site: site, changeHandler: sourceChanged))
+    keep(source.register(sourceKeyPath, options: [], hooks: hooks, site: site, changeHandler: sourceChanged))
     if let observeTarget, let target = target.object {
-      registrations.append(observeTarget(target, hooks))
+      keep(observeTarget(target, hooks))
     } else if let targetStorage {
       // One way to an observable object: told when it is freed.
       let watch = BindingAnchor(self, keyDescription: targetKeyDescription)
       watch.site = site
       if targetStorage.add(watch) {
-        registrations.append(RegistrationHandle(storage: targetStorage, registration: .passUnretained(watch)))
+        keep(RegistrationHandle(storage: targetStorage, registration: .passUnretained(watch)))
       }
     }
     let storage = host.storage
@@ -229,13 +230,29 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     )
   }
 
+  /// Keeps `registration` for ``end()``, or removes it at once if the
+  /// binding ended meanwhile.
+  private func keep(_ registration: RegistrationHandle) {
+    let kept = registrations.withLock { list -> Bool in
+      guard list != nil else { return false }
+      list!.append(registration)
+      return true
+    }
+    if !kept { registration.remove() }
+  }
+
   /// Ends the binding: once, from the token, a freed object, or a write
   /// that found one gone.
   @usableFromInline
   func end() {
     guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
     withExtendedLifetime(self) {
-      for registration in registrations {
+      let kept = registrations.withLock { list in
+        defer { list = nil }
+        return list ?? []
+      }
+      // Removed after the lock: a registration's end calls back here.
+      for registration in kept {
         registration.remove()
       }
       host.storage.close()
