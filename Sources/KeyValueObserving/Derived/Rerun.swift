@@ -44,7 +44,8 @@ final class Rerun: @unchecked Sendable {
 
   private static let unconditional = Int.max
 
-  /// How many runs started: a job asked for by Swift Observation, whose
+  /// How many runs started after a run that read what Observation tracks
+  /// (see ``running(_:)``): a job asked for by Swift Observation, whose
   /// change a run since has seen (the same change, told through the
   /// object's own registrations), does nothing.
   private let runs = AtomicInt(0)
@@ -135,7 +136,14 @@ final class Rerun: @unchecked Sendable {
 
   /// Runs `body`, one run of the closure, marked as running on this thread.
   func running<Result>(_ body: () -> Result) -> Result {
-    runs.add(1, ordering: .acquiringAndReleasing)
+    // Counted only after a run that read what Observation tracks: only its
+    // tracking can ask for a job, which a counted run since voids. A run
+    // left uncounted can cause an extra run, never a missed one, and a
+    // closure that reads only `@KeyValueObservable` objects pays no atomic
+    // read-modify-write per run.
+    if observationReads.load(ordering: .relaxed) {
+      runs.add(1, ordering: .acquiringAndReleasing)
+    }
     var frame = Frame(rerun: ObjectIdentifier(self), outer: Self.running.value?.assumingMemoryBound(to: Frame.self))
     return withUnsafeMutablePointer(to: &frame) { frame in
       Self.running.value = UnsafeMutableRawPointer(frame)
