@@ -19,6 +19,19 @@ func closureAndBindingBenchmarks() {
     )
   }
 
+  paired("paired: write re-reading a tracked value, .old|.new ÷ a computed key observed .old|.new", operations: 2_000) {
+    let observed = PairedDerived()
+    let token = observed.observe(\.sum, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+    let tracked = PairedDerived()
+    let value = withKeyValueObservation(of: { tracked.first + tracked.second }, options: [.old, .new]) { change in
+      blackHole(change.newValue)
+    }
+    return Pair(
+      reference: writes(keeping: token) { index in observed.first = index },
+      ours: writes(keeping: value) { index in tracked.first = index }
+    )
+  }
+
   paired("paired: write re-running a tracked closure, key-value only ÷ write to a dependency of a computed key", operations: 2_000) {
     let observed = PairedDerived()
     let token = observed.observe(\.sum, options: .new) { _, change in blackHole(change.newValue) }

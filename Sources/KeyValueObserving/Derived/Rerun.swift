@@ -19,7 +19,7 @@ final class Rerun: @unchecked Sendable {
   @usableFromInline enum When { case now, later, never }
 
   /// Whether every run after a change waits for ``schedule(ifNoRunSince:)``.
-  let defers: Bool
+  @usableFromInline let defers: Bool
 
   /// Runs a job on the actor the closure is isolated to, or on a task
   /// when it is isolated to none.
@@ -65,9 +65,33 @@ final class Rerun: @unchecked Sendable {
   /// Whether runs are read inside `withObservationTracking`.
   private let tracksObservationReads: Bool
 
-  init(defers: Bool, tracksObservationReads: Bool, isolation: (any Actor)?) {
+  /// The actor each run is checked to be on, in a debug build.
+  private let checkedIsolation: (any Actor)?
+
+  /// Where the closure was observed, for messages.
+  private let site: RegistrationSite
+
+  /// How a closure observed at `site`, isolated to `isolation`, runs again
+  /// with `tracking`; `.coalesced` with no actor is reported and dropped.
+  @usableFromInline
+  init(tracking: KeyValueTrackingOptions, isolation: (any Actor)?, site: RegistrationSite) {
+    var defers = tracking.contains(.coalesced)
+    if defers && isolation == nil {
+      reportProblem(
+        .coalescingWithoutActor,
+        "withKeyValueObservation(options: .coalesced) at \(site.description ?? "a call") is isolated to no actor, so "
+          + "there is no turn to coalesce changes into: it runs after each change; call it from the actor whose "
+          + "turns should coalesce them (the main actor, for UI code)"
+      )
+      defers = false
+    }
     self.defers = defers
-    self.tracksObservationReads = tracksObservationReads
+    self.tracksObservationReads = !tracking.contains(.keyValueOnly)
+    self.site = site
+    // Checked in a debug build, as `observe` checks its handler.
+    var checked: (any Actor)? = nil
+    if _isDebugAssertConfiguration() { checked = isolation }
+    self.checkedIsolation = checked
     if let isolation {
       enqueue = { job in Task { await runIsolated(to: isolation, job) } }
     } else {
@@ -75,12 +99,32 @@ final class Rerun: @unchecked Sendable {
     }
   }
 
+  /// Runs `body`, the closure's read, where a derived observation reads its
+  /// value: with tracking, as a run (see ``running(_:)`` and
+  /// ``readTrackingObservation(_:)``); without (the old value, at a will),
+  /// just a read, which neither counts as a run nor asks Observation to
+  /// track.
+  @usableFromInline
+  func run(_ body: () -> Void) {
+    if let checkedIsolation {
+      checkedIsolation.preconditionIsolated(
+        "KeyValueObserving: a closure observed with withKeyValueObservation at \(site.description ?? "a call") "
+          + "runs off \(checkedIsolation), the actor it is isolated to, for a change made there; observe it with "
+          + "options: .coalesced to run it on that actor whoever changes what it reads"
+      )
+    }
+    guard isTrackingAccesses else { return body() }
+    running { readTrackingObservation(body) }
+  }
+
   /// Sets what a scheduled job runs.
+  @usableFromInline
   func attach(_ run: @escaping @Sendable () -> Void) {
     pending.withLock { $0.run = run }
   }
 
   /// Drops what a scheduled job runs: the observation ended.
+  @usableFromInline
   func detach() {
     let run = pending.withLock { pending in
       defer { pending.run = nil }
@@ -111,7 +155,7 @@ final class Rerun: @unchecked Sendable {
   }
 
   /// Whether the last run read a property Swift Observation tracks.
-  var tracksObservation: Bool { observationReads.load(ordering: .acquiring) }
+  @usableFromInline var tracksObservation: Bool { observationReads.load(ordering: .acquiring) }
 
   /// Runs `read` inside `withObservationTracking`, where Observation is
   /// available, so that a change of an `@Observable` class's property it
@@ -119,7 +163,7 @@ final class Rerun: @unchecked Sendable {
   /// change, once; the run it asks for does nothing if another run (for
   /// the same change, told through a `@KeyValueObservable` class's own
   /// registrations) started since.
-  func readTrackingObservation<Value>(_ read: () -> Value) -> Value {
+  private func readTrackingObservation(_ read: () -> Void) {
     guard tracksObservationReads, #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return read() }
     observationReads.store(false, ordering: .relaxed)
     let run = runCount
@@ -135,7 +179,7 @@ final class Rerun: @unchecked Sendable {
   }
 
   /// Runs `body`, one run of the closure, marked as running on this thread.
-  func running<Result>(_ body: () -> Result) -> Result {
+  private func running(_ body: () -> Void) {
     // Counted only after a run that read what Observation tracks: only its
     // tracking can ask for a job, which a counted run since voids. A run
     // left uncounted can cause an extra run, never a missed one, and a

@@ -7,16 +7,20 @@
 /// observation holds it), so its storage closes only when the observation
 /// closes it: to end from inside (everything it read was freed, an object
 /// it binds went), which also makes the token inactive.
+@usableFromInline
 final class ObservationHost: KeyValueObservable, Sendable {
   private let registrar = _KeyValueObservationRegistrar()
 
-  var _$kvoObservedStorage: Unmanaged<_KeyValueObservationStorage>? { registrar.storage }
+  @usableFromInline
+  init() {}
 
-  func _$kvoStorage() -> _KeyValueObservationStorage { registrar.makeStorage(for: self) }
+  @usableFromInline var _$kvoObservedStorage: Unmanaged<_KeyValueObservationStorage>? { registrar.storage }
+
+  @usableFromInline func _$kvoStorage() -> _KeyValueObservationStorage { registrar.makeStorage(for: self) }
 
   private static let keys = _KeyValueKeyTable(ObservationHost.self) { _ in }
 
-  static var _$kvoKeys: _KeyValueKeyTable { keys }
+  @usableFromInline static var _$kvoKeys: _KeyValueKeyTable { keys }
 
   /// The host's storage, made now.
   var storage: _KeyValueObservationStorage { _$kvoStorage() }

@@ -50,8 +50,9 @@ public func withKeyValueObservation(
   _ apply: @escaping () -> Void
 ) -> KeyValueObservation {
   trackedObservation(
-    of: apply, options: [], tracking: options, isolation: isolation,
-    site: RegistrationSite(fileID: fileID, line: line), changeHandler: nil
+    reading: { rerun in { _, _ in rerun.run(apply) } }, options: [], tracking: options, isolation: isolation,
+    site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<ObservationHost, Void>.changes(),
+    changeHandler: nil
   )
 }
 
@@ -82,6 +83,7 @@ public func withKeyValueObservation(
 ///   - line: The line of the call, likewise.
 ///   - changeHandler: Called with each change.
 /// - Returns: The token that keeps the observation alive.
+@inlinable
 public func withKeyValueObservation<Value>(
   of read: @escaping () -> Value,
   options: KeyValueObservingOptions = [],
@@ -92,61 +94,48 @@ public func withKeyValueObservation<Value>(
   changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
 ) -> KeyValueObservation {
   trackedObservation(
-    of: read, options: options, tracking: tracking, isolation: isolation,
-    site: RegistrationSite(fileID: fileID, line: line), changeHandler: changeHandler
+    reading: { rerun in
+      { _, _ in
+        var value: Value? = nil
+        rerun.run { value = read() }
+        return value.unsafelyUnwrapped
+      }
+    },
+    options: options, tracking: tracking, isolation: isolation,
+    site: RegistrationSite(fileID: fileID, line: line),
+    // Made here, where `Value` is known: each change's typed work runs
+    // specialised (see `DerivedObservation.changes()`).
+    changes: DerivedObservation<ObservationHost, Value>.changes(), changeHandler: changeHandler
   )
 }
 
 /// The one path of both forms: a derived observation of what `read` reads,
-/// filed in a host of its own (see ``ObservationHost``).
-private func trackedObservation<Value>(
-  of read: @escaping () -> Value,
+/// filed in a host of its own (see ``ObservationHost``). Inlinable, so
+/// that what runs at each change — the read, the handler, `changes` — is
+/// made where `Value` is known, and runs specialised; the rest is set up
+/// once, in ``startTrackedObservation(host:rerun:read:options:changes:handler:site:)``.
+@inlinable
+func trackedObservation<Value>(
+  reading: (Rerun) -> DerivedObservation<ObservationHost, Value>.Reader,
   options: KeyValueObservingOptions,
   tracking: KeyValueTrackingOptions,
   isolation: (any Actor)?,
   site: RegistrationSite,
+  changes: DerivedObservation<ObservationHost, Value>.Changes,
   changeHandler: ((KeyValueObservedChange<Value>) -> Void)?
 ) -> KeyValueObservation {
-  var defers = tracking.contains(.coalesced)
-  if defers && isolation == nil {
-    reportProblem(
-      .coalescingWithoutActor,
-      "withKeyValueObservation(options: .coalesced) at \(site.description ?? "a call") is isolated to no actor, so "
-        + "there is no turn to coalesce changes into: it runs after each change; call it from the actor whose "
-        + "turns should coalesce them (the main actor, for UI code)"
-    )
-    defers = false
-  }
-  let rerun = Rerun(defers: defers, tracksObservationReads: !tracking.contains(.keyValueOnly), isolation: isolation)
+  let rerun = Rerun(tracking: tracking, isolation: isolation, site: site)
   let host = ObservationHost()
-  let storage = host.storage
-  // Checked in a debug build, as `observe` checks its handler.
-  var checkedIsolation: (any Actor)? = nil
-  if _isDebugAssertConfiguration() { checkedIsolation = isolation }
-  let tracked: DerivedObservation<ObservationHost, Value>.Reader = { [checkedIsolation] _, _ in
-    if let checkedIsolation {
-      checkedIsolation.preconditionIsolated(
-        "KeyValueObserving: a closure observed with withKeyValueObservation at \(site.description ?? "a call") "
-          + "runs off \(checkedIsolation), the actor it is isolated to, for a change made there; observe it with "
-          + "options: .coalesced to run it on that actor whoever changes what it reads"
-      )
-    }
-    return rerun.running { rerun.readTrackingObservation(read) }
-  }
   // Coalesced changes carry the value the last run handed over as old:
   // the runs read new values for it even when the handler wants none.
-  let lastValue = defers && options.contains(.old) ? LastValue<Value>() : nil
+  let lastValue = rerun.defers && options.contains(.old) ? LastValue<Value>() : nil
   let observedOptions = lastValue == nil ? options : options.union(.new)
-  let observation = DerivedObservation<ObservationHost, Value>(
-    root: host,
-    storage: storage,
-    filedUnder: \ObservationHost.self,
-    keyDescription: changeHandler == nil ? "apply" : "value",
-    read: tracked,
-    options: observedOptions,
-    hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
+  return startTrackedObservation(
+    host: host,
     rerun: rerun,
-    changes: DerivedObservation<ObservationHost, Value>.changes(),
+    read: reading(rerun),
+    options: observedOptions,
+    changes: changes,
     handler: { [host] _, change in
       withExtendedLifetime(host) {}
       guard let changeHandler else { return }
@@ -157,11 +146,46 @@ private func trackedObservation<Value>(
       }
       let new = options.contains(.new) ? change.newValue : nil
       changeHandler(KeyValueObservedChange(kind: .setting, newValue: new, oldValue: old, isPrior: false))
-    }
+    },
+    initial: { value in
+      lastValue?.value.withLock { $0 = value }
+      guard let changeHandler else { return }
+      sendInitial(options: options, isLive: true, value: value) { changeHandler($0) }
+    },
+    site: site
+  )
+}
+
+/// What ``trackedObservation(reading:options:tracking:isolation:site:changes:changeHandler:)``
+/// sets up once: files the observation in `host`, runs it a first time
+/// (handing `initial` the value), and ends it at once, reported, when it
+/// read nothing that can change.
+@usableFromInline
+func startTrackedObservation<Value>(
+  host: ObservationHost,
+  rerun: Rerun,
+  read: @escaping DerivedObservation<ObservationHost, Value>.Reader,
+  options: KeyValueObservingOptions,
+  changes: DerivedObservation<ObservationHost, Value>.Changes,
+  handler: @escaping (ObservationHost, KeyValueObservedChange<Value>) -> Void,
+  initial: (Value) -> Void,
+  site: RegistrationSite
+) -> KeyValueObservation {
+  let storage = host.storage
+  let observation = DerivedObservation<ObservationHost, Value>(
+    root: host,
+    storage: storage,
+    filedUnder: \ObservationHost.self,
+    keyDescription: "closure",
+    read: read,
+    options: options,
+    hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
+    rerun: rerun,
+    changes: changes,
+    handler: handler
   )
   rerun.attach { observation.runScheduled() }
   let (anchor, value) = observation.start(root: host, constant: true, site: site)
-  lastValue?.value.withLock { $0 = value }
   if observation.dependencyCount == 0 && !rerun.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
@@ -170,14 +194,16 @@ private func trackedObservation<Value>(
     )
     storage.close()
   }
-  if let changeHandler {
-    sendInitial(options: options, isLive: anchor.isLive, value: value) { changeHandler($0) }
-  }
+  if anchor.isLive { initial(value) }
   return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
 }
 
 /// The value a coalesced observation last handed over.
-private final class LastValue<Value>: @unchecked Sendable {
+@usableFromInline
+final class LastValue<Value>: @unchecked Sendable {
   // @unchecked Sendable: the value is behind its lock.
-  let value = LockedState<Value?>(nil)
+  @usableFromInline let value = LockedState<Value?>(nil)
+
+  @usableFromInline
+  init() {}
 }
