@@ -180,10 +180,6 @@ public enum _KeyValueAccessTracking {
   }
 }
 
-/// Whether a tracking scope is open on this thread: a derived
-/// observation's read with tracking is under way.
-var isTrackingAccesses: Bool { currentScope.value != nil }
-
 /// Runs `body` and returns what it returned, with every observable property
 /// read it made on this thread told to `scope`. Scopes nest: an inner
 /// scope's reads are also reported to the outer one.

@@ -82,6 +82,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// How a tracked closure runs again (see ``Rerun``); `nil` for a key
   /// path's observation, which reads again at each did.
   @usableFromInline let rerun: Rerun?
+  /// A tracked closure's read as a plain call, for a read without tracking
+  /// (the old value, at a will): no run, no Observation tracking.
+  @usableFromInline let plainRead: ((Root) -> Value)?
 
   /// An observation of `keyPath`.
   convenience init(
@@ -137,10 +140,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
     rerun: Rerun? = nil,
+    plainRead: ((Root) -> Value)? = nil,
     changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     self.rerun = rerun
+    self.plainRead = plainRead
     self.root = UnownedReference(root)
     self.read = read
     self.chainFinder = chainFinder
@@ -204,6 +209,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
+    if let plainRead { return plainRead(root) }
     if let read = readChain(from: root, matching: nil) {
       return read.value
     }

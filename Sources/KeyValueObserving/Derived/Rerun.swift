@@ -34,6 +34,9 @@ final class Rerun: @unchecked Sendable {
     /// before the first change can come, dropped when the observation
     /// ends, which breaks the cycle through the observation.
     var run: (@Sendable () -> Void)? = nil
+    /// The observed host, kept alive as long as the observation (its
+    /// observation holds it only unowned).
+    var host: ObservationHost? = nil
     var isScheduled = false
     /// What the job was asked for: ``unconditional``, or the latest run
     /// whose Observation tracking asked (the job runs only if no run
@@ -99,11 +102,9 @@ final class Rerun: @unchecked Sendable {
     }
   }
 
-  /// Runs `body`, the closure's read, where a derived observation reads its
-  /// value: with tracking, as a run (see ``running(_:)`` and
-  /// ``readTrackingObservation(_:)``); without (the old value, at a will),
-  /// just a read, which neither counts as a run nor asks Observation to
-  /// track.
+  /// Runs `body`, one run of the closure, where its derived observation
+  /// reads its value with tracking (see ``running(_:)`` and
+  /// ``readTrackingObservation(_:)``).
   @usableFromInline
   func run(_ body: () -> Void) {
     if let checkedIsolation {
@@ -113,25 +114,31 @@ final class Rerun: @unchecked Sendable {
           + "options: .coalesced to run it on that actor whoever changes what it reads"
       )
     }
-    guard isTrackingAccesses else { return body() }
     running { readTrackingObservation(body) }
   }
 
-  /// Sets what a scheduled job runs.
+  /// Sets what a scheduled job runs, and keeps `host` alive until
+  /// ``detach()``.
   @usableFromInline
-  func attach(_ run: @escaping @Sendable () -> Void) {
-    pending.withLock { $0.run = run }
+  func attach(_ run: @escaping @Sendable () -> Void, keeping host: ObservationHost) {
+    pending.withLock { pending in
+      pending.run = run
+      pending.host = host
+    }
   }
 
   /// Drops what a scheduled job runs: the observation ended.
   @usableFromInline
   func detach() {
-    let run = pending.withLock { pending in
-      defer { pending.run = nil }
-      return pending.run
+    let kept = pending.withLock { pending in
+      defer {
+        pending.run = nil
+        pending.host = nil
+      }
+      return (pending.run, pending.host)
     }
-    // Released after the lock.
-    _ = run
+    // Released after the lock: the host's deinit closes its storage.
+    _ = kept
   }
 
   /// How many runs started so far.

@@ -50,7 +50,8 @@ public func withKeyValueObservation(
   _ apply: @escaping () -> Void
 ) -> KeyValueObservation {
   trackedObservation(
-    reading: { rerun in { _, _ in rerun.run(apply) } }, options: [], tracking: options, isolation: isolation,
+    reading: { rerun in { _, _ in rerun.run(apply) } }, plainRead: nil, options: [], tracking: options,
+    isolation: isolation,
     site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<ObservationHost, Void>.changes(),
     changeHandler: nil
   )
@@ -101,7 +102,7 @@ public func withKeyValueObservation<Value>(
         return value.unsafelyUnwrapped
       }
     },
-    options: options, tracking: tracking, isolation: isolation,
+    plainRead: { _ in read() }, options: options, tracking: tracking, isolation: isolation,
     site: RegistrationSite(fileID: fileID, line: line),
     // Made here, where `Value` is known: each change's typed work runs
     // specialised (see `DerivedObservation.changes()`).
@@ -113,10 +114,11 @@ public func withKeyValueObservation<Value>(
 /// filed in a host of its own (see ``ObservationHost``). Inlinable, so
 /// that what runs at each change — the read, the handler, `changes` — is
 /// made where `Value` is known, and runs specialised; the rest is set up
-/// once, in ``startTrackedObservation(host:rerun:read:options:changes:handler:site:)``.
+/// once, in ``startTrackedObservation(host:rerun:read:plainRead:options:changes:handler:initial:site:)``.
 @inlinable
 func trackedObservation<Value>(
   reading: (Rerun) -> DerivedObservation<ObservationHost, Value>.Reader,
+  plainRead: ((ObservationHost) -> Value)?,
   options: KeyValueObservingOptions,
   tracking: KeyValueTrackingOptions,
   isolation: (any Actor)?,
@@ -134,19 +136,21 @@ func trackedObservation<Value>(
     host: host,
     rerun: rerun,
     read: reading(rerun),
+    plainRead: plainRead,
     options: observedOptions,
     changes: changes,
-    handler: { [host] _, change in
-      withExtendedLifetime(host) {}
-      guard let changeHandler else { return }
-      guard let lastValue, !change.isPrior else { return changeHandler(change) }
-      let old = lastValue.value.withLock { last in
-        defer { last = change.newValue }
-        return change.oldValue ?? last
-      }
-      let new = options.contains(.new) ? change.newValue : nil
-      changeHandler(KeyValueObservedChange(kind: .setting, newValue: new, oldValue: old, isPrior: false))
-    },
+    handler: lastValue == nil
+      ? { _, change in changeHandler?(change) }
+      : { _, change in
+        guard let changeHandler, let lastValue else { return }
+        guard !change.isPrior else { return changeHandler(change) }
+        let old = lastValue.value.withLock { last in
+          defer { last = change.newValue }
+          return change.oldValue ?? last
+        }
+        let new = options.contains(.new) ? change.newValue : nil
+        changeHandler(KeyValueObservedChange(kind: .setting, newValue: new, oldValue: old, isPrior: false))
+      },
     initial: { value in
       lastValue?.value.withLock { $0 = value }
       guard let changeHandler else { return }
@@ -165,6 +169,7 @@ func startTrackedObservation<Value>(
   host: ObservationHost,
   rerun: Rerun,
   read: @escaping DerivedObservation<ObservationHost, Value>.Reader,
+  plainRead: ((ObservationHost) -> Value)?,
   options: KeyValueObservingOptions,
   changes: DerivedObservation<ObservationHost, Value>.Changes,
   handler: @escaping (ObservationHost, KeyValueObservedChange<Value>) -> Void,
@@ -181,10 +186,11 @@ func startTrackedObservation<Value>(
     options: options,
     hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
     rerun: rerun,
+    plainRead: plainRead,
     changes: changes,
     handler: handler
   )
-  rerun.attach { observation.runScheduled() }
+  rerun.attach({ observation.runScheduled() }, keeping: host)
   let (anchor, value) = observation.start(root: host, constant: true, site: site)
   if observation.dependencyCount == 0 && !rerun.tracksObservation {
     reportProblem(
