@@ -1,15 +1,3 @@
-/// What a binding says of itself to ``KeyValueObservationGraph`` and
-/// ``KeyValueObservable/observationInfo``.
-///
-/// Not API; `package` because ``ObserverSource`` names it.
-@usableFromInline
-package protocol BindingIdentity: AnyObject, Sendable {
-  /// `binding Person.nickname ⇄ Field.text`.
-  var description: String { get }
-  /// The storages of the bound objects that are observable and alive.
-  func boundStorages() -> [_KeyValueObservationStorage]
-}
-
 /// A binding of a property of `Source` to a property of `Target`: one way
 /// (each change of the source's value is written to the target), or two
 /// ways (and each change of the target's to the source).

@@ -25,7 +25,6 @@ final class Rerun: @unchecked Sendable {
   /// when it is isolated to none.
   private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
 
-
   /// The job waiting to run, if any: changes until it starts join it.
   private let pending = LockedState(Pending())
 
