@@ -100,6 +100,40 @@ say("(nothing printed; observers on the old address: \(london.observationInfo.co
 ada.address = nil
 endSection(ada, london)
 
+section("A closure observed through whatever it reads")
+say("withKeyValueObservation { … } runs now, and again after each change of what it read:")
+let office = Address(city: "London")
+tokens.append(
+  withKeyValueObservation {
+    say("\(ada.nickname ?? ada.name) works in \(office.city)")
+  }
+)
+office.city = "Cambridge"
+ada.nickname = "Countess"
+say("A branch no longer taken is no longer observed: name is not read while nickname is set.")
+ada.name = "Augusta"
+say("(nothing printed)")
+ada.nickname = nil
+endSection(ada, office)
+
+section("Bindings: one way to anything, both ways without echo")
+/// A view the library knows nothing of, as a `UILabel` is.
+final class Caption {
+  var text: String?
+}
+let caption = Caption()
+tokens.append(ada.bind(\.greeting, to: caption, \.text))
+say("caption.text: \(caption.text!)")
+ada.age = 41
+say("caption.text: \(caption.text!)")
+let other = Person(name: "Grace", age: 45)
+tokens.append(ada.bind(\.nickname, twoWayTo: other, \.nickname, initialValueFrom: .target))
+other.nickname = "Amazing Grace"
+say("ada.nickname: \(ada.nickname ?? "nil"); caption.text: \(caption.text!)")
+ada.nickname = nil
+say("other.nickname: \(other.nickname ?? "nil")")
+endSection(ada, other)
+
 section("Manual notification: several assignments, one change")
 tokens.append(
   ada.observe(\.age, options: [.old, .new]) { _, change in
