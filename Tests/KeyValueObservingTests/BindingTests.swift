@@ -5,12 +5,7 @@ import Testing
 /// A view the library knows nothing of, as `UILabel` is.
 final class StandInLabel {
   var text: String?
-  var writes = 0 {
-    didSet {}
-  }
-  var plainText = "" {
-    didSet { writes += 1 }
-  }
+  var plainText = ""
 }
 
 /// A control whose value announces its changes, as a bound field must.
