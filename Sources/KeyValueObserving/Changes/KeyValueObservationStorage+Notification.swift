@@ -140,7 +140,7 @@ extension _KeyValueObservationStorage {
       return nil
     }
     old = snapshot.oldValue(of: shape) { oldValue(object) }
-    if snapshot.hasPrior || mayNest || openManualChangesInProcess.load(ordering: .relaxed) != 0 {
+    if snapshot.hasPrior || mayNest || ManualChangesOnThisThread.areOpen {
       guard changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change) else {
         endChange(snapshot)
         return nil

@@ -59,6 +59,7 @@ extension _KeyValueObservationStorage {
     guard change.depth == 0 else { return true }
     _KeyValueChangeNesting.close(change)
     openManualChangesInProcess.subtract(1, ordering: .relaxed)
+    ManualChangesOnThisThread.add(-1)
     openManualChanges.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
     let new = snapshot.newValue(of: change.shape) { change.newValueAtWill ?? newValue(object) }
@@ -93,6 +94,7 @@ extension _KeyValueObservationStorage {
   private func openManualChange(_ change: PendingChange) {
     openManualChanges.add(1, ordering: .relaxed)
     openManualChangesInProcess.add(1, ordering: .relaxed)
+    ManualChangesOnThisThread.add(1)
     _KeyValueChangeNesting.open(change)
   }
 }

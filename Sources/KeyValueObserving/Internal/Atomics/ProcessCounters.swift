@@ -36,9 +36,10 @@ var activeTrackingScopes: AtomicIntPointer {
   @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openTrackingScopeCount))) }
 }
 
-/// How many manual changes are open on all threads together. A setter whose
-/// change runs no user code skips the record while it is zero: only a
-/// manual change of its key, open on its thread, needs to find it.
+/// How many manual changes are open on all threads together: while it is
+/// zero, an in-place `_modify` need not look for one of its key on its
+/// thread. (Whether a setter records its change asks its own thread, see
+/// ``ManualChangesOnThisThread``.)
 @usableFromInline
 var openManualChangesInProcess: AtomicIntPointer {
   @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openManualChangeCount))) }
