@@ -405,46 +405,6 @@ struct ModelBasedTests {
   }
 }
 
-extension ModelBasedTests {
-  @Test("the same while another thread holds a manual change open, which must change nothing here")
-  func matchesModelBesideAManualChange() async {
-    // The sequence that showed a setter's path depending on other threads:
-    // it failed whenever a test beside it held a manual change open.
-    let shown = [2_779_855_970_298_446_640, 2_151_599_745_291_732_540, 2_072_206_216_486_556_180, 4_600_059_487_378_873_845]
-    await whileAnotherThreadHoldsAManualChange {
-      let difference = firstDifference(running: shown.map(ModelOperation.init))
-      #expect(difference == nil, "\(difference ?? "")")
-      await propertyCheck(count: sequenceCount / 4, input: Gen.int(in: ModelOperation.numbers).array(of: 1...40)) { numbers in
-        let operations = numbers.map(ModelOperation.init)
-        let difference = firstDifference(running: operations)
-        #expect(difference == nil, "\(difference ?? "")\noperations:\n\(operations.map(\.description).joined(separator: "\n"))")
-      }
-    }
-  }
-}
-
-/// Runs `body` while another thread holds a will-change open, without its
-/// did, on a cell of its own.
-private func whileAnotherThreadHoldsAManualChange(_ body: () async -> Void) async {
-  nonisolated(unsafe) let cell = Cell()
-  let token = cell.observe(\.a) { _, _ in }
-  let opened = DispatchSemaphore(value: 0)
-  let release = DispatchSemaphore(value: 0)
-  let closed = DispatchSemaphore(value: 0)
-  Thread.detachNewThread {
-    cell.willChangeValue(for: \.a)
-    opened.signal()
-    release.wait()
-    cell.didChangeValue(for: \.a)
-    closed.signal()
-  }
-  opened.wait()
-  await body()
-  release.signal()
-  closed.wait()
-  withExtendedLifetime(token) {}
-}
-
 /// The cells a sequence works on, handed to the interfering thread.
 final class CellExchange: @unchecked Sendable {
   // @unchecked Sendable: `cells` is reached only under `lock`; the cells
