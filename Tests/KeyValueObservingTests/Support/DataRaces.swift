@@ -13,6 +13,9 @@ func ignoringDataRaces<Result>(_ body: () -> Result) -> Result {
   return body()
 }
 
+/// Whether the tests run under the thread sanitizer.
+let isUnderThreadSanitizer = sanitizerHooks.begin != nil
+
 private typealias Annotation = @convention(c) (UnsafePointer<CChar>?, Int32) -> Void
 
 /// The thread sanitizer's `AnnotateIgnoreReadsBegin`/`End`, when it is
