@@ -1,0 +1,141 @@
+// A change of what a derived observation depends on, as the thread that
+// makes it sees it: the will joins or opens the change in the thread's
+// record (see `DerivedChange`), the did of its last will reads the value
+// again and notifies; a tracked closure's run may instead be scheduled
+// (see `Rerun`).
+
+extension DerivedObservation {
+  /// A dependency is about to change on `object`, as `sender` says: joins
+  /// the change open on this thread, or opens one, keeping the old value
+  /// for its did, and sends the prior notification.
+  @inlinable
+  final func willChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
+    // A change of what the value no longer depends on opens nothing: its
+    // did finds no change, and its registration gone, and only closes.
+    guard isDependency(sender) else { return }
+    let atChainEnd = isChainEnd(sender)
+    if let open = openChange() {
+      open._withUnsafeGuaranteedRef { $0.join(from: ObjectIdentifier(sender)) }
+      return
+    }
+    let wantsOld = options.contains(.old)
+    let wantsPrior = options.contains(.prior)
+    let root = wantsOld || wantsPrior ? self.root.object : nil
+    var oldValue: Value? = nil
+    if let root {
+      let value = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? currentValue(root)
+      if wantsOld { oldValue = value }
+    }
+    // Each branch opens its change as it holds it: the own change
+    // borrowed from the observation, another one owned here.
+    if ownChangeThread.compareExchange(expected: 0, desired: currentThreadIdentity(), ordering: .acquiring).exchanged {
+      open(ownChange, from: sender, oldValue: oldValue)
+    } else {
+      sharedChangesOpen.add(1, ordering: .relaxed)
+      open(DerivedChange(sharing: ownChange), from: sender, oldValue: oldValue)
+    }
+    guard wantsPrior, !isEnded, let root else { return }
+    handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))
+  }
+
+  /// Opens `change` in this thread's record with `sender`'s will.
+  @inlinable @inline(__always)
+  final func open(_ change: DerivedChange<Value>, from sender: _KeyValueRegistration, oldValue: Value?) {
+    change.open(from: ObjectIdentifier(sender), oldValue: oldValue)
+    _KeyValueChangeNesting.open(change)
+  }
+
+  /// A dependency changed on `object`, as `sender` says: the did of the
+  /// change's last will reads the value again, re-registers with what it
+  /// depends on now, and notifies. A did with no will here notifies
+  /// without an old value, unless its registration ended: that one only
+  /// closes.
+  ///
+  /// The change stays open while the value is read again, so that a
+  /// change the read makes itself (a tracked closure that writes a key it
+  /// reads) joins it and reads nothing again.
+  @inlinable
+  final func didChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
+    let atChainEnd = isChainEnd(sender)
+    let open = openChange()
+    if let open {
+      guard open._withUnsafeGuaranteedRef({ $0.isLastWill(of: ObjectIdentifier(sender)) }) else {
+        _ = open._withUnsafeGuaranteedRef { close($0, from: sender) }
+        return
+      }
+    } else {
+      guard sender.isLive else { return }
+    }
+    if let rerun, rerun.whenToRun() != .now {
+      if let open { _ = open._withUnsafeGuaranteedRef { close($0, from: sender) } }
+      if rerun.whenToRun() == .later { rerun.schedule() }
+      return
+    }
+    var newValue: Value? = nil
+    if !isEnded, let root = root.object {
+      newValue = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? refresh(root)
+    }
+    var oldValue: Value? = nil
+    if let open {
+      guard let finished = open._withUnsafeGuaranteedRef({ close($0, from: sender) }) else { return }
+      oldValue = finished
+    }
+    guard !isEnded, let newValue, let root = root.object else { return }
+    handler(
+      root,
+      KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: oldValue, isPrior: false, trimmedTo: options)
+    )
+  }
+
+  /// Runs the tracked closure again, for a run ``Rerun`` scheduled: reads
+  /// the value with tracking, re-registers, and hands the handler the
+  /// value read, with no old value.
+  final func runScheduled() {
+    guard !isEnded, let root = root.object else { return }
+    let newValue = refresh(root)
+    guard !isEnded else { return }
+    handler(root, KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
+  }
+
+  /// Takes `sender`'s will out of `change`; when that was its last, closes
+  /// the change and gives the old value it kept (`nil` inside: none kept),
+  /// or `nil` while other wills wait.
+  @inlinable @inline(__always)
+  final func close(_ change: DerivedChange<Value>, from sender: _KeyValueRegistration) -> Value?? {
+    guard change.close(from: ObjectIdentifier(sender)) else { return nil }
+    let oldValue = change.oldValue
+    change.oldValue = nil
+    // Asked first: closing releases a change made for this thread.
+    let isOwn = change === ownChange
+    _KeyValueChangeNesting.close(change)
+    if isOwn {
+      ownChangeThread.store(0, ordering: .releasing)
+    } else {
+      sharedChangesOpen.subtract(1, ordering: .relaxed)
+    }
+    return .some(oldValue)
+  }
+
+  /// The change of this observation open on this thread, if any: found
+  /// without walking the thread's record when it is the own change, or
+  /// when no change made for a thread is open anywhere, so that N
+  /// observations of one key cost O(N) at a will and its did, not O(N²).
+  @inlinable
+  final func openChange() -> Unmanaged<DerivedChange<Value>>? {
+    let thread = currentThreadIdentity()
+    if ownChangeThread.load(ordering: .relaxed) == thread {
+      // Open here; its task is this thread's to read. Another task's own
+      // change (suspended on this thread) may hide one of this task's.
+      if ownChange.task == _KeyValueChangeNesting.currentTaskIdentity() {
+        return .passUnretained(ownChange)
+      }
+    } else if sharedChangesOpen.load(ordering: .relaxed) == 0 {
+      return nil
+    }
+    guard let frame = _KeyValueChangeNesting.find(ObjectIdentifier(ownChange), slot: DerivedChange<Value>.slot) else {
+      return nil
+    }
+    // Only this observation's changes are filed under it.
+    return unsafeBitCast(frame.pointee.pending.unsafelyUnwrapped, to: Unmanaged<DerivedChange<Value>>.self)
+  }
+}
