@@ -253,6 +253,30 @@ struct TrackedClosureTests {
   }
 }
 
+extension TrackedClosureTests {
+  @Test("a class both @KeyValueObservable and Observable runs it once per change, not again for Observation")
+  @MainActor
+  func bothKindsOfClass() async {
+    let sheet = Sheet()
+    let score = Score()
+    let (runs, continuation) = AsyncStream.makeStream(of: String.self)
+    let token = withKeyValueObservation {
+      continuation.yield("\(sheet.title) \(score.points)")
+    }
+    var iterator = runs.makeAsyncIterator()
+    #expect(await iterator.next() == " 0")
+    sheet.title = "A"  // at once, through its registration
+    #expect(await iterator.next() == "A 0")
+    // A second run for Observation's report of the same change would come
+    // before or after this one, as "A 0" or "A 1".
+    score.points = 1
+    #expect(await iterator.next() == "A 1")
+    score.points = 2
+    #expect(await iterator.next() == "A 2")
+    withExtendedLifetime(token) {}
+  }
+}
+
 /// `withKeyValueObservation(options: .coalesced)` from code isolated to no actor.
 nonisolated func nonisolatedCoalesced(_ apply: @escaping () -> Void) -> KeyValueObservation {
   withKeyValueObservation(options: .coalesced, apply)

@@ -140,7 +140,11 @@ extension _KeyValueObservationStorage {
       return nil
     }
     old = snapshot.oldValue(of: shape) { oldValue(object) }
-    if snapshot.hasPrior || mayNest || ManualChangesOnThisThread.areOpen {
+    // A manual change open on this thread needs the record; the process
+    // count spares the common write the thread-local look.
+    if snapshot.hasPrior || mayNest
+      || (openManualChangesInProcess.load(ordering: .relaxed) != 0 && ManualChangesOnThisThread.areOpen)
+    {
       guard changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change) else {
         endChange(snapshot)
         return nil

@@ -66,10 +66,13 @@ extension DerivedObservation {
     } else {
       guard sender.isLive else { return }
     }
-    if let rerun, rerun.whenToRun() != .now {
-      if let open { _ = open._withUnsafeGuaranteedRef { close($0, from: sender) } }
-      if rerun.whenToRun() == .later { rerun.schedule() }
-      return
+    if let rerun {
+      let when = rerun.whenToRun()
+      if when != .now {
+        if let open { _ = open._withUnsafeGuaranteedRef { close($0, from: sender) } }
+        if when == .later { rerun.schedule() }
+        return
+      }
     }
     var newValue: Value? = nil
     if !isEnded, let root = root.object {

@@ -37,9 +37,8 @@ var activeTrackingScopes: AtomicIntPointer {
 }
 
 /// How many manual changes are open on all threads together: while it is
-/// zero, an in-place `_modify` need not look for one of its key on its
-/// thread. (Whether a setter records its change asks its own thread, see
-/// ``ManualChangesOnThisThread``.)
+/// zero, a setter and an in-place `_modify` need not look on their own
+/// thread (``ManualChangesOnThisThread``), which is what decides.
 @usableFromInline
 var openManualChangesInProcess: AtomicIntPointer {
   @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openManualChangeCount))) }
