@@ -1,3 +1,4 @@
+import Foundation
 import KeyValueObserving
 import Testing
 
@@ -111,6 +112,27 @@ struct DeliveryTests {
     _ = token
   }
 
+  @Test(
+    "an assignment from a prior callback that ended the key's prior observers still folds, whatever is open elsewhere",
+    arguments: ChangesOpenElsewhere.allCases
+  )
+  func nestedChangeAfterPriorObserversEnded(elsewhere: ChangesOpenElsewhere) {
+    let person = Person()
+    let changes = Recorder<KeyValueObservedChange<Int>>()
+    let observer = person.observe(\.age, options: [.old, .new]) { _, change in changes.append(change) }
+    let holder = TokenHolder()
+    holder.token = person.observe(\.age, options: .prior) { person, change in
+      guard change.isPrior else { return }
+      // The key's only prior observer ends, then the key changes again:
+      // the outer change is still under way on this thread.
+      holder.token?.invalidate()
+      person.age = 50
+    }
+    elsewhere.whileOpen { person.age = 1 }
+    #expect(changes.elements == [KeyValueObservedChange(kind: .setting, newValue: 1, oldValue: 0)])
+    _ = observer
+  }
+
   @Test("a callback may observe the object it is told about")
   func observeInsideCallback() {
     let person = Person()
@@ -196,5 +218,45 @@ struct DeliveryTests {
     person.age = 0
     #expect(values.count == 22)
     _ = token
+  }
+}
+
+/// What else is under way while a test's change is made: how a change
+/// nests must depend on its own thread's changes of its own object only.
+enum ChangesOpenElsewhere: CaseIterable, Sendable {
+  case nothing
+  /// A will-change of another object open on this thread.
+  case willChangeOfAnotherObjectHere
+  /// A will-change of another object open on another thread.
+  case willChangeOnAnotherThread
+
+  func whileOpen(_ body: () -> Void) {
+    let other = Person()
+    let token = other.observe(\.age) { _, _ in }
+    defer { token.invalidate() }
+    switch self {
+    case .nothing:
+      body()
+    case .willChangeOfAnotherObjectHere:
+      other.willChangeValue(for: \.age)
+      body()
+      other.didChangeValue(for: \.age)
+    case .willChangeOnAnotherThread:
+      nonisolated(unsafe) let shared = other
+      let opened = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      let closed = DispatchSemaphore(value: 0)
+      Thread.detachNewThread {
+        shared.willChangeValue(for: \.age)
+        opened.signal()
+        release.wait()
+        shared.didChangeValue(for: \.age)
+        closed.signal()
+      }
+      opened.wait()
+      body()
+      release.signal()
+      closed.wait()
+    }
   }
 }

@@ -15,7 +15,10 @@
 /// end of the assignment; observers notified after it may change the key
 /// again and are notified again. Only changes that can run user code inside
 /// that window (a registration with `.prior`, a property with its own
-/// observers, or a manual change open somewhere) are recorded.
+/// observers) are recorded, and changes made while a change of the same
+/// object is recorded on some thread (the storage counts them): a change
+/// that finds no record of its key on its own thread goes on as it would
+/// have without one, so whether a change folds depends on its thread alone.
 ///
 /// The record is a list of frames headed by one thread-local pointer. A
 /// setter's frame lives on its stack (no allocation); a change that spans

@@ -22,6 +22,12 @@ struct ChangeSnapshot {
   @usableFromInline let wantsOldValue: Bool
   @usableFromInline let wantsNewValue: Bool
   @usableFromInline let hasPrior: Bool
+  /// Whether some change of the object was in a thread's record of changes
+  /// when this one started (``_KeyValueObservationStorage/openChanges``):
+  /// then the same key may be changing on this thread, and the change
+  /// looks in the record even without a prior notification. Set by
+  /// ``_KeyValueObservationStorage/beginChange(ofSlot:)``, which knows.
+  @usableFromInline var objectHasOpenChanges = false
 
   /// The old value a change shaped `shape` carries to these registrations,
   /// read by `read` only when one of them asked for `.old` and the change

@@ -68,10 +68,12 @@ extension _KeyValueObservationStorage {
   /// whole value, or the elements the change touches) and are called only
   /// when a registration asked for them and the shape has them. User code
   /// can run inside the change only in prior callbacks and in the
-  /// property's own observers (`mayNest`), or when a manual change is open
-  /// somewhere; only then is the change recorded in the thread's nesting,
-  /// so that the same key changed inside it folds into it, and a change
-  /// made inside one of the same key only changes.
+  /// property's own observers (`mayNest`); only then is the change recorded
+  /// in the thread's nesting, so that the same key changed inside it folds
+  /// into it. A change made while some change of the object is recorded
+  /// (``objectHasOpenChanges``) looks there too, and only changes when its
+  /// key is changing on this thread: whether it folds depends on nothing
+  /// but the changes open on its own thread.
   #if DEBUG
     @_transparent @usableFromInline
   #else
@@ -140,11 +142,7 @@ extension _KeyValueObservationStorage {
       return nil
     }
     old = snapshot.oldValue(of: shape) { oldValue(object) }
-    // A manual change open on this thread needs the record; the process
-    // count spares the common write the thread-local look.
-    if snapshot.hasPrior || mayNest
-      || (openManualChangesInProcess.load(ordering: .relaxed) != 0 && ManualChangesOnThisThread.areOpen)
-    {
+    if snapshot.hasPrior || mayNest || snapshot.objectHasOpenChanges {
       guard changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change) else {
         endChange(snapshot)
         return nil
@@ -177,6 +175,8 @@ extension _KeyValueObservationStorage {
     oldValue: Value?,
     change: (Object) -> Void
   ) -> Bool {
+    countOpenChange(1)
+    defer { countOpenChange(-1) }
     let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
       if snapshot.hasPrior {
         notify(snapshot, shape: shape, isPrior: true, oldValue: oldValue, newValue: nil, from: object)
@@ -337,8 +337,17 @@ extension _KeyValueObservationStorage {
       // The flag first: taken after the list, it would make the list a
       // copy, retained across the flag's atomics.
       let record = takeDeliveryFlag()
-      return slots[slot].snapshot(for: record)
+      var snapshot = slots[slot].snapshot(for: record)
+      snapshot.objectHasOpenChanges = openChanges.load(ordering: .relaxed) != 0
+      return snapshot
     }
+  }
+
+  /// Counts a change of this object into ``openChanges`` (`1`) while it is
+  /// in its thread's record, or out of it (`-1`).
+  @usableFromInline
+  func countOpenChange(_ delta: Int32) {
+    openChanges.add(delta, ordering: .relaxed)
   }
 
   /// The anchors of the derived observations of `keyPath`, or `nil` when

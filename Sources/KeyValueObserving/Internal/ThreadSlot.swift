@@ -10,7 +10,4 @@ enum ThreadSlot: Int32 {
   case threadIdentity
   /// The innermost tracked closure running on the thread (`Derived/Rerun.swift`).
   case runningClosure
-  /// How many manual changes are open on the thread
-  /// (`ManualNotification/ManualChangesOnThisThread.swift`).
-  case openManualChanges
 }

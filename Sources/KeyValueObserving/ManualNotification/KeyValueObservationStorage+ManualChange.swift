@@ -58,9 +58,7 @@ extension _KeyValueObservationStorage {
     change.depth -= 1
     guard change.depth == 0 else { return true }
     _KeyValueChangeNesting.close(change)
-    openManualChangesInProcess.subtract(1, ordering: .relaxed)
-    ManualChangesOnThisThread.add(-1)
-    openManualChanges.subtract(1, ordering: .relaxed)
+    openChanges.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
     let new = snapshot.newValue(of: change.shape) { change.newValueAtWill ?? newValue(object) }
     notify(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
@@ -92,9 +90,7 @@ extension _KeyValueObservationStorage {
   }
 
   private func openManualChange(_ change: PendingChange) {
-    openManualChanges.add(1, ordering: .relaxed)
-    openManualChangesInProcess.add(1, ordering: .relaxed)
-    ManualChangesOnThisThread.add(1)
+    openChanges.add(1, ordering: .relaxed)
     _KeyValueChangeNesting.open(change)
   }
 }

@@ -100,7 +100,9 @@ extension _KeyValueObservationStorage {
       observedSlots.store(0, ordering: .releasing)
       return state.table.removeAll(slots: slots, retired: &replaced)
     }
-    let unbalanced = openManualChanges.load(ordering: .relaxed)
+    // Only will-changes never closed are left in the count: a setter's
+    // change holds the object.
+    let unbalanced = openChanges.load(ordering: .relaxed)
     if unbalanced > 0 {
       reportProblem(
         .unclosedWillChange,

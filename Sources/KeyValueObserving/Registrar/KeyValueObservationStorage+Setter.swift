@@ -59,9 +59,10 @@ extension _KeyValueObservationStorage {
 extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// Whether a `_modify` of `slot` may hand out the property's storage
   /// itself with nothing to notify: when nobody observes the key, when its
-  /// changes are announced by hand, or when a manual change of the key (a
-  /// will-change, such as a collection proxy's) is open on this thread,
-  /// which notifies for it — never for a class that Swift Observation
+  /// changes are announced by hand, or when a change of the key is open on
+  /// this thread (a will-change, such as a collection proxy's, or a
+  /// setter's change in whose prior callback the `_modify` runs), which
+  /// notifies for it — never for a class that Swift Observation
   /// tracks, to which every mutation is reported.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
@@ -75,7 +76,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
       guard !storage.tracksObservation else { return false }
       guard storage.isObserved(slot: slot) else { return true }
       return !storage.notifiesAutomatically(slot: slot)
-        || (openManualChangesInProcess.load(ordering: .relaxed) != 0
+        || (storage.openChanges.load(ordering: .relaxed) != 0
           && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil)
     }
   }

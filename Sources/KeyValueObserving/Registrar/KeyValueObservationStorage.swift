@@ -86,8 +86,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     static let closed = 8
     /// ``hasRetiredLists``.
     static let hasRetiredLists = 9
-    /// ``openManualChanges``, a 32-bit count.
-    static let openManualChanges = 12
+    /// ``openChanges``, a 32-bit count.
+    static let openChanges = 12
     /// ``lastSlotLookup``.
     static let lastSlotLookup = 16
     static let unlockedBytes = 24
@@ -99,7 +99,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       }
       AtomicFlagPointer.initialize(at: area + closed)
       AtomicFlagPointer.initialize(at: area + hasRetiredLists)
-      AtomicCount32Pointer.initialize(at: area + openManualChanges)
+      AtomicCount32Pointer.initialize(at: area + openChanges)
       AtomicBits64Pointer.initialize(at: area + lastSlotLookup)
     }
   }
@@ -122,10 +122,15 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     AtomicFlagPointer(state.unlocked + Line.hasRetiredLists)
   }
 
-  /// How many manual will-changes on this object are waiting for their
-  /// did-change, on all threads.
-  var openManualChanges: AtomicCount32Pointer {
-    AtomicCount32Pointer(state.unlocked + Line.openManualChanges)
+  /// How many changes of this object are in some thread's record of
+  /// changes (`Changes/ChangeNesting.swift`), on all threads: manual
+  /// will-changes waiting for their did-change, and setters' changes while
+  /// user code can run inside them. While it is zero, no key of this object
+  /// is changing on any thread, and a change with no prior notification
+  /// need not look in its thread's record. When the object deinitialises
+  /// only unclosed will-changes can be left: a setter holds the object.
+  var openChanges: AtomicCount32Pointer {
+    AtomicCount32Pointer(state.unlocked + Line.openChanges)
   }
 
   /// The key path `observe` last mapped to a stored slot on this object,

@@ -405,6 +405,27 @@ struct ModelBasedTests {
   }
 }
 
+extension ModelBasedTests {
+  /// Sequences that once failed, shrunk: a change of a key nested in a
+  /// prior callback of the same key, after the callback ended that key's
+  /// prior registrations, was notified on its own or folded depending on
+  /// changes open elsewhere (on this thread, or on another thread).
+  static let sequencesThatFailed: [[Int]] = [
+    [2_000_535_870_507_672_480, 3_458_245_002_740_778_740, 416_526_093_944_621_569],
+    [2_779_855_970_298_446_640, 2_151_599_745_291_732_540, 2_072_206_216_486_556_180, 4_600_059_487_378_873_845],
+  ]
+
+  @Test("sequences that once failed match the model, whatever changes are open elsewhere", arguments: ChangesOpenElsewhere.allCases)
+  func sequencesThatFailedMatchTheModel(elsewhere: ChangesOpenElsewhere) {
+    for numbers in Self.sequencesThatFailed {
+      let operations = numbers.map(ModelOperation.init)
+      var difference: String?
+      elsewhere.whileOpen { difference = firstDifference(running: operations) }
+      #expect(difference == nil, "\(difference ?? "")\noperations:\n\(operations.map(\.description).joined(separator: "\n"))")
+    }
+  }
+}
+
 /// The cells a sequence works on, handed to the interfering thread.
 final class CellExchange: @unchecked Sendable {
   // @unchecked Sendable: `cells` is reached only under `lock`; the cells

@@ -100,9 +100,6 @@ final class ReferenceModel {
   /// The stored keys in their prior pass or mutation on this thread: a
   /// change of one of them made there only changes it.
   private var changing: [Slot] = []
-  /// How many manual will-changes are open: while one is, every change
-  /// checks whether its key is changing.
-  private var openManualChanges = 0
   /// The next registration's id, counted as the library's harness does.
   private(set) var nextID = 0
 
@@ -372,16 +369,15 @@ final class ReferenceModel {
       mutate(self)
       return
     }
-    let hasPrior = live.contains { $0.forwards || registrations[$0.registration]!.options.contains(.prior) }
-    let nests = hasPrior || manual || openManualChanges > 0
-    if nests && changing.contains(slot) {
+    if changing.contains(slot) {
       mutate(self)
       return
     }
+    let hasPrior = live.contains { $0.forwards || registrations[$0.registration]!.options.contains(.prior) }
+    let nests = hasPrior || manual
     let old = text(of: slot)
     if nests {
       changing.append(slot)
-      if manual { openManualChanges += 1 }
       for entry in snapshot where entry.isLive {
         if entry.forwards {
           derivedWill(entry)
@@ -390,7 +386,6 @@ final class ReferenceModel {
         }
       }
       mutate(self)
-      if manual { openManualChanges -= 1 }
       changing.removeAll { $0 == slot }
     } else {
       mutate(self)

@@ -1,8 +1,7 @@
 import Builtin
 
-// The process-wide atomic counters, each read on a hot path: every getter
-// asks whether any tracking scope is open, every observed change whether
-// any manual change is.
+// The process-wide atomic counters: every getter asks whether any tracking
+// scope is open; thread identities are handed out in order.
 //
 // Each is a plain global `Int`, which the compiler initialises statically,
 // reached atomically through its address. A global of a noncopyable atomic
@@ -17,10 +16,6 @@ import Builtin
 @exclusivity(unchecked) @usableFromInline
 nonisolated(unsafe) var openTrackingScopeCount = 0
 
-/// How many manual changes are open on all threads together.
-@exclusivity(unchecked) @usableFromInline
-nonisolated(unsafe) var openManualChangeCount = 0
-
 /// The last thread identity given (`currentThreadIdentity()`).
 @exclusivity(unchecked) @usableFromInline
 nonisolated(unsafe) var lastThreadIdentity = 0
@@ -34,14 +29,6 @@ nonisolated(unsafe) var lastThreadIdentity = 0
 @usableFromInline
 var activeTrackingScopes: AtomicIntPointer {
   @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openTrackingScopeCount))) }
-}
-
-/// How many manual changes are open on all threads together: while it is
-/// zero, a setter and an in-place `_modify` need not look on their own
-/// thread (``ManualChangesOnThisThread``), which is what decides.
-@usableFromInline
-var openManualChangesInProcess: AtomicIntPointer {
-  @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openManualChangeCount))) }
 }
 
 /// The thread identities given so far.
