@@ -66,13 +66,14 @@ extension DerivedObservation {
     } else {
       guard sender.isLive else { return }
     }
-    if let rerun {
-      let when = rerun.whenToRun()
-      if when != .now {
-        if let open { _ = open._withUnsafeGuaranteedRef { close($0, from: sender) } }
-        if when == .later { rerun.schedule() }
-        return
-      }
+    // Asked through the optional, not bound with `if let`: the optimiser
+    // retained a bound rerun for the rest of the did, a retain and a
+    // release on every change of a tracked closure.
+    let when = rerun?.whenToRun() ?? .now
+    if when != .now {
+      if let open { _ = open._withUnsafeGuaranteedRef { close($0, from: sender) } }
+      if when == .later { rerun?.schedule() }
+      return
     }
     var newValue: Value? = nil
     if !isEnded, let root = root.object {
