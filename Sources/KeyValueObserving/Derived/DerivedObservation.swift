@@ -209,7 +209,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
-    if let plainRead { return plainRead(root) }
+    // Called through the optional: bound with `if let`, the closure was
+    // retained and released around every call.
+    if let value = plainRead?(root) { return value }
     if let read = readChain(from: root, matching: nil) {
       return read.value
     }
