@@ -57,6 +57,12 @@ struct SlotRegistrations {
   /// list or the lone registration while the record is active; without
   /// one it owns a reference, which
   /// ``_KeyValueObservationStorage/endChange(_:)`` gives back.
+  ///
+  /// Always inlined: built by a call, the snapshot came back through
+  /// memory written field by field and was read back in wider loads, which
+  /// the processor cannot forward from those stores; an observed write
+  /// took 6% longer for it, at the same instruction count.
+  @inline(__always)
   func snapshot(for record: AtomicFlagPointer?) -> ChangeSnapshot {
     // Unmanaged from the start: the table keeps what it holds alive under
     // the lock, and a retain here would be one more atomic on every write.
