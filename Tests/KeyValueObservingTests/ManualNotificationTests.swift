@@ -164,4 +164,29 @@ struct ManualNotificationTests {
     #expect(changes.elements == [Change(old: "Ada, 36", new: "Grace, 37")])
     _ = token
   }
+
+  @Test("an object freed with a will-change never closed is reported once; one whose changes all closed is not")
+  func unclosedWillChangeAtDeinit() {
+    let leaked = capturingDiagnostics {
+      let person = Person()
+      let token = person.observe(\.age, options: .prior) { _, _ in }
+      person.age = 1
+      person.willChangeValue(for: \.name)
+      token.invalidate()
+    }
+    #expect(leaked.filter { $0.kind == .unclosedWillChange }.count == 1)
+    #expect(leaked.first { $0.kind == .unclosedWillChange }?.message.contains("with 1 willChangeValue") == true)
+    let balanced = capturingDiagnostics {
+      let person = Person()
+      let token = person.observe(\.age, options: .prior) { person, change in
+        // A change nested in the prior callback: counted, then closed.
+        if change.isPrior { person.age = 5 }
+      }
+      person.age = 1
+      person.willChangeValue(for: \.name)
+      person.didChangeValue(for: \.name)
+      token.invalidate()
+    }
+    #expect(!balanced.contains { $0.kind == .unclosedWillChange })
+  }
 }
