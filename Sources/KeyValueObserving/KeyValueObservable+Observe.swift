@@ -118,6 +118,10 @@ extension KeyValueObservable {
     site: RegistrationSite,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> RegistrationHandle {
+    // Made inside a tracked closure's run, the registration's reads (its
+    // first value, its `.initial` handler) are its own, not the run's.
+    let hidden = _KeyValueAccessTracking.suspendTracking()
+    defer { _KeyValueAccessTracking.resumeTracking(hidden) }
     let storage = _$kvoStorage()
     let slot: Int
     if let remembered = storage.rememberedSlot(for: keyPath) {

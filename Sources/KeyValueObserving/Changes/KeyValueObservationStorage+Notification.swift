@@ -214,7 +214,9 @@ extension _KeyValueObservationStorage {
   ) {
     // A `while`, not a `for` over a range, and no `defer`: unoptimised, a
     // range's iterator takes three more slots in the frame, and a `defer`
-    // is a call.
+    // is a call. A tracking scope open on this thread (a tracked closure
+    // whose run made the change) does not see what the handlers read.
+    let hidden = _KeyValueAccessTracking.suspendTracking()
     var index = 0
     while index < snapshot.count {
       let live = snapshot.liveRegistration(at: index, closingChanges: !isPrior)
@@ -229,6 +231,7 @@ extension _KeyValueObservationStorage {
         }
       #endif
     }
+    _KeyValueAccessTracking.resumeTracking(hidden)
   }
 
   /// Hands one registration the notification of a change shaped `shape`,

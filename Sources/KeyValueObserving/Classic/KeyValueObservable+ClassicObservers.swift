@@ -140,6 +140,9 @@ extension KeyValueObservable {
     controller: ControllerIdentity? = nil,
     site: RegistrationSite
   ) throws(KeyValueCodingError) -> (storage: _KeyValueObservationStorage, registration: _KeyValueRegistration) {
+    // Its reads are its own, not those of a tracked closure that made it.
+    let hidden = _KeyValueAccessTracking.suspendTracking()
+    defer { _KeyValueAccessTracking.resumeTracking(hidden) }
     let components = try checkedObservableComponents(of: keyPath)
     let first = try Self.readableKeyPath(forKey: components[0])
     let storage = _$kvoStorage()

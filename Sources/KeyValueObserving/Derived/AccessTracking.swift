@@ -79,17 +79,6 @@ struct TrackingScope {
     accesses.append(TrackedAccess(storage: storage, slot: slot, declaringObject: declaringObject))
   }
 
-  /// Adds reads made in an inner scope.
-  mutating func add(_ reads: [TrackedAccess]) {
-    for read in reads {
-      if !isRecording {
-        if read.declaringObject == nil && verify(read.storage, slot: read.slot) { continue }
-        startRecording()
-      }
-      accesses.append(read)
-    }
-  }
-
   /// Whether a read of `slot` of `storage` is the next expected one, or one
   /// matched shortly before.
   private mutating func verify(_ storage: _KeyValueObservationStorage, slot: Int) -> Bool {
@@ -178,11 +167,60 @@ public enum _KeyValueAccessTracking {
     guard let current = currentScope.value else { return }
     current.assumingMemoryBound(to: TrackingScope.self).pointee.record(object, slot: slot)
   }
+
+  /// Hides this thread's tracking scope, if one is open, until
+  /// ``resumeTracking(_:)``: what runs meanwhile serves another
+  /// registration (its first read, an `.initial` value, a handler told of
+  /// a change, a binding's writes), and its reads belong to that
+  /// registration, not to the scope of whoever made the call. One relaxed
+  /// load when no scope is open anywhere.
+  ///
+  /// ```swift
+  /// let hidden = _KeyValueAccessTracking.suspendTracking()
+  /// defer { _KeyValueAccessTracking.resumeTracking(hidden) }
+  /// ```
+  @inlinable @inline(__always)
+  static func suspendTracking() -> SuspendedTracking {
+    guard activeTrackingScopes.load(ordering: .relaxed) != 0 else { return SuspendedTracking(scope: nil) }
+    return hideScope()
+  }
+
+  /// Opens again the scope ``suspendTracking()`` hid.
+  @inlinable @inline(__always)
+  static func resumeTracking(_ suspended: SuspendedTracking) {
+    if let scope = suspended.scope { restoreScope(scope) }
+  }
+
+  @usableFromInline
+  static func hideScope() -> SuspendedTracking {
+    let scope = currentScope.value
+    currentScope.value = nil
+    return SuspendedTracking(scope: scope)
+  }
+
+  @usableFromInline
+  static func restoreScope(_ scope: UnsafeMutableRawPointer) {
+    currentScope.value = scope
+  }
+}
+
+/// A tracking scope hidden while a registration is served (see
+/// ``_KeyValueAccessTracking/suspendTracking()``).
+@usableFromInline
+struct SuspendedTracking {
+  @usableFromInline let scope: UnsafeMutableRawPointer?
+
+  @inlinable
+  init(scope: UnsafeMutableRawPointer?) {
+    self.scope = scope
+  }
 }
 
 /// Runs `body` and returns what it returned, with every observable property
-/// read it made on this thread told to `scope`. Scopes nest: an inner
-/// scope's reads are also reported to the outer one.
+/// read it made on this thread told to `scope`, and to no other. A scope
+/// opened inside another belongs to another registration (a computed key
+/// read for its own observation, a binding made inside a tracked closure):
+/// its reads are its own, and the outer scope does not see them.
 func withAccessTracking<Result>(
   in scope: inout TrackingScope,
   _ body: () throws -> Result
@@ -192,9 +230,6 @@ func withAccessTracking<Result>(
   defer {
     activeTrackingScopes.subtract(1, ordering: .relaxed)
     currentScope.value = outer
-    if let outer {
-      outer.assumingMemoryBound(to: TrackingScope.self).pointee.add(scope.reads)
-    }
   }
   return try withUnsafeMutablePointer(to: &scope) { scope in
     currentScope.value = UnsafeMutableRawPointer(scope)

@@ -176,6 +176,10 @@ func startTrackedObservation<Value>(
   initial: (Value) -> Void,
   site: RegistrationSite
 ) -> KeyValueObservation {
+  // Nested in another's run, its first run and its `.initial` handler
+  // read for this observation, not for the outer one.
+  let hidden = _KeyValueAccessTracking.suspendTracking()
+  defer { _KeyValueAccessTracking.resumeTracking(hidden) }
   let storage = host.storage
   let observation = DerivedObservation<ObservationHost, Value>(
     root: host,
