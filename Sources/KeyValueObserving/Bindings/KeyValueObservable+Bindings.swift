@@ -83,9 +83,13 @@ extension KeyValueObservable {
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue
   ) -> KeyValueObservation {
+    let equality = TargetValue.self as? any Equatable.Type
     let binding = PropertyBinding(
       source: self, keyPath, target: target, targetKeyPath,
-      forward: { $1[keyPath: targetKeyPath] = transform($0[keyPath: keyPath]) }, backward: nil
+      forward: { source, target in
+        targetKeyPath.bindingWrite(transform(source[keyPath: keyPath]), to: target, equality: equality, verifying: false)
+      },
+      backward: nil
     )
     return binding.start(
       source: self, site: RegistrationSite(fileID: fileID, line: line), initialValueFrom: .source,
@@ -177,10 +181,18 @@ extension KeyValueObservable {
     inverse: @escaping (TargetValue) -> Value
   ) -> KeyValueObservation {
     let site = RegistrationSite(fileID: fileID, line: line)
+    let targetEquality = TargetValue.self as? any Equatable.Type
+    let sourceEquality = Value.self as? any Equatable.Type
     let binding = PropertyBinding(
       source: self, keyPath, target: target, targetKeyPath,
-      forward: { $1[keyPath: targetKeyPath] = transform($0[keyPath: keyPath]) },
-      backward: { $0[keyPath: keyPath] = inverse($1[keyPath: targetKeyPath]) }
+      forward: { source, target in
+        targetKeyPath.bindingWrite(
+          transform(source[keyPath: keyPath]), to: target, equality: targetEquality, verifying: true
+        )
+      },
+      backward: { source, target in
+        keyPath.bindingWrite(inverse(target[keyPath: targetKeyPath]), to: source, equality: sourceEquality, verifying: true)
+      }
     )
     return binding.start(
       source: self, site: site, initialValueFrom: initialValueFrom,

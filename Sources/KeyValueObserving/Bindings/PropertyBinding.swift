@@ -8,19 +8,20 @@
 /// ends, when either object is freed, or when a write finds the target
 /// gone. It holds neither object alive.
 ///
-/// **No echo, and both sides equal.** One thread at a time writes for a
-/// binding (``gate``). A change it is told while a thread writes is either
-/// the echo of that write (the written side, changed on the writing
-/// thread: not sent back), or a change to carry after it: the writing
-/// thread then reads that side again and writes the other, until nothing
-/// waits. So writes racing on two threads end with the value of the last
-/// one on both sides. The value carried is the side's value read then, not
-/// the change's: observers told before the binding may have changed it
-/// again, and told it first. Nothing is locked; the gate is one atomic
-/// word.
-///
-/// Its carrying is inlinable, so that it is specialised where `bind` is
-/// called: key paths of known types, no run-time type lookups.
+/// **One writer at a time, no echo, both sides equal.** One thread at a
+/// time writes for a binding (``gate``). On that thread, the first change
+/// it is told of the side it writes is the echo of its write (not sent
+/// back); a later one — an observer correcting the written value — and a
+/// change of the other side meanwhile wait, and are carried after the
+/// write, reading that side anew. An `Equatable` value is not written
+/// where the side holds it already, and, both ways, is read back after the
+/// write: a `didSet` that corrected it is carried back too. A change told
+/// on another thread while one writes is a race on the bound pair, whose
+/// storage nothing synchronises: it is reported, once, and carried after
+/// the write. A write that would reach the property a write under way on
+/// the thread carries from is not made (``BindingWriteChain``): chains and
+/// rings of bindings settle in one pass. Nothing is locked; the gate
+/// is one atomic word.
 @usableFromInline
 final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, SourceValue, TargetValue>:
   BindingIdentity, @unchecked Sendable
@@ -32,34 +33,44 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   @usableFromInline let source: UnownedReference<Source>
   @usableFromInline let target: UnownedReference<Target>
   @usableFromInline let sourceKeyPath: KeyPath<Source, SourceValue>
+  /// The target's key path, as the write chain names it.
+  private let targetKeyPath: AnyKeyPath
   /// Reads the source's value and writes it, converted, to the target.
-  @usableFromInline let forward: (Source, Target) -> Void
+  @usableFromInline let forward: (Source, Target) -> BoundWrite
   /// Both ways: reads the target's value and writes it, converted, to the
   /// source.
-  @usableFromInline let backward: ((Source, Target) -> Void)?
+  @usableFromInline let backward: ((Source, Target) -> BoundWrite)?
 
   /// Who writes for the binding: 0 while nobody does; else the writing
   /// thread's identity shifted left by ``threadShift``, with
-  /// ``targetWritten`` when it writes the target, and a bit per side that
-  /// changed meanwhile (``waiting(_:)``).
-  @usableFromInline let gate = AtomicUInt(0)
-  @usableFromInline static var targetWritten: UInt { 1 }
-  @usableFromInline static var threadShift: UInt { 3 }
+  /// ``targetWritten`` when it writes the target, ``echoTold`` once the
+  /// written side's own change was told, a bit per side that changed
+  /// meanwhile (``waiting(_:)``), and ``raced`` when one of them changed
+  /// on another thread.
+  let gate = AtomicUInt(0)
+  static var targetWritten: UInt { 1 }
+  static var echoTold: UInt { 8 }
+  static var raced: UInt { 16 }
+  static var threadShift: UInt { 5 }
 
-  @usableFromInline static func waiting(_ side: KeyValueBindingSide) -> UInt { side == .source ? 2 : 4 }
+  static func waiting(_ side: KeyValueBindingSide) -> UInt { side == .source ? 2 : 4 }
 
-  /// How many times one write may be carried back and forth before the
-  /// binding gives up (a `didSet` that keeps changing the other side).
-  @usableFromInline static var roundLimit: Int { 100 }
+  /// How many times one change may be carried back and forth on its own
+  /// thread before the binding gives up (a `didSet` that keeps changing
+  /// the other side).
+  static var roundLimit: Int { 100 }
 
   @usableFromInline package let description: String
   private let host = ObservationHost()
   private let ended = AtomicFlag(false)
+  /// Whether a racing write was reported: once per binding.
+  private let raceReported = AtomicFlag(false)
   /// The registrations with the source's and the target's key paths, or
   /// `nil` once the binding ended: it may end (a change on another thread
   /// finding the target freed) while `start` still registers.
   private let registrations = LockedState<[RegistrationHandle]?>([])
   private let targetStorage: _KeyValueObservationStorage?
+  private let sourceKeyDescription: String
   private let targetKeyDescription: String
 
   /// A binding of `sourceKeyPath` to `targetKeyPath`, which `forward`
@@ -72,18 +83,20 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     _ sourceKeyPath: KeyPath<Source, SourceValue>,
     target: Target,
     _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
-    forward: @escaping (Source, Target) -> Void,
-    backward: ((Source, Target) -> Void)?
+    forward: @escaping (Source, Target) -> BoundWrite,
+    backward: ((Source, Target) -> BoundWrite)?
   ) {
     self.source = UnownedReference(source)
     self.target = UnownedReference(target)
     self.sourceKeyPath = sourceKeyPath
+    self.targetKeyPath = targetKeyPath
     self.forward = forward
     self.backward = backward
     self.targetStorage = (target as? any KeyValueObservable)?._$kvoStorage()
+    self.sourceKeyDescription = "\(Source.self).\(Source.describe(sourceKeyPath))"
     self.targetKeyDescription = Self.describe(targetKeyPath)
     let arrow = backward == nil ? "→" : "⇄"
-    description = "binding \(Source.self).\(Source.describe(sourceKeyPath)) \(arrow) \(Target.self).\(targetKeyDescription)"
+    description = "binding \(sourceKeyDescription) \(arrow) \(Target.self).\(targetKeyDescription)"
   }
 
   private static func describe(_ keyPath: AnyKeyPath) -> String {
@@ -101,7 +114,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// Registers with both objects (`observeTarget` registers with the
   /// target, both ways), writes the side across from `initialValueFrom`,
   /// and returns the binding's token. The handlers are made by the caller,
-  /// where the types are known.
+  /// where the types are known. A property bound to itself is refused.
   @usableFromInline
   func start(
     source: Source,
@@ -110,6 +123,17 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     sourceChanged: @escaping (Source, KeyValueObservedChange<SourceValue>) -> Void,
     observeTarget: ((Target, ObservationHooks) -> RegistrationHandle)?
   ) -> KeyValueObservation {
+    if let target = target.object, property(.source, of: source, target) == property(.target, of: source, target) {
+      reportProblem(
+        .bindingToItself,
+        "\(description) at \(site.description ?? "a call") is refused: it binds a property to itself, which is "
+          + "equal to itself already; the token it returned is inactive"
+      )
+      return KeyValueObservation(RegistrationHandle(storage: nil, registration: nil))
+    }
+    // Made inside a tracked closure's run, the binding's reads are its own.
+    let hidden = _KeyValueAccessTracking.suspendTracking()
+    defer { _KeyValueAccessTracking.resumeTracking(hidden) }
     let hooks = ObservationHooks(source: .binding(self), ended: { [self] in end() })
     keep(source.register(sourceKeyPath, options: [], hooks: hooks, site: site, changeHandler: sourceChanged))
     if let observeTarget, let target = target.object {
@@ -131,10 +155,18 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
   }
 
-  /// Carries `side`'s value to the other side, and whatever changes
-  /// meanwhile after it (see the type's discussion). `sourceObject`, when
-  /// given, is the source, alive: the object a change was told on.
-  @inlinable
+  /// `side`'s property, as the write chain names it.
+  private func property(_ side: KeyValueBindingSide, of source: Source, _ target: Target) -> BoundProperty {
+    side == .source
+      ? BoundProperty(object: ObjectIdentifier(source), keyPath: sourceKeyPath)
+      : BoundProperty(object: ObjectIdentifier(target), keyPath: targetKeyPath)
+  }
+
+  /// `side` changed: carries its value to the other side, and whatever
+  /// changes meanwhile after it (see the type's discussion).
+  /// `sourceObject`, when given, is the source, alive: the object a change
+  /// was told on.
+  @usableFromInline
   func carry(from side: KeyValueBindingSide, sourceObject: Source? = nil) {
     let thread = currentThreadIdentity() << Self.threadShift
     var state = gate.load(ordering: .relaxed)
@@ -146,75 +178,106 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
         state = current
         continue
       }
-      // The echo of this thread's own write: the side it is writing.
+      var desired = state | Self.waiting(side)
       let writing: KeyValueBindingSide = state & Self.targetWritten != 0 ? .target : .source
-      if state >> Self.threadShift == thread >> Self.threadShift, writing == side { return }
-      let (exchanged, current) = gate.compareExchange(
-        expected: state, desired: state | Self.waiting(side), ordering: .acquiringAndReleasing
-      )
-      if exchanged { return }
+      let onThisThread = state >> Self.threadShift == thread >> Self.threadShift
+      if !onThisThread {
+        desired |= Self.raced
+      } else if writing == side && state & Self.echoTold == 0 {
+        // The change its own write makes: told first, and not sent back.
+        desired = state | Self.echoTold
+      }
+      let (exchanged, current) = gate.compareExchange(expected: state, desired: desired, ordering: .acquiringAndReleasing)
+      if exchanged {
+        if !onThisThread { reportRace(changed: side) }
+        return
+      }
       state = current
     }
     var side = side
     var given = sourceObject
     var rounds = 0
     while true {
-      write(from: side, sourceObject: given)
+      let corrected = write(from: side, sourceObject: given)
       given = nil
-      guard let next = nextWaiting(thread: thread, rounds: &rounds) else { return }
+      guard let next = nextWaiting(thread: thread, rounds: &rounds, corrected: corrected) else { return }
       side = next
     }
   }
 
   /// After a write: gives the gate up when nothing waits, or takes the
   /// side that changed meanwhile (`nil` when there is none, or after
-  /// ``roundLimit`` rounds).
-  @inlinable
-  func nextWaiting(thread: UInt, rounds: inout Int) -> KeyValueBindingSide? {
+  /// ``roundLimit`` rounds on this thread). `corrected` is the side the
+  /// write found corrected, which waits too.
+  private func nextWaiting(thread: UInt, rounds: inout Int, corrected: KeyValueBindingSide?) -> KeyValueBindingSide? {
+    let bothWaiting = Self.waiting(.source) | Self.waiting(.target)
     var state = gate.load(ordering: .acquiring)
     while true {
-      let waitingSource = state & Self.waiting(.source) != 0
-      let waitingTarget = state & Self.waiting(.target) != 0
-      if !waitingSource && !waitingTarget || rounds == Self.roundLimit {
+      let waiting = state & bothWaiting | (corrected.map(Self.waiting) ?? 0)
+      if waiting == 0 || rounds == Self.roundLimit {
         let (exchanged, current) = gate.compareExchange(expected: state, desired: 0, ordering: .acquiringAndReleasing)
         if exchanged {
-          if rounds == Self.roundLimit { reportUnsettled() }
+          if waiting != 0 { reportUnsettled() }
           return nil
         }
         state = current
         continue
       }
-      let next: KeyValueBindingSide = waitingSource ? .source : .target
-      let rest = state & (Self.waiting(.source) | Self.waiting(.target)) & ~Self.waiting(next)
+      let next: KeyValueBindingSide = waiting & Self.waiting(.source) != 0 ? .source : .target
+      let rest = waiting & ~Self.waiting(next)
       let desired = thread | rest | (next == .source ? Self.targetWritten : 0)
       let (exchanged, current) = gate.compareExchange(expected: state, desired: desired, ordering: .acquiringAndReleasing)
       if exchanged {
-        rounds += 1
+        // A round another thread's change asked for is that thread's
+        // race, reported already; only this thread's own count.
+        if state & Self.raced == 0 { rounds += 1 }
         return next
       }
       state = current
     }
   }
 
-  /// Writes the side across from `side` with `side`'s value read now;
-  /// ends the binding if an object is gone.
-  @inlinable
-  func write(from side: KeyValueBindingSide, sourceObject given: Source?) {
+  /// Writes the side across from `side` with `side`'s value read now,
+  /// unless a write under way on this thread carries from that side (the
+  /// value came back to where its change started);
+  /// ends the binding if an object is gone. Returns the written side when
+  /// the write was corrected.
+  private func write(from side: KeyValueBindingSide, sourceObject given: Source?) -> KeyValueBindingSide? {
     guard let sourceObject = given ?? source.object, let targetObject = target.object else {
-      return end()
+      end()
+      return nil
     }
-    switch side {
-    case .source: forward(sourceObject, targetObject)
-    case .target: backward?(sourceObject, targetObject)
+    let written = side.other
+    if BindingWriteChain.carriesFrom(property(written, of: sourceObject, targetObject)) { return nil }
+    let outcome = BindingWriteChain.carrying(from: property(side, of: sourceObject, targetObject)) {
+      switch side {
+      case .source: forward(sourceObject, targetObject)
+      case .target: backward?(sourceObject, targetObject) ?? .unchanged
+      }
     }
+    return outcome == .corrected ? written : nil
   }
 
-  @usableFromInline
-  func reportUnsettled() {
+  private func reportUnsettled() {
     reportProblem(
       .bindingDidNotSettle,
-      "\(description) was carried back and forth \(Self.roundLimit) times for one change and stopped: a property "
-        + "observer on one side keeps changing the other; the two sides may now differ"
+      "\(description) was carried back and forth \(Self.roundLimit) times for one change and stopped: each write "
+        + "changed the other side again (a didSet or an observer that changes it, or a transform and inverse that "
+        + "do not give back the value they were given); the two sides may now differ"
+    )
+  }
+
+  /// A change of `side` told on one thread while another writes for the
+  /// binding: reported once.
+  private func reportRace(changed side: KeyValueBindingSide) {
+    guard !raceReported.exchange(true, ordering: .relaxed) else { return }
+    let changed = side == .source ? sourceKeyDescription : "\(Target.self).\(targetKeyDescription)"
+    reportProblem(
+      .bindingWrittenConcurrently,
+      "\(description): \(changed) changed on one thread while the binding was writing on another. A bound pair is "
+        + "written by one thread or actor at a time, as any property is: the binding adds a writer to each side, "
+        + "and storage that nothing synchronises can tear. Write both properties on one thread or actor (the main "
+        + "actor, for UI); the change was carried after the write"
     )
   }
 

@@ -122,13 +122,34 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     public static let coalescingWithoutActor = Kind(name: "coalescingWithoutActor")
 
     /// A binding whose one change was carried back and forth a hundred
-    /// times — a property observer on one side that keeps changing the
-    /// other — and stopped; the two sides may differ.
+    /// times on its thread — a `didSet` or an observer on one side that
+    /// changes the other at every write, or a transform and inverse that do
+    /// not give back what they were given — and stopped; the two sides may
+    /// differ.
     ///
     /// ```swift
     /// var text = "" { didSet { model.count += 1 } }  // bound to model.count's text: never settles
     /// ```
     public static let bindingDidNotSettle = Kind(name: "bindingDidNotSettle")
+
+    /// A binding refused because it binds a property to itself. Its token
+    /// is inactive.
+    ///
+    /// ```swift
+    /// let token = model.bind(\.volume, twoWayTo: model, \.volume, initialValueFrom: .source)  // reported
+    /// ```
+    public static let bindingToItself = Kind(name: "bindingToItself")
+
+    /// A side of a binding changed on one thread while the binding was
+    /// writing on another: the bound pair is written from two threads at
+    /// once, a race on storage nothing synchronises. Reported once per
+    /// binding; the change is carried after the write.
+    ///
+    /// ```swift
+    /// DispatchQueue.global().async { model.volume = 3 }
+    /// slider.value = 8  // on the main thread, while the binding writes: reported
+    /// ```
+    public static let bindingWrittenConcurrently = Kind(name: "bindingWrittenConcurrently")
   }
 
   /// The category.

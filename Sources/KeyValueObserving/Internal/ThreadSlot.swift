@@ -10,4 +10,6 @@ enum ThreadSlot: Int32 {
   case threadIdentity
   /// The innermost tracked closure running on the thread (`Derived/Rerun.swift`).
   case runningClosure
+  /// The innermost write a binding makes on the thread (`Bindings/BindingWriteChain.swift`).
+  case bindingWrite
 }

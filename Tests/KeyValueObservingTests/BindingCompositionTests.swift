@@ -1,0 +1,341 @@
+import Dispatch
+import KeyValueObserving
+import Testing
+
+/// An item a selection picks, with a name a field edits.
+@KeyValueObservable
+final class Item {
+  var name: String
+  /// A value that is not `Equatable`: the binding cannot tell an equal one.
+  var tag = Tag(number: 0)
+
+  init(name: String) {
+    self.name = name
+  }
+}
+
+/// A value with no `Equatable` conformance.
+struct Tag {
+  var number: Int
+}
+
+@Suite("bind and withKeyValueObservation together: runs, cycles, corrections, threads")
+struct BindingCompositionTests {
+  // MARK: A run observes what its closure reads itself
+
+  @Test("a binding made inside a run: the run does not run again for what the binding reads")
+  func bindingInsideRun() {
+    let flag = Cell()
+    let source = Cell()
+    let view = Cell()
+    var runs = 0
+    var binding: KeyValueObservation?
+    let token = withKeyValueObservation {
+      runs += 1
+      _ = flag.a
+      binding = source.bind(\.a, to: view, \.a)
+    }
+    source.a = 7
+    #expect(runs == 1)
+    #expect(view.a == 7)
+    flag.a = 1
+    #expect(runs == 2)
+    source.a = 8
+    #expect(runs == 2 && view.a == 8)
+    withExtendedLifetime((token, binding)) {}
+  }
+
+  @Test("an observe(.initial) made inside a run: its first read and its handler's reads are its own")
+  func initialObservationInsideRun() {
+    let flag = Cell()
+    let observed = Cell()
+    let readByHandler = Cell()
+    var runs = 0
+    var inner: KeyValueObservation?
+    var handled = 0
+    let token = withKeyValueObservation {
+      runs += 1
+      _ = flag.a
+      inner = observed.observe(\.total, options: [.initial, .new]) { _, _ in
+        handled += 1
+        _ = readByHandler.b
+      }
+    }
+    #expect(handled == 1)
+    observed.a = 1
+    readByHandler.b = 1
+    #expect(runs == 1)
+    #expect(handled == 2)
+    withExtendedLifetime((token, inner)) {}
+  }
+
+  @Test("a nested tracked closure's reads are its own: each runs for what it read")
+  func nestedTrackedClosure() {
+    let outerCell = Cell()
+    let innerCell = Cell()
+    var outerRuns = 0
+    var innerRuns = 0
+    var inner: KeyValueObservation?
+    let token = withKeyValueObservation {
+      outerRuns += 1
+      _ = outerCell.a
+      inner = withKeyValueObservation {
+        innerRuns += 1
+        _ = innerCell.a
+      }
+    }
+    innerCell.a = 1
+    #expect((outerRuns, innerRuns) == (1, 2))
+    outerCell.a = 1  // a new inner closure replaces the old one
+    #expect((outerRuns, innerRuns) == (2, 3))
+    innerCell.a = 2
+    #expect((outerRuns, innerRuns) == (2, 4))
+    withExtendedLifetime((token, inner)) {}
+  }
+
+  @Test("a handler told of a change a run makes reads for itself, not for the run")
+  func handlerDuringRun() {
+    let written = Cell()
+    let readByHandler = Cell()
+    let counter = written.observe(\.a) { _, _ in _ = readByHandler.a }
+    var runs = 0
+    let token = withKeyValueObservation {
+      runs += 1
+      written.a = 1
+    }
+    readByHandler.a = 5
+    #expect(runs == 1)
+    withExtendedLifetime((token, counter)) {}
+  }
+
+  @Test("the selection binds the field to the selected item: typing writes the field once, and the item")
+  func selectionBindsField() {
+    let items = [Item(name: "Ada"), Item(name: "Grace")]
+    let selection = Cell()
+    let field = StandInField()
+    var fieldWrites = 0
+    let counter = field.observe(\.text) { _, _ in fieldWrites += 1 }
+    var binding: KeyValueObservation?
+    let token = withKeyValueObservation {
+      // The previous binding ends first: alive, it would carry the new
+      // item's name, written to the field, to the item it bound.
+      binding?.invalidate()
+      binding = items[selection.a].bind(\.name, twoWayTo: field, \.text, initialValueFrom: .source)
+    }
+    #expect(field.text == "Ada")
+    fieldWrites = 0
+    field.text = "typed"
+    #expect(fieldWrites == 1)
+    #expect(items[0].name == "typed")
+    selection.a = 1
+    #expect(field.text == "Grace")
+    field.text = "Hedy"
+    #expect(items.map(\.name) == ["typed", "Hedy"])
+    withExtendedLifetime((token, binding, counter)) {}
+  }
+
+  // MARK: Cycles settle in one pass
+
+  /// Counts the changes of `keyPath` on each of `objects`, by observers
+  /// registered before anything else observes it.
+  private func counting<Object: KeyValueObservable, Value>(
+    _ objects: [Object], _ keyPath: KeyPath<Object, Value>
+  ) -> ([ChangeCount], [KeyValueObservation]) {
+    let counts = objects.map { _ in ChangeCount() }
+    let tokens = zip(objects, counts).map { object, count in object.observe(keyPath) { _, _ in count.increment() } }
+    return (counts, tokens)
+  }
+
+  @Test("the same two-way binding made twice: one write is one change of each side")
+  func duplicateTwoWay() {
+    let (a, b) = (Cell(), Cell())
+    let (counts, counters) = counting([a, b], \.a)
+    let diagnostics = capturingDiagnostics {
+      let bindings = (
+        a.bind(\.a, twoWayTo: b, \.a, initialValueFrom: .source),
+        a.bind(\.a, twoWayTo: b, \.a, initialValueFrom: .source)
+      )
+      a.a = 1
+      #expect(counts.map(\.count) == [1, 1])
+      b.a = 2
+      #expect(counts.map(\.count) == [2, 2])
+      #expect((a.a, b.a) == (2, 2))
+      withExtendedLifetime(bindings) {}
+    }
+    #expect(diagnostics.isEmpty)
+    withExtendedLifetime(counters) {}
+  }
+
+  @Test("a triangle of two-way bindings and a one-way ring: one write is one change of each")
+  func triangleAndRing() {
+    let cells = [Cell(), Cell(), Cell()]
+    let (counts, counters) = counting(cells, \.a)
+    let diagnostics = capturingDiagnostics {
+      let triangle = (0..<3).map { cells[$0].bind(\.a, twoWayTo: cells[($0 + 1) % 3], \.a, initialValueFrom: .source) }
+      cells[0].a = 1
+      #expect(counts.map(\.count) == [1, 1, 1])
+      cells[2].a = 2
+      #expect(counts.map(\.count) == [2, 2, 2])
+      triangle.forEach { $0.invalidate() }
+      let ring = (0..<3).map { cells[$0].bind(\.a, to: cells[($0 + 1) % 3], \.a) }
+      cells[1].a = 3
+      #expect(counts.map(\.count) == [3, 3, 3])
+      #expect(cells.map(\.a) == [3, 3, 3])
+      withExtendedLifetime(ring) {}
+    }
+    #expect(diagnostics.isEmpty)
+    withExtendedLifetime(counters) {}
+  }
+
+  @Test("values that are not Equatable: a ring stops where its change started")
+  func ringOfNonEquatableValues() {
+    let items = [Item(name: "a"), Item(name: "b"), Item(name: "c")]
+    let (counts, counters) = counting(items, \.tag)
+    let diagnostics = capturingDiagnostics {
+      let ring = (0..<3).map { items[$0].bind(\.tag, to: items[($0 + 1) % 3], \.tag) }
+      let before = counts.map(\.count)
+      items[0].tag = Tag(number: 5)
+      #expect(zip(counts, before).map { $0.count - $1 } == [1, 1, 1])
+      #expect(items.map(\.tag.number) == [5, 5, 5])
+      withExtendedLifetime(ring) {}
+    }
+    #expect(diagnostics.isEmpty)
+    withExtendedLifetime(counters) {}
+  }
+
+  @Test("a property bound to itself is refused, reported, and its token inactive")
+  func boundToItself() {
+    let cell = Cell()
+    var tokens: [KeyValueObservation] = []
+    let diagnostics = capturingDiagnostics {
+      tokens.append(cell.bind(\.a, twoWayTo: cell, \.a, initialValueFrom: .source))
+      tokens.append(cell.bind(\.a, to: cell, \.a))
+    }
+    #expect(diagnostics.map(\.kind) == [.bindingToItself, .bindingToItself])
+    #expect(diagnostics.first?.message.contains("Cell.a") == true)
+    #expect(tokens.allSatisfy { !$0.isActive })
+    #expect(cell.observationInfo.isEmpty)
+    let other = cell.bind(\.a, to: cell, \.b)  // another key of the same object binds
+    cell.a = 4
+    #expect(cell.b == 4)
+    withExtendedLifetime(other) {}
+  }
+
+  // MARK: A side that corrects the written value
+
+  @Test("an observer that corrects the written value: the correction is carried back, both sides end equal")
+  func observerCorrection() {
+    for validatorFirst in [true, false] {
+      let source = Cell()
+      let target = Cell()
+      var validator: KeyValueObservation?
+      func validate() {
+        validator = source.observe(\.a) { source, _ in
+          if source.a > 10 { source.a = 10 }
+        }
+      }
+      if validatorFirst { validate() }
+      let binding = source.bind(\.a, twoWayTo: target, \.a, initialValueFrom: .source)
+      if !validatorFirst { validate() }
+      target.a = 50
+      #expect((source.a, target.a) == (10, 10), "validator first: \(validatorFirst)")
+      source.a = 70
+      #expect((source.a, target.a) == (10, 10), "validator first: \(validatorFirst)")
+      withExtendedLifetime((binding, validator)) {}
+    }
+  }
+
+  @Test("a didSet that clamps the written value: read back, carried back, both sides end equal")
+  func didSetCorrection() {
+    let thermostat = Thermostat()
+    let field = StandInField()
+    let binding = thermostat.bind(\.level, twoWayTo: field, \.number, initialValueFrom: .source)
+    field.number = -5
+    #expect((thermostat.level, field.number) == (0, 0))
+    field.number = 3
+    #expect((thermostat.level, field.number) == (3, 3))
+    withExtendedLifetime(binding) {}
+  }
+
+  @Test("a correction of a value that is not Equatable: told as a second change, carried back")
+  func nonEquatableCorrection() {
+    let source = Item(name: "source")
+    let target = Item(name: "target")
+    let validator = source.observe(\.tag) { source, _ in
+      if source.tag.number > 10 { source.tag = Tag(number: 10) }
+    }
+    let binding = source.bind(\.tag, twoWayTo: target, \.tag, initialValueFrom: .source)
+    target.tag = Tag(number: 50)
+    #expect((source.tag.number, target.tag.number) == (10, 10))
+    withExtendedLifetime((binding, validator)) {}
+  }
+
+  // MARK: Threads
+
+  @Test("a side changed on another thread while the binding writes is reported, and carried after")
+  func racingWriteReported() {
+    let gauge = Gauge()
+    let field = StandInField()
+    let inside = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    var paused = false
+    // Told before the binding, on the thread the binding writes on.
+    let pause = field.observe(\.number) { _, _ in
+      guard !paused else { return }
+      paused = true
+      inside.signal()
+      done.wait()
+    }
+    let binding = gauge.bind(\.level, twoWayTo: field, \.number, initialValueFrom: .source)
+    let raced = Recorder<KeyValueObservingDiagnostic>()
+    onNewThread {
+      inside.wait()
+      let reported = capturingDiagnostics { gauge.level = 99 }
+      for diagnostic in reported { raced.append(diagnostic) }
+      done.signal()
+    }
+    let here = capturingDiagnostics { gauge.level = 5 }
+    #expect(here.isEmpty)
+    #expect(raced.elements.map(\.kind) == [.bindingWrittenConcurrently])
+    #expect(raced.elements.first?.message.contains("Gauge.level") == true)
+    #expect(raced.elements.first?.message.contains("StandInField.number") == true)
+    #expect((gauge.level, field.number) == (99, 99))
+    withExtendedLifetime((binding, pause)) {}
+  }
+
+  @Test("many racing rounds are a race, reported once, never a binding that did not settle")
+  func racingRoundsAreNotUnsettled() {
+    let gauge = Gauge()
+    let field = StandInField()
+    let inside = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
+    let finished = DispatchSemaphore(value: 0)
+    let rounds = 150
+    var pauses = 0
+    let pause = field.observe(\.number) { _, _ in
+      guard pauses < rounds else { return }
+      pauses += 1
+      inside.signal()
+      done.wait()
+    }
+    let binding = gauge.bind(\.level, twoWayTo: field, \.number, initialValueFrom: .source)
+    let raced = Recorder<KeyValueObservingDiagnostic>()
+    onNewThread {
+      let reported = capturingDiagnostics {
+        for value in 1...rounds {
+          inside.wait()
+          gauge.level = value
+          done.signal()
+        }
+      }
+      for diagnostic in reported { raced.append(diagnostic) }
+      finished.signal()
+    }
+    let here = capturingDiagnostics { gauge.level = 1_000 }
+    finished.wait()
+    #expect(here.isEmpty)
+    #expect(raced.elements.map(\.kind) == [.bindingWrittenConcurrently])
+    #expect((gauge.level, field.number) == (rounds, rounds))
+    withExtendedLifetime((binding, pause)) {}
+  }
+}
