@@ -83,14 +83,20 @@ extension KeyValueObservable {
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue
   ) -> KeyValueObservation {
-    let equality = TargetValue.self as? any Equatable.Type
-    let binding = PropertyBinding(
-      source: self, keyPath, target: target, targetKeyPath,
-      forward: { source, target in
-        targetKeyPath.bindingWrite(transform(source[keyPath: keyPath]), to: target, equality: equality, verifying: false)
-      },
-      backward: nil
-    )
+    // The accessor is the key paths' one user (see `BindingAccess`).
+    let binding = PropertyBinding<Self, Target, Value, TargetValue>(source: self, target: target, twoWay: false) {
+      access, source, target, equality in
+      switch access {
+      case .keyPaths: .keyPaths(source: keyPath, target: targetKeyPath)
+      case .forward:
+        .written(
+          targetKeyPath.bindingWrite(
+            transform(source[keyPath: keyPath]), to: target, equality: equality.target, verifying: false
+          )
+        )
+      case .backward: .written(.unchanged)
+      }
+    }
     return binding.start(
       source: self, site: RegistrationSite(fileID: fileID, line: line), initialValueFrom: .source,
       sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
@@ -103,11 +109,15 @@ extension KeyValueObservable {
   ///
   /// Which side's value both take at first is said at the call
   /// (`initialValueFrom`), not guessed. A write the binding makes is not
-  /// sent back to the side it came from, and writes racing on two threads
-  /// end with both sides equal (the value of the last). Each write is made
-  /// on the thread that changed the other side. The binding holds neither
-  /// object alive and ends when its token is invalidated or released, or
-  /// when either object is freed.
+  /// sent back to the side it came from; an `Equatable` value the other
+  /// side holds already is not written; a side that corrects the written
+  /// value has its correction carried back, so both sides end equal.
+  /// Each write is made on the thread that changed the other side: write
+  /// the pair from one thread or actor at a time (a change on another
+  /// thread while the binding writes is reported). The binding holds
+  /// neither object alive and ends when its token is invalidated or
+  /// released, or when either object is freed. A property bound to
+  /// itself is refused, with an inactive token.
   ///
   /// ```swift
   /// let token = settings.bind(\.volume, twoWayTo: slider, \.value, initialValueFrom: .source)
@@ -181,23 +191,29 @@ extension KeyValueObservable {
     inverse: @escaping (TargetValue) -> Value
   ) -> KeyValueObservation {
     let site = RegistrationSite(fileID: fileID, line: line)
-    let targetEquality = TargetValue.self as? any Equatable.Type
-    let sourceEquality = Value.self as? any Equatable.Type
-    let binding = PropertyBinding(
-      source: self, keyPath, target: target, targetKeyPath,
-      forward: { source, target in
-        targetKeyPath.bindingWrite(
-          transform(source[keyPath: keyPath]), to: target, equality: targetEquality, verifying: true
+    // The accessor is the key paths' one user (see `BindingAccess`).
+    let binding = PropertyBinding<Self, Target, Value, TargetValue>(source: self, target: target, twoWay: true) {
+      access, source, target, equality in
+      switch access {
+      case .keyPaths: .keyPaths(source: keyPath, target: targetKeyPath)
+      case .forward:
+        .written(
+          targetKeyPath.bindingWrite(
+            transform(source[keyPath: keyPath]), to: target, equality: equality.target, verifying: true
+          )
         )
-      },
-      backward: { source, target in
-        keyPath.bindingWrite(inverse(target[keyPath: targetKeyPath]), to: source, equality: sourceEquality, verifying: true)
+      case .backward:
+        .written(
+          keyPath.bindingWrite(
+            inverse(target[keyPath: targetKeyPath]), to: source, equality: equality.source, verifying: true
+          )
+        )
       }
-    )
+    }
     return binding.start(
       source: self, site: site, initialValueFrom: initialValueFrom,
       sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
-      observeTarget: { target, hooks in
+      observeTarget: { target, targetKeyPath, hooks in
         target.register(targetKeyPath, options: [], hooks: hooks, site: site) { _, _ in binding.carry(from: .target) }
       }
     )

@@ -30,16 +30,19 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   // atomic reference counts, the gate is atomic; the rest is immutable or
   // written once before the binding is shared.
 
+  /// Holds the key paths, reads and writes (see ``BindingAccess``).
+  @usableFromInline typealias Accessor = (BindingAccess, Source, Target, BindingEqualities) -> BindingAccessResult
+
   @usableFromInline let source: UnownedReference<Source>
   @usableFromInline let target: UnownedReference<Target>
-  @usableFromInline let sourceKeyPath: KeyPath<Source, SourceValue>
-  /// The target's key path, as the write chain names it.
-  private let targetKeyPath: AnyKeyPath
-  /// Reads the source's value and writes it, converted, to the target.
-  @usableFromInline let forward: (Source, Target) -> BoundWrite
-  /// Both ways: reads the target's value and writes it, converted, to the
-  /// source.
-  @usableFromInline let backward: ((Source, Target) -> BoundWrite)?
+  private let accessor: Accessor
+  private let equalities: BindingEqualities
+  /// Whether the binding carries the target's changes back.
+  private let isTwoWay: Bool
+  /// The key paths, as the accessor handed them over: for registering, for
+  /// describing, and for naming the sides in the write chain.
+  private let sourceKeyPath: KeyPath<Source, SourceValue>
+  let targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>
 
   /// Who writes for the binding: 0 while nobody does; else the writing
   /// thread's identity shifted left by ``threadShift``, with
@@ -73,29 +76,27 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   private let sourceKeyDescription: String
   private let targetKeyDescription: String
 
-  /// A binding of `sourceKeyPath` to `targetKeyPath`, which `forward`
-  /// (and, both ways, `backward`) read and write: closures made where the
-  /// key paths are literals, so that the optimiser can turn their
-  /// projections into direct accesses.
+  /// A binding of `source` to `target` (`twoWay`, or one way), whose
+  /// `accessor` holds the key paths. Made where `bind` is called, so that
+  /// the accessor is specialised for the key-path literals there.
   @usableFromInline
-  init(
-    source: Source,
-    _ sourceKeyPath: KeyPath<Source, SourceValue>,
-    target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
-    forward: @escaping (Source, Target) -> BoundWrite,
-    backward: ((Source, Target) -> BoundWrite)?
-  ) {
+  init(source: Source, target: Target, twoWay: Bool, accessor: @escaping Accessor) {
     self.source = UnownedReference(source)
     self.target = UnownedReference(target)
-    self.sourceKeyPath = sourceKeyPath
-    self.targetKeyPath = targetKeyPath
-    self.forward = forward
-    self.backward = backward
+    self.accessor = accessor
+    self.isTwoWay = twoWay
+    let equalities = BindingEqualities(SourceValue.self, TargetValue.self)
+    self.equalities = equalities
+    guard case .keyPaths(let sourceKeyPath, let targetKeyPath) = accessor(.keyPaths, source, target, equalities) else {
+      preconditionFailure("a binding's accessor hands over its key paths when asked")
+    }
+    // The accessor is made with these types (`bind`'s signatures).
+    self.sourceKeyPath = unsafeDowncast(sourceKeyPath, to: KeyPath<Source, SourceValue>.self)
+    self.targetKeyPath = unsafeDowncast(targetKeyPath, to: ReferenceWritableKeyPath<Target, TargetValue>.self)
     self.targetStorage = (target as? any KeyValueObservable)?._$kvoStorage()
     self.sourceKeyDescription = "\(Source.self).\(Source.describe(sourceKeyPath))"
     self.targetKeyDescription = Self.describe(targetKeyPath)
-    let arrow = backward == nil ? "→" : "⇄"
+    let arrow = twoWay ? "⇄" : "→"
     description = "binding \(sourceKeyDescription) \(arrow) \(Target.self).\(targetKeyDescription)"
   }
 
@@ -121,7 +122,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     site: RegistrationSite,
     initialValueFrom initial: KeyValueBindingSide,
     sourceChanged: @escaping (Source, KeyValueObservedChange<SourceValue>) -> Void,
-    observeTarget: ((Target, ObservationHooks) -> RegistrationHandle)?
+    observeTarget: ((Target, ReferenceWritableKeyPath<Target, TargetValue>, ObservationHooks) -> RegistrationHandle)?
   ) -> KeyValueObservation {
     if let target = target.object, property(.source, of: source, target) == property(.target, of: source, target) {
       reportProblem(
@@ -137,7 +138,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     let hooks = ObservationHooks(source: .binding(self), ended: { [self] in end() })
     keep(source.register(sourceKeyPath, options: [], hooks: hooks, site: site, changeHandler: sourceChanged))
     if let observeTarget, let target = target.object {
-      keep(observeTarget(target, hooks))
+      keep(observeTarget(target, targetKeyPath, hooks))
     } else if let targetStorage {
       // One way to an observable object: told when it is freed.
       let watch = BindingAnchor(self, keyDescription: targetKeyDescription)
@@ -251,8 +252,8 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     if BindingWriteChain.carriesFrom(property(written, of: sourceObject, targetObject)) { return nil }
     let outcome = BindingWriteChain.carrying(from: property(side, of: sourceObject, targetObject)) {
       switch side {
-      case .source: forward(sourceObject, targetObject)
-      case .target: backward?(sourceObject, targetObject) ?? .unchanged
+      case .source: accessor(.forward, sourceObject, targetObject, equalities).write
+      case .target: isTwoWay ? accessor(.backward, sourceObject, targetObject, equalities).write : .unchanged
       }
     }
     return outcome == .corrected ? written : nil
