@@ -13,45 +13,65 @@
 ///
 /// Each entry lives on the stack of the write it describes (no
 /// allocation), headed by one thread-local pointer.
+@usableFromInline
 enum BindingWriteChain {
-  /// One write under way: the property it carries from, named by its
-  /// object and its key path.
+  /// One write under way: the property it carries from, and the entry of
+  /// the write further out.
+  @usableFromInline
   struct Entry {
-    let from: BoundProperty
-    let outer: UnsafeMutablePointer<Entry>?
+    @usableFromInline let from: BoundProperty
+    @usableFromInline var outer: UnsafeMutableRawPointer?
+
+    @inlinable
+    init(from: BoundProperty) {
+      self.from = from
+      self.outer = nil
+    }
   }
 
   private static let innermost = ThreadLocal(.bindingWrite)
 
   /// Whether a write under way on this thread carries from `property`.
+  @usableFromInline
   static func carriesFrom(_ property: BoundProperty) -> Bool {
     var cursor = innermost.value?.assumingMemoryBound(to: Entry.self)
     while let entry = cursor {
       if entry.pointee.from == property { return true }
-      cursor = entry.pointee.outer
+      cursor = entry.pointee.outer?.assumingMemoryBound(to: Entry.self)
     }
     return false
   }
 
-  /// Runs `write`, recorded as carrying from `property` on this thread.
-  static func carrying<Result>(from property: BoundProperty, _ write: () -> Result) -> Result {
-    let outer = innermost.value?.assumingMemoryBound(to: Entry.self)
-    var entry = Entry(from: property, outer: outer)
-    return withUnsafeMutablePointer(to: &entry) { entry in
-      innermost.value = UnsafeMutableRawPointer(entry)
-      defer { innermost.value = outer.map(UnsafeMutableRawPointer.init) }
-      return write()
-    }
+  /// Records `entry`, on the caller's stack, as the innermost write on
+  /// this thread, until ``leave(_:)``.
+  @usableFromInline
+  static func enter(_ entry: UnsafeMutablePointer<Entry>) {
+    entry.pointee.outer = innermost.value
+    innermost.value = UnsafeMutableRawPointer(entry)
+  }
+
+  /// Takes `entry`, the innermost, off the record.
+  @usableFromInline
+  static func leave(_ entry: UnsafeMutablePointer<Entry>) {
+    innermost.value = entry.pointee.outer
   }
 }
 
 /// One side of a binding as the write chain names it: an object and a key
 /// path of its class.
+@usableFromInline
 struct BoundProperty: Equatable {
-  let object: ObjectIdentifier
+  @usableFromInline let object: ObjectIdentifier
   /// Kept alive by the binding, which holds its key paths.
-  unowned(unsafe) let keyPath: AnyKeyPath
+  @usableFromInline unowned(unsafe) let keyPath: AnyKeyPath
 
+  @inlinable
+  init(object: ObjectIdentifier, keyPath: AnyKeyPath) {
+    self.object = object
+    self.keyPath = keyPath
+  }
+
+  @usableFromInline
   static func == (lhs: BoundProperty, rhs: BoundProperty) -> Bool {
     lhs.object == rhs.object && (lhs.keyPath === rhs.keyPath || lhs.keyPath == rhs.keyPath)
   }

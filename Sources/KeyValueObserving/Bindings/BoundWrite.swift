@@ -15,20 +15,19 @@ extension ReferenceWritableKeyPath {
   /// Writes `value` to `object` through this key path, as a binding does:
   /// not at all when the property holds an equal value already, and, with
   /// `verifying`, reading it back to see whether the write was corrected.
-  /// `equality` is `Value`'s `Equatable` conformance, if it has one;
-  /// without it, every write is made and none is verified.
+  /// Only a `Value` that is `Equatable` is compared; any other is always
+  /// written, and never verified.
+  ///
+  /// Called from an accessor specialised for its key path and types (see
+  /// ``BindingAccessor``), where the optimiser resolves the `Equatable`
+  /// conformance at compile time and compares directly.
   ///
   /// ```swift
-  /// let outcome = (\Field.text).bindingWrite("Ada", to: field, equality: String.self, verifying: true)
+  /// let outcome = (\Field.text).bindingWrite("Ada", to: field, verifying: true)
   /// ```
   @inlinable @inline(__always)
-  func bindingWrite(
-    _ value: Value,
-    to object: Root,
-    equality: (any Equatable.Type)?,
-    verifying: Bool
-  ) -> BoundWrite {
-    guard let equality else {
+  func bindingWrite(_ value: Value, to object: Root, verifying: Bool) -> BoundWrite {
+    guard let equality = Value.self as? any Equatable.Type else {
       object[keyPath: self] = value
       return .written
     }
@@ -40,20 +39,11 @@ extension ReferenceWritableKeyPath {
 }
 
 /// Whether `lhs` equals `rhs`, compared by `equality`, the `Equatable`
-/// conformance of their type: found once, when the binding is made, and
-/// called here with no cast of the values.
-@usableFromInline
+/// conformance of their type, with no cast of the values.
+@inlinable @inline(__always)
 func boundValuesEqual<Value>(_ lhs: Value, _ rhs: Value, _ equality: any Equatable.Type) -> Bool {
-  withUnsafePointer(to: lhs) { lhs in
-    withUnsafePointer(to: rhs) { rhs in
-      equality.valuesEqual(UnsafeRawPointer(lhs), UnsafeRawPointer(rhs))
-    }
+  func equal<Equal: Equatable>(_ type: Equal.Type) -> Bool {
+    unsafeBitCast(lhs, to: Equal.self) == unsafeBitCast(rhs, to: Equal.self)
   }
-}
-
-extension Equatable {
-  /// Whether the values at `lhs` and `rhs`, both of this type, are equal.
-  fileprivate static func valuesEqual(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer) -> Bool {
-    lhs.assumingMemoryBound(to: Self.self).pointee == rhs.assumingMemoryBound(to: Self.self).pointee
-  }
+  return _openExistential(equality, do: equal)
 }

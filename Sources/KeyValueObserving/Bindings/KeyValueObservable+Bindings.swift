@@ -24,13 +24,13 @@ extension KeyValueObservable {
   /// - Returns: The token that keeps the binding alive.
   @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
-    _ keyPath: KeyPath<Self, Value>,
+    _ keyPath: __owned KeyPath<Self, Value>,
     to target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    bind(keyPath, to: target, targetKeyPath, fileID: fileID, line: line, transform: { $0 })
+    bind(consume keyPath, to: target, consume targetKeyPath, fileID: fileID, line: line, transform: { $0 })
   }
 
   /// Binds a value of this object to an optional property of `target`,
@@ -41,13 +41,13 @@ extension KeyValueObservable {
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
-    _ keyPath: KeyPath<Self, Value>,
+    _ keyPath: __owned KeyPath<Self, Value>,
     to target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value?>,
+    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value?>,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    bind(keyPath, to: target, targetKeyPath, fileID: fileID, line: line, transform: { $0 })
+    bind(consume keyPath, to: target, consume targetKeyPath, fileID: fileID, line: line, transform: { $0 })
   }
 
   /// Binds an optional value of this object to a property of `target`
@@ -58,14 +58,14 @@ extension KeyValueObservable {
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
-    _ keyPath: KeyPath<Self, Value?>,
+    _ keyPath: __owned KeyPath<Self, Value?>,
     to target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
     placeholder: Value,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    bind(keyPath, to: target, targetKeyPath, fileID: fileID, line: line, transform: { $0 ?? placeholder })
+    bind(consume keyPath, to: target, consume targetKeyPath, fileID: fileID, line: line, transform: { $0 ?? placeholder })
   }
 
   /// Binds a value of this object to a property of `target`, one way,
@@ -76,27 +76,19 @@ extension KeyValueObservable {
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value, TargetValue>(
-    _ keyPath: KeyPath<Self, Value>,
+    _ keyPath: __owned KeyPath<Self, Value>,
     to target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue
   ) -> KeyValueObservation {
     // The accessor is the key paths' one user (see `BindingAccess`).
-    let binding = PropertyBinding<Self, Target, Value, TargetValue>(source: self, target: target, twoWay: false) {
-      access, source, target, equality in
-      switch access {
-      case .keyPaths: .keyPaths(source: keyPath, target: targetKeyPath)
-      case .forward:
-        .written(
-          targetKeyPath.bindingWrite(
-            transform(source[keyPath: keyPath]), to: target, equality: equality.target, verifying: false
-          )
-        )
-      case .backward: .written(.unchanged)
-      }
-    }
+    // The accessor is the key paths' one user (see `BindingAccessor`).
+    let binding = PropertyBinding(
+      source: self, target: target, twoWay: false,
+      accessor: .oneWay(consume keyPath, consume targetKeyPath, transform: transform)
+    )
     return binding.start(
       source: self, site: RegistrationSite(fileID: fileID, line: line), initialValueFrom: .source,
       sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
@@ -135,15 +127,15 @@ extension KeyValueObservable {
   /// - Returns: The token that keeps the binding alive.
   @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value>(
-    _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+    _ keyPath: __owned ReferenceWritableKeyPath<Self, Value>,
     twoWayTo target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
     initialValueFrom: KeyValueBindingSide,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
     bind(
-      keyPath, twoWayTo: target, targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
+      consume keyPath, twoWayTo: target, consume targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
       transform: { $0 }, inverse: { $0 }
     )
   }
@@ -158,16 +150,16 @@ extension KeyValueObservable {
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value: Equatable>(
-    _ keyPath: ReferenceWritableKeyPath<Self, Value?>,
+    _ keyPath: __owned ReferenceWritableKeyPath<Self, Value?>,
     twoWayTo target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
     placeholder: Value,
     initialValueFrom: KeyValueBindingSide,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
     bind(
-      keyPath, twoWayTo: target, targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
+      consume keyPath, twoWayTo: target, consume targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
       transform: { $0 ?? placeholder }, inverse: { $0 == placeholder ? nil : $0 }
     )
   }
@@ -181,9 +173,9 @@ extension KeyValueObservable {
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value, TargetValue>(
-    _ keyPath: ReferenceWritableKeyPath<Self, Value>,
+    _ keyPath: __owned ReferenceWritableKeyPath<Self, Value>,
     twoWayTo target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
     initialValueFrom: KeyValueBindingSide,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -191,25 +183,11 @@ extension KeyValueObservable {
     inverse: @escaping (TargetValue) -> Value
   ) -> KeyValueObservation {
     let site = RegistrationSite(fileID: fileID, line: line)
-    // The accessor is the key paths' one user (see `BindingAccess`).
-    let binding = PropertyBinding<Self, Target, Value, TargetValue>(source: self, target: target, twoWay: true) {
-      access, source, target, equality in
-      switch access {
-      case .keyPaths: .keyPaths(source: keyPath, target: targetKeyPath)
-      case .forward:
-        .written(
-          targetKeyPath.bindingWrite(
-            transform(source[keyPath: keyPath]), to: target, equality: equality.target, verifying: true
-          )
-        )
-      case .backward:
-        .written(
-          keyPath.bindingWrite(
-            inverse(target[keyPath: targetKeyPath]), to: source, equality: equality.source, verifying: true
-          )
-        )
-      }
-    }
+    // The accessor is the key paths' one user (see `BindingAccessor`).
+    let binding = PropertyBinding(
+      source: self, target: target, twoWay: true,
+      accessor: .twoWay(consume keyPath, consume targetKeyPath, transform: transform, inverse: inverse)
+    )
     return binding.start(
       source: self, site: site, initialValueFrom: initialValueFrom,
       sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },

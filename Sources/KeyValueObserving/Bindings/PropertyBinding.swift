@@ -30,19 +30,18 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   // atomic reference counts, the gate is atomic; the rest is immutable or
   // written once before the binding is shared.
 
-  /// Holds the key paths, reads and writes (see ``BindingAccess``).
-  @usableFromInline typealias Accessor = (BindingAccess, Source, Target, BindingEqualities) -> BindingAccessResult
+  /// Holds the key paths, reads and writes (see ``BindingAccessor``).
+  @usableFromInline typealias Accessor = BindingAccessor<Source, Target, SourceValue, TargetValue>
 
   @usableFromInline let source: UnownedReference<Source>
   @usableFromInline let target: UnownedReference<Target>
-  private let accessor: Accessor
-  private let equalities: BindingEqualities
+  @usableFromInline let accessor: Accessor
   /// Whether the binding carries the target's changes back.
   private let isTwoWay: Bool
-  /// The key paths, as the accessor handed them over: for registering, for
-  /// describing, and for naming the sides in the write chain.
-  private let sourceKeyPath: KeyPath<Source, SourceValue>
-  let targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>
+  /// The key paths, as the accessors handed them over: for registering,
+  /// for describing, and for naming the sides in the write chain.
+  @usableFromInline let sourceKeyPath: KeyPath<Source, SourceValue>
+  @usableFromInline let targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>
 
   /// Who writes for the binding: 0 while nobody does; else the writing
   /// thread's identity shifted left by ``threadShift``, with
@@ -50,18 +49,18 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// written side's own change was told, a bit per side that changed
   /// meanwhile (``waiting(_:)``), and ``raced`` when one of them changed
   /// on another thread.
-  let gate = AtomicUInt(0)
-  static var targetWritten: UInt { 1 }
-  static var echoTold: UInt { 8 }
-  static var raced: UInt { 16 }
-  static var threadShift: UInt { 5 }
+  @usableFromInline let gate = AtomicUInt(0)
+  @inlinable static var targetWritten: UInt { 1 }
+  @inlinable static var echoTold: UInt { 8 }
+  @inlinable static var raced: UInt { 16 }
+  @inlinable static var threadShift: UInt { 5 }
 
-  static func waiting(_ side: KeyValueBindingSide) -> UInt { side == .source ? 2 : 4 }
+  @inlinable static func waiting(_ side: KeyValueBindingSide) -> UInt { side == .source ? 2 : 4 }
 
   /// How many times one change may be carried back and forth on its own
   /// thread before the binding gives up (a `didSet` that keeps changing
   /// the other side).
-  static var roundLimit: Int { 100 }
+  @inlinable static var roundLimit: Int { 100 }
 
   @usableFromInline package let description: String
   private let host = ObservationHost()
@@ -80,19 +79,14 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// `accessor` holds the key paths. Made where `bind` is called, so that
   /// the accessor is specialised for the key-path literals there.
   @usableFromInline
-  init(source: Source, target: Target, twoWay: Bool, accessor: @escaping Accessor) {
+  init(source: Source, target: Target, twoWay: Bool, accessor: Accessor) {
     self.source = UnownedReference(source)
     self.target = UnownedReference(target)
     self.accessor = accessor
     self.isTwoWay = twoWay
-    let equalities = BindingEqualities(SourceValue.self, TargetValue.self)
-    self.equalities = equalities
-    guard case .keyPaths(let sourceKeyPath, let targetKeyPath) = accessor(.keyPaths, source, target, equalities) else {
-      preconditionFailure("a binding's accessor hands over its key paths when asked")
-    }
-    // The accessor is made with these types (`bind`'s signatures).
-    self.sourceKeyPath = unsafeDowncast(sourceKeyPath, to: KeyPath<Source, SourceValue>.self)
-    self.targetKeyPath = unsafeDowncast(targetKeyPath, to: ReferenceWritableKeyPath<Target, TargetValue>.self)
+    let keyPaths = accessor.keyPaths
+    sourceKeyPath = keyPaths.source
+    targetKeyPath = keyPaths.target
     self.targetStorage = (target as? any KeyValueObservable)?._$kvoStorage()
     self.sourceKeyDescription = "\(Source.self).\(Source.describe(sourceKeyPath))"
     self.targetKeyDescription = Self.describe(targetKeyPath)
@@ -157,7 +151,8 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   }
 
   /// `side`'s property, as the write chain names it.
-  private func property(_ side: KeyValueBindingSide, of source: Source, _ target: Target) -> BoundProperty {
+  @inlinable
+  func property(_ side: KeyValueBindingSide, of source: Source, _ target: Target) -> BoundProperty {
     side == .source
       ? BoundProperty(object: ObjectIdentifier(source), keyPath: sourceKeyPath)
       : BoundProperty(object: ObjectIdentifier(target), keyPath: targetKeyPath)
@@ -166,8 +161,9 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// `side` changed: carries its value to the other side, and whatever
   /// changes meanwhile after it (see the type's discussion).
   /// `sourceObject`, when given, is the source, alive: the object a change
-  /// was told on.
-  @usableFromInline
+  /// was told on. Inlinable, so that it is specialised where `bind` is
+  /// called, for the types there.
+  @inlinable
   func carry(from side: KeyValueBindingSide, sourceObject: Source? = nil) {
     let thread = currentThreadIdentity() << Self.threadShift
     var state = gate.load(ordering: .relaxed)
@@ -210,7 +206,8 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// side that changed meanwhile (`nil` when there is none, or after
   /// ``roundLimit`` rounds on this thread). `corrected` is the side the
   /// write found corrected, which waits too.
-  private func nextWaiting(thread: UInt, rounds: inout Int, corrected: KeyValueBindingSide?) -> KeyValueBindingSide? {
+  @inlinable
+  func nextWaiting(thread: UInt, rounds: inout Int, corrected: KeyValueBindingSide?) -> KeyValueBindingSide? {
     let bothWaiting = Self.waiting(.source) | Self.waiting(.target)
     var state = gate.load(ordering: .acquiring)
     while true {
@@ -243,23 +240,26 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// value came back to where its change started);
   /// ends the binding if an object is gone. Returns the written side when
   /// the write was corrected.
-  private func write(from side: KeyValueBindingSide, sourceObject given: Source?) -> KeyValueBindingSide? {
+  @inlinable
+  func write(from side: KeyValueBindingSide, sourceObject given: Source?) -> KeyValueBindingSide? {
     guard let sourceObject = given ?? source.object, let targetObject = target.object else {
       end()
       return nil
     }
-    let written = side.other
+    let written: KeyValueBindingSide = side == .source ? .target : .source
     if BindingWriteChain.carriesFrom(property(written, of: sourceObject, targetObject)) { return nil }
-    let outcome = BindingWriteChain.carrying(from: property(side, of: sourceObject, targetObject)) {
-      switch side {
-      case .source: accessor(.forward, sourceObject, targetObject, equalities).write
-      case .target: isTwoWay ? accessor(.backward, sourceObject, targetObject, equalities).write : .unchanged
-      }
+    var entry = BindingWriteChain.Entry(from: property(side, of: sourceObject, targetObject))
+    var none: BindingKeyPaths<Source, Target, SourceValue, TargetValue>? = nil
+    let outcome = withUnsafeMutablePointer(to: &entry) { entry in
+      BindingWriteChain.enter(entry)
+      defer { BindingWriteChain.leave(entry) }
+      return accessor.access(side == .source ? .forward : .backward, sourceObject, targetObject, &none)
     }
     return outcome == .corrected ? written : nil
   }
 
-  private func reportUnsettled() {
+  @usableFromInline
+  func reportUnsettled() {
     reportProblem(
       .bindingDidNotSettle,
       "\(description) was carried back and forth \(Self.roundLimit) times for one change and stopped: each write "
@@ -270,7 +270,8 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
 
   /// A change of `side` told on one thread while another writes for the
   /// binding: reported once.
-  private func reportRace(changed side: KeyValueBindingSide) {
+  @usableFromInline
+  func reportRace(changed side: KeyValueBindingSide) {
     guard !raceReported.exchange(true, ordering: .relaxed) else { return }
     let changed = side == .source ? sourceKeyDescription : "\(Target.self).\(targetKeyDescription)"
     reportProblem(
