@@ -10,4 +10,6 @@ enum ThreadSlot: Int32 {
   case threadIdentity
   /// The innermost tracked closure running on the thread (`Derived/Rerun.swift`).
   case runningClosure
+  /// The innermost to-many change watching for folds (`Changes/FoldWatch.swift`).
+  case foldWatches
 }

@@ -22,6 +22,7 @@ extension _KeyValueObservationStorage {
     guard !isDeinitializing(object) else { return }
     object._$kvoObservationEvent(.willSet, slot: slot)
     if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
+      _KeyValueChangeNesting.noteFold(of: ObjectIdentifier(self), slot: slot)
       if let pending = frame.pointee.pending {
         // A manual change of this key (one key, one value type) is open.
         (pending.takeUnretainedValue() as? ManualChange<Value>)?.depth += 1

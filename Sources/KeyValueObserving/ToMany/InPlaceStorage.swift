@@ -45,7 +45,9 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
 
   /// Makes `change` of the property's value in place, as one change of its
   /// key shaped `shape`, whose notifications carry what `values` reads: the
-  /// elements the change touches; one mutation, for Swift Observation.
+  /// elements the change touches (or, when another change of the key folds
+  /// into it, the whole values: a setting); one mutation, for Swift
+  /// Observation.
   @inlinable
   func change(
     _ shape: ChangeShape,
@@ -59,14 +61,14 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
         return
       }
       storage._withUnsafeGuaranteedRef { storage in
-        storage.notifyingChange(
+        storage.notifyingCollectionChange(
           object,
           slot: slot,
           shape: shape,
           mayNest: accessors.hasPropertyObservers,
-          oldValue: { values(accessors.get($0)) },
-          change: { accessors.modify(change, $0) },
-          newValue: { values(accessors.get($0)) }
+          value: { accessors.get($0) },
+          elements: values,
+          change: { accessors.modify(change, $0) }
         )
       }
     }
