@@ -146,9 +146,32 @@ struct ToManyFoldTests {
     withExtendedLifetime((writer, token, replay)) {}
   }
 
+  @Test("a set mutation after the set was set in a prior callback is a setting, by proxy or by hand", arguments: [false, true])
+  func setMutationAfterSettingInPrior(byHand: Bool) {
+    let backlog = Backlog()
+    backlog.ids = [1]
+    let writer = inFirstPrior(of: backlog, \.ids) { $0.ids = [5] }
+    let (changes, token) = record(backlog, \.ids, options: [.prior, .old, .new])
+    var mirror = ReplayingMirror(backlog.ids)
+    let replay = backlog.observe(\.ids, options: [.old, .new]) { _, change in mirror.apply(change) }
+    if byHand {
+      backlog.withChange(.union, using: [2], for: \.ids) { backlog.ids.insert(2) }
+    } else {
+      backlog.mutableSetValue(for: \.ids).insert(2)
+    }
+    #expect(backlog.ids == [2, 5])
+    #expect(
+      changes.elements == [
+        CollectionChange(.insertion, nil, isPrior: true),
+        CollectionChange(.setting, nil, old: [1], new: [2, 5]),
+      ])
+    #expect(mirror.value == backlog.ids)
+    withExtendedLifetime((writer, token, replay)) {}
+  }
+
   @Test(
-    "every kind of change of the list made in a prior callback turns a proxy call into a setting",
-    arguments: [ToManyForm.proxy], NestedWrite.allCases
+    "every kind of change of the list made in a prior callback turns every form of to-many change into a setting",
+    arguments: ToManyForm.allCases, NestedWrite.allCases
   )
   func nestedWritesInPrior(form: ToManyForm, write: NestedWrite) {
     let backlog = Backlog()
@@ -206,6 +229,20 @@ struct ToManyFoldTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("a set's own didSet that trims it during a set-proxy insertion makes the insertion a setting")
+  func ownObserverTrimsSet() {
+    let backlog = Backlog()
+    backlog.recentIDs = [1, 2]
+    let (changes, token) = record(backlog, \.recentIDs, options: [.old, .new])
+    var mirror = ReplayingMirror(backlog.recentIDs)
+    let replay = backlog.observe(\.recentIDs, options: [.old, .new]) { _, change in mirror.apply(change) }
+    backlog.mutableSetValue(for: \.recentIDs).insert(3)
+    #expect(backlog.recentIDs == [2, 3])
+    #expect(changes.elements == [CollectionChange(.setting, nil, old: [1, 2], new: [2, 3])])
+    #expect(mirror.value == backlog.recentIDs)
+    withExtendedLifetime((token, replay)) {}
+  }
+
   @Test("changes of other keys and other objects in a prior callback leave a to-many record as it was")
   func otherKeysAndObjects() {
     let backlog = Backlog()
@@ -247,5 +284,25 @@ struct ToManyFoldTests {
       ])
     #expect(mirror.value == backlog.list)
     withExtendedLifetime((writer, token, replay)) {}
+  }
+
+  @Test("the body of a manual to-many change is the change it announces: its own writes keep the kind")
+  func manualBodyKeepsKind() {
+    let backlog = Backlog()
+    backlog.list = [1]
+    let (changes, token) = record(backlog, \.list, options: [.prior, .old, .new])
+    backlog.withChange(.insertion, valuesIn: [0..<2], for: \.list) {
+      backlog.list.insert(8, at: 0)
+      backlog.list = [7, 8, 1]
+      backlog.mutableArrayValue(for: \.list).remove(at: 0)
+      backlog.list.insert(9, at: 0)
+    }
+    #expect(backlog.list == [9, 8, 1])
+    #expect(
+      changes.elements == [
+        CollectionChange(.insertion, [0..<2], isPrior: true),
+        CollectionChange(.insertion, [0..<2], new: [9, 8]),
+      ])
+    withExtendedLifetime(token) {}
   }
 }
