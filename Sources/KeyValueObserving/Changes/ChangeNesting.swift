@@ -1,6 +1,7 @@
 /// The changes under way on the current thread, so that a change made while
 /// the same change is already under way folds into the outer one: nested
-/// will/did pairs on one key notify once, for the outermost.
+/// will/did pairs on one key notify once, for the outermost. A to-many
+/// change that a fold would make untrue learns of it (``FoldWatch``).
 ///
 /// Two kinds of owner open changes here. A storage opens the change of one
 /// of its keys: from a prior callback, from the property's own
@@ -61,7 +62,9 @@ public enum _KeyValueChangeNesting {
 
 
   /// Runs `body` as the change of `slot` of `storage` on this thread, or
-  /// returns `nil` without running it when that key is already changing here.
+  /// returns `nil` without running it when that key is already changing
+  /// here: the change folds into that one, which is told so (see
+  /// ``FoldWatch``).
   @inlinable
   static func withChange<Result>(
     of storage: _KeyValueObservationStorage,
@@ -69,7 +72,10 @@ public enum _KeyValueChangeNesting {
     _ body: () -> Result
   ) -> Result? {
     let owner = ObjectIdentifier(storage)
-    guard find(owner, slot: slot) == nil else { return nil }
+    guard find(owner, slot: slot) == nil else {
+      noteFold(of: owner, slot: slot)
+      return nil
+    }
     var frame = Frame(owner: owner, slot: slot)
     return withUnsafeMutablePointer(to: &frame) { frame in
       push(frame)

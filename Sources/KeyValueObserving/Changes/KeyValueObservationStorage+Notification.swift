@@ -157,7 +157,8 @@ extension _KeyValueObservationStorage {
   /// where user code can run inside it: recorded in the thread's nesting,
   /// after the prior notifications. Returns `false` when the same key of
   /// this object is already changing on this thread: the change is made,
-  /// and the outer change reports the final value.
+  /// and the outer change reports the final value (a to-many one as a
+  /// setting: see ``FoldWatch``).
   ///
   /// Out of line in a debug build, so that the frame the common path
   /// notifies from stays small there.

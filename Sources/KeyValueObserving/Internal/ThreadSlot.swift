@@ -12,4 +12,6 @@ enum ThreadSlot: Int32 {
   case runningClosure
   /// The innermost write a binding makes on the thread (`Bindings/BindingWriteChain.swift`).
   case bindingWrite
+  /// The innermost to-many change watching for folds (`Changes/FoldWatch.swift`).
+  case foldWatches
 }

@@ -3,25 +3,41 @@
 // Observation, for a class it tracks.
 
 extension _KeyValueObservationStorage {
-  /// Opens a manual change of `slot` shaped `shape`: reads the old value
-  /// if a registration wants it and the change has one (`oldValue` gives
-  /// it: the whole value, or for a to-many change the elements it removes),
-  /// and sends the prior notifications. `newValue`, when given, is what the
-  /// did reports as new (a set mutation works it out here, from the set
-  /// before the change). A will-change nested in a change of
-  /// the same key on this thread only deepens it.
+  /// Opens a manual change of the whole value of `slot`: reads the old
+  /// value if a registration wants it (`oldValue` gives it) and sends the
+  /// prior notifications. A will-change nested in a change of the same key
+  /// on this thread only deepens it.
   func willChange<Object: KeyValueObservable, Value>(
     _ object: Object,
     slot: Int,
-    shape: ChangeShape = .setting,
-    newValue: Value? = nil,
     oldValue: (Object) -> Value
+  ) {
+    willChange(object, slot: slot, shape: .setting, newValue: nil, oldValue: oldValue, value: oldValue)
+  }
+
+  /// Opens a manual change of `slot` shaped `shape`: reads the old value
+  /// if a registration wants it and the change has one (`oldValue` gives
+  /// it: for a to-many change the elements it removes), and sends the
+  /// prior notifications. `newValue`, when given, is what the did reports
+  /// as new (a set mutation works it out here, from the set before the
+  /// change). `value` reads the whole value: a to-many change that another
+  /// change of the key folds into while its prior notifications are sent
+  /// is notified as a setting (see ``FoldWatch``). A will-change nested in
+  /// a change of the same key on this thread only deepens it.
+  func willChange<Object: KeyValueObservable, Value>(
+    _ object: Object,
+    slot: Int,
+    shape: ChangeShape,
+    newValue: Value?,
+    oldValue: (Object) -> Value,
+    value: (Object) -> Value
   ) {
     // In the object's own deinit nobody is notified (see
     // notifyingSetObserved), so no change opens.
     guard !isDeinitializing(object) else { return }
     object._$kvoObservationEvent(.willSet, slot: slot)
     if let frame = _KeyValueChangeNesting.find(ObjectIdentifier(self), slot: slot) {
+      _KeyValueChangeNesting.noteFold(of: ObjectIdentifier(self), slot: slot)
       if let pending = frame.pointee.pending {
         // A manual change of this key (one key, one value type) is open.
         (pending.takeUnretainedValue() as? ManualChange<Value>)?.depth += 1
@@ -37,10 +53,20 @@ extension _KeyValueObservationStorage {
     let snapshot = lasting?.snapshot
     let old = snapshot?.oldValue(of: shape) { oldValue(object) }
     let new = snapshot?.newValue(of: shape) { newValue }
-    openManualChange(
-      ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
-    )
-    if let snapshot, snapshot.hasPrior {
+    let change = ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
+    openManualChange(change)
+    guard let snapshot, snapshot.hasPrior else { return }
+    guard shape.kind != .setting else {
+      notify(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
+      return
+    }
+    // A change of the key made in a prior callback is not the one announced.
+    change.folded = _KeyValueChangeNesting.watchingFolds(
+      of: ObjectIdentifier(self),
+      slot: slot,
+      readingBefore: snapshot.wantsOldValue,
+      readBefore: { change.valueBefore = value(object) }
+    ) {
       notify(snapshot, shape: shape, isPrior: true, oldValue: old, newValue: nil, from: object)
     }
   }
@@ -50,6 +76,19 @@ extension _KeyValueObservationStorage {
   /// notifies, with the shape its will-change gave. Returns `false` when no
   /// will-change of `slot` is open on this thread.
   func didChange<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, newValue: (Object) -> Value) -> Bool {
+    didChange(object, slot: slot, newValue: newValue, value: newValue)
+  }
+
+  /// ``didChange(_:slot:newValue:)`` of a change that may be a to-many
+  /// one: `value` reads the whole value, which a to-many change that
+  /// another change of the key folded into notifies as its new value, a
+  /// setting.
+  func didChange<Object: KeyValueObservable, Value>(
+    _ object: Object,
+    slot: Int,
+    newValue: (Object) -> Value,
+    value: (Object) -> Value
+  ) -> Bool {
     guard !isDeinitializing(object) else { return true }
     guard let change = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) as? ManualChange<Value> else {
       return false
@@ -60,9 +99,42 @@ extension _KeyValueObservationStorage {
     _KeyValueChangeNesting.close(change)
     openChanges.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
+    guard !change.folded else {
+      let new = snapshot.newValue(of: .setting) { value(object) }
+      notify(snapshot, shape: .setting, isPrior: false, oldValue: change.valueBefore, newValue: new, from: object)
+      return true
+    }
     let new = snapshot.newValue(of: change.shape) { change.newValueAtWill ?? newValue(object) }
     notify(snapshot, shape: change.shape, isPrior: false, oldValue: change.oldValue, newValue: new, from: object)
     return true
+  }
+
+  /// Runs `body`, the mutation of the to-many change of `slot` that the
+  /// caller opened on this thread (a set proxy's), watching for changes of
+  /// the key that fold into it: the property's own `willSet`/`didSet`
+  /// changing it again. One makes the change's record a setting; the whole
+  /// value before is kept now for it, when a registration asked for
+  /// `.old`, since such a fold comes after the mutation.
+  func watchingMutation<Object: KeyValueObservable, Value>(
+    _ object: Object,
+    slot: Int,
+    value: (Object) -> Value,
+    _ body: () -> Void
+  ) {
+    guard let change = _KeyValueChangeNesting.pendingChange(of: self, slot: slot) as? ManualChange<Value>,
+      change.depth == 1, change.shape.kind != .setting, let snapshot = change.registrations?.snapshot
+    else { return body() }
+    if snapshot.wantsOldValue && !change.folded {
+      change.valueBefore = value(object)
+    }
+    let folded = _KeyValueChangeNesting.watchingFolds(
+      of: ObjectIdentifier(self),
+      slot: slot,
+      readingBefore: false,
+      readBefore: {},
+      body
+    )
+    if folded { change.folded = true }
   }
 
   /// Opens the change of a `_modify` that works in place: a will-change of
@@ -111,6 +183,12 @@ final class ManualChange<Value>: PendingChange {
   let newValueAtWill: Value?
   /// The kind and indexes the will-change announced.
   let shape: ChangeShape
+  /// Whether another change of the key folded into this to-many one where
+  /// it was watched (see ``FoldWatch``): the did notifies a setting.
+  @exclusivity(unchecked) var folded = false
+  /// The whole value before the change, for a folded one's setting; read
+  /// only when a registration asked for `.old`.
+  @exclusivity(unchecked) var valueBefore: Value?
 
   init(
     storage: _KeyValueObservationStorage,

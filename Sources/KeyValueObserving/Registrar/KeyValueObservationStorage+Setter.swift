@@ -75,9 +75,13 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
       // path, which reports the mutation to it.
       guard !storage.tracksObservation else { return false }
       guard storage.isObserved(slot: slot) else { return true }
-      return !storage.notifiesAutomatically(slot: slot)
-        || (storage.openChanges.load(ordering: .relaxed) != 0
-          && _KeyValueChangeNesting.find(ObjectIdentifier(storage), slot: slot) != nil)
+      guard storage.notifiesAutomatically(slot: slot) else { return true }
+      let owner = ObjectIdentifier(storage)
+      guard storage.openChanges.load(ordering: .relaxed) != 0, _KeyValueChangeNesting.find(owner, slot: slot) != nil
+      else { return false }
+      // The mutation folds into the change under way.
+      _KeyValueChangeNesting.noteFold(of: owner, slot: slot)
+      return true
     }
   }
 

@@ -43,9 +43,22 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
     accessors.modify(change, object)
   }
 
+  /// ``modify(_:)`` as the mutation of the manual to-many change of its
+  /// key that the caller opened: a property with observers of its own,
+  /// which may change it again, is watched, and such a change makes that
+  /// change's record a setting (see ``FoldWatch``).
+  func modifyInOpenChange(_ change: (inout Value) -> Void) {
+    guard accessors.hasPropertyObservers, let storage = object._$kvoObservedStorage?.takeUnretainedValue() else {
+      return modify(change)
+    }
+    storage.watchingMutation(object, slot: slot, value: accessors.get) { accessors.modify(change, object) }
+  }
+
   /// Makes `change` of the property's value in place, as one change of its
   /// key shaped `shape`, whose notifications carry what `values` reads: the
-  /// elements the change touches; one mutation, for Swift Observation.
+  /// elements the change touches (or, when another change of the key folds
+  /// into it, the whole values: a setting); one mutation, for Swift
+  /// Observation.
   @inlinable
   func change(
     _ shape: ChangeShape,
@@ -59,14 +72,14 @@ final class InPlaceStorage<Object: KeyValueObservable, Value> {
         return
       }
       storage._withUnsafeGuaranteedRef { storage in
-        storage.notifyingChange(
+        storage.notifyingCollectionChange(
           object,
           slot: slot,
           shape: shape,
           mayNest: accessors.hasPropertyObservers,
-          oldValue: { values(accessors.get($0)) },
-          change: { accessors.modify(change, $0) },
-          newValue: { values(accessors.get($0)) }
+          value: { accessors.get($0) },
+          elements: values,
+          change: { accessors.modify(change, $0) }
         )
       }
     }

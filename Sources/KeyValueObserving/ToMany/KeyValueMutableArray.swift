@@ -15,6 +15,10 @@
 /// | `replaceSubrange(_:with:)` with a different number of elements | a `.removal`, then an `.insertion` |
 ///
 /// Assigning the property itself (`person.tags = […]`) stays a `.setting`.
+/// So does a call another change of the property folds into — one made in
+/// a `.prior` callback of the call, or by the property's own `didSet`
+/// during it —: its notification is a `.setting` of the whole array, which
+/// its kind and indexes would no longer describe.
 ///
 /// Cost: a proxy over an observable stored property changes the array
 /// where the object stores it, observed or not, in one change of its key:

@@ -14,7 +14,9 @@
 /// | `replaceAll(with:)` | `.replacement`, old = the elements that went, new = those that came |
 ///
 /// Like every assignment, a call that adds or drops nothing still notifies,
-/// with an empty set. Assigning the property itself stays a `.setting`.
+/// with an empty set. Assigning the property itself stays a `.setting`, as
+/// does a call another change of the property folds into (made in a
+/// `.prior` callback of the call, or by the property's own `didSet`).
 ///
 /// ```swift
 /// let ids = team.mutableSetValue(for: \.memberIDs)
@@ -154,7 +156,7 @@ public final class KeyValueMutableSet<Object: KeyValueObservable, Element: Hasha
     object.withChange(mutation, using: objects, for: keyPath) {
       guard let inPlace else { return body(&object[keyPath: keyPath]) }
       var result: Result?
-      inPlace.modify { result = body(&$0) }
+      inPlace.modifyInOpenChange { result = body(&$0) }
       return result!
     }
   }

@@ -7,7 +7,9 @@ extension KeyValueObservable {
   /// What the mutation adds and removes is worked out before `body` runs,
   /// from the set as it is then and `objects`; `body` should make that
   /// change. Assignments to the property inside `body` fold into this one
-  /// notification. Usable from async code: the body is synchronous.
+  /// notification; one made in a `.prior` callback of it makes that
+  /// notification a `.setting` of the whole set. Usable from async code:
+  /// the body is synchronous.
   ///
   /// ```swift
   /// team.withChange(.minus, using: [7], for: \.memberIDs) {
@@ -87,9 +89,14 @@ extension KeyValueObservable {
       return
     }
     let (dropped, added) = mutation.effect(on: self[keyPath: keyPath], using: objects)
-    storage.willChange(self, slot: slot, shape: ChangeShape(kind: mutation.changeKind, indexRanges: nil), newValue: added) {
-      _ in dropped
-    }
+    storage.willChange(
+      self,
+      slot: slot,
+      shape: ChangeShape(kind: mutation.changeKind, indexRanges: nil),
+      newValue: added,
+      oldValue: { _ in dropped },
+      value: { $0[keyPath: keyPath] }
+    )
   }
 
   /// Closes a set mutation opened by ``openSetChange(_:using:for:)``.
@@ -99,8 +106,9 @@ extension KeyValueObservable {
       closeChange(for: keyPath)
       return
     }
-    // The new value was worked out at the will.
-    if !storage.didChange(self, slot: slot, newValue: { _ in Set<Element>() }) {
+    // The new value was worked out at the will; the whole set is read for
+    // a mutation another change of the key folded into.
+    if !storage.didChange(self, slot: slot, newValue: { _ in Set<Element>() }, value: { $0[keyPath: keyPath] }) {
       reportProblem(
         .unmatchedDidChange,
         "didChange(.\(mutation), using:, for: \(Self.describe(keyPath))) without a matching willChange on this thread; "

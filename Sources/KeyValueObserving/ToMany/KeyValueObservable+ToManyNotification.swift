@@ -9,8 +9,10 @@ extension KeyValueObservable {
   /// with `indexes`, whose old and new values hold only the elements at
   /// `indexes` (before the change for old, after it for new). Assignments to
   /// the property inside the pair fold into it, as for
-  /// ``willChangeValue(for:)``; ``mutableArrayValue(for:)`` does all of this
-  /// for you.
+  /// ``willChangeValue(for:)``: they are the change the pair announces. A
+  /// change of the property made in a `.prior` callback of the pair is not,
+  /// and makes the did a `.setting` of the whole array.
+  /// ``mutableArrayValue(for:)`` does all of this for you.
   ///
   /// Indexes out of the array's range are left out of the values and
   /// reported as ``KeyValueObservingDiagnostic/Kind/indexesOutOfRange``. A
@@ -100,9 +102,14 @@ extension KeyValueObservable {
       openChange(for: keyPath)
       return
     }
-    storage.willChange(self, slot: slot, shape: ChangeShape(kind: kind, indexRanges: ranges)) { object in
-      object.elements(of: keyPath, in: ranges)
-    }
+    storage.willChange(
+      self,
+      slot: slot,
+      shape: ChangeShape(kind: kind, indexRanges: ranges),
+      newValue: nil,
+      oldValue: { $0.elements(of: keyPath, in: ranges) },
+      value: { $0[keyPath: keyPath] }
+    )
   }
 
   /// ``didChange(_:valuesAt:for:)`` with the indexes as sorted, disjoint
@@ -114,9 +121,12 @@ extension KeyValueObservable {
       closeChange(for: keyPath)
       return
     }
-    let closed = storage.didChange(self, slot: slot) { object in
-      object.elements(of: keyPath, in: ranges)
-    }
+    let closed = storage.didChange(
+      self,
+      slot: slot,
+      newValue: { $0.elements(of: keyPath, in: ranges) },
+      value: { $0[keyPath: keyPath] }
+    )
     if !closed {
       reportProblem(
         .unmatchedDidChange,

@@ -39,7 +39,7 @@ static inline const void *kvo_current_task(void) {
 /// ThreadLocal.swift): C11 thread-local storage, a few instructions per
 /// access where the platform's keyed storage (`pthread_getspecific`) costs
 /// a call. None holds a reference that a thread's end must release.
-#define KVO_THREAD_SLOT_COUNT 6
+#define KVO_THREAD_SLOT_COUNT 7
 extern _Thread_local void *kvo_thread_slots[KVO_THREAD_SLOT_COUNT];
 
 static inline void *kvo_thread_slot(int slot) {
