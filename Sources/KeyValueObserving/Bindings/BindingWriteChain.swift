@@ -32,7 +32,6 @@ enum BindingWriteChain {
   private static let innermost = ThreadLocal(.bindingWrite)
 
   /// Whether a write under way on this thread carries from `property`.
-  @usableFromInline
   static func carriesFrom(_ property: BoundProperty) -> Bool {
     var cursor = innermost.value?.assumingMemoryBound(to: Entry.self)
     while let entry = cursor {
@@ -43,11 +42,18 @@ enum BindingWriteChain {
   }
 
   /// Records `entry`, on the caller's stack, as the innermost write on
-  /// this thread, until ``leave(_:)``.
+  /// this thread, until ``leave(_:)`` — unless a write under way on this
+  /// thread carries from `written`, the property the new write would
+  /// write: then it records nothing and returns `false`. One call, so
+  /// that a write on a thread where no binding writes (the common case)
+  /// costs one look at the thread's record.
   @usableFromInline
-  static func enter(_ entry: UnsafeMutablePointer<Entry>) {
-    entry.pointee.outer = innermost.value
+  static func enter(_ entry: UnsafeMutablePointer<Entry>, unlessCarryingFrom written: BoundProperty?) -> Bool {
+    let outer = innermost.value
+    if outer != nil, let written, carriesFrom(written) { return false }
+    entry.pointee.outer = outer
     innermost.value = UnsafeMutableRawPointer(entry)
+    return true
   }
 
   /// Takes `entry`, the innermost, off the record.

@@ -72,6 +72,9 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// finding the target freed) while `start` still registers.
   private let registrations = LockedState<[RegistrationHandle]?>([])
   private let targetStorage: _KeyValueObservationStorage?
+  /// Whether the target is `@KeyValueObservable`: only then can another
+  /// binding carry from its property.
+  @usableFromInline let targetIsObservable: Bool
   private let sourceKeyDescription: String
   private let targetKeyDescription: String
 
@@ -88,6 +91,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     sourceKeyPath = keyPaths.source
     targetKeyPath = keyPaths.target
     self.targetStorage = (target as? any KeyValueObservable)?._$kvoStorage()
+    self.targetIsObservable = targetStorage != nil
     self.sourceKeyDescription = "\(Source.self).\(Source.describe(sourceKeyPath))"
     self.targetKeyDescription = Self.describe(targetKeyPath)
     let arrow = twoWay ? "⇄" : "→"
@@ -247,11 +251,13 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       return nil
     }
     let written: KeyValueBindingSide = side == .source ? .target : .source
-    if BindingWriteChain.carriesFrom(property(written, of: sourceObject, targetObject)) { return nil }
+    // Only an observable object's property can be what a binding carries
+    // from: a write to any other needs no look.
+    let writtenProperty = written == .source || targetIsObservable ? property(written, of: sourceObject, targetObject) : nil
     var entry = BindingWriteChain.Entry(from: property(side, of: sourceObject, targetObject))
     var none: BindingKeyPaths<Source, Target, SourceValue, TargetValue>? = nil
-    let outcome = withUnsafeMutablePointer(to: &entry) { entry in
-      BindingWriteChain.enter(entry)
+    let outcome = withUnsafeMutablePointer(to: &entry) { entry -> BoundWrite? in
+      guard BindingWriteChain.enter(entry, unlessCarryingFrom: writtenProperty) else { return nil }
       defer { BindingWriteChain.leave(entry) }
       return accessor.access(side == .source ? .forward : .backward, sourceObject, targetObject, &none)
     }
