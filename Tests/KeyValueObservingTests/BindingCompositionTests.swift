@@ -93,8 +93,27 @@ struct BindingCompositionTests {
     withExtendedLifetime((token, inner)) {}
   }
 
-  @Test("a handler told of a change a run makes reads for itself, not for the run")
-  func handlerDuringRun() {
+  @Test("a binding told of a change a run makes reads for itself, not for the run")
+  func bindingDuringRun() {
+    let source = Cell()
+    let target = Cell()
+    let binding = source.bind(\.b, to: target, \.a)
+    let trigger = Cell()
+    var runs = 0
+    let token = withKeyValueObservation {
+      runs += 1
+      source.b = trigger.a  // the binding reads source.b as it carries it
+    }
+    #expect(target.a == 0)
+    source.b = 5  // not read by the closure itself: no run
+    #expect(runs == 1 && target.a == 5)
+    trigger.a = 2
+    #expect(runs == 2 && target.a == 2)
+    withExtendedLifetime((token, binding)) {}
+  }
+
+  @Test("an observe handler a run's write calls runs inside the run: its reads are tracked with the closure's")
+  func observeHandlerDuringRun() {
     let written = Cell()
     let readByHandler = Cell()
     let counter = written.observe(\.a) { _, _ in _ = readByHandler.a }
@@ -104,7 +123,7 @@ struct BindingCompositionTests {
       written.a = 1
     }
     readByHandler.a = 5
-    #expect(runs == 1)
+    #expect(runs == 2)
     withExtendedLifetime((token, counter)) {}
   }
 

@@ -195,6 +195,10 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       }
       state = current
     }
+    // Told of a change a tracked closure's run made, the binding reads
+    // for itself, not for the run.
+    let hidden = _KeyValueAccessTracking.suspendTracking()
+    defer { _KeyValueAccessTracking.resumeTracking(hidden) }
     var side = side
     var given = sourceObject
     var rounds = 0

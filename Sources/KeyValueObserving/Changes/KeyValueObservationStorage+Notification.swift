@@ -215,9 +215,7 @@ extension _KeyValueObservationStorage {
   ) {
     // A `while`, not a `for` over a range, and no `defer`: unoptimised, a
     // range's iterator takes three more slots in the frame, and a `defer`
-    // is a call. A tracking scope open on this thread (a tracked closure
-    // whose run made the change) does not see what the handlers read.
-    let hidden = _KeyValueAccessTracking.suspendTracking()
+    // is a call.
     var index = 0
     while index < snapshot.count {
       let live = snapshot.liveRegistration(at: index, closingChanges: !isPrior)
@@ -232,7 +230,6 @@ extension _KeyValueObservationStorage {
         }
       #endif
     }
-    _KeyValueAccessTracking.resumeTracking(hidden)
   }
 
   /// Hands one registration the notification of a change shaped `shape`,
