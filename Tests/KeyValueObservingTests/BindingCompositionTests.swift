@@ -289,6 +289,23 @@ struct BindingCompositionTests {
     withExtendedLifetime((binding, validator)) {}
   }
 
+  @Test("a binding invalidated during its own write carries nothing more, a correction included")
+  func invalidatedDuringWrite() {
+    let source = Cell()
+    let target = Cell()
+    var binding: KeyValueObservation?
+    // Told before the binding: ends it, then corrects the value written.
+    let corrector = target.observe(\.a) { target, _ in
+      binding?.invalidate()
+      if target.a > 10 { target.a = 10 }
+    }
+    binding = source.bind(\.a, twoWayTo: target, \.a, initialValueFrom: .source)
+    source.a = 50
+    #expect((source.a, target.a) == (50, 10))
+    #expect(binding?.isActive == false)
+    withExtendedLifetime(corrector) {}
+  }
+
   // MARK: Threads
 
   @Test("a side changed on another thread while the binding writes is reported, and carried after")

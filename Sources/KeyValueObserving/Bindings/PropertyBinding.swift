@@ -64,7 +64,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
 
   @usableFromInline package let description: String
   private let host = ObservationHost()
-  private let ended = AtomicFlag(false)
+  @usableFromInline let ended = AtomicFlag(false)
   /// Whether a racing write was reported: once per binding.
   private let raceReported = AtomicFlag(false)
   /// The registrations with the source's and the target's key paths, or
@@ -250,6 +250,9 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// the write was corrected.
   @inlinable
   func write(from side: KeyValueBindingSide, sourceObject given: Source?) -> KeyValueBindingSide? {
+    // Ended meanwhile (its token invalidated by an observer of the write
+    // before): it carries nothing more, a correction included.
+    guard !ended.load(ordering: .acquiring) else { return nil }
     guard let sourceObject = given ?? source.object, let targetObject = target.object else {
       end()
       return nil
