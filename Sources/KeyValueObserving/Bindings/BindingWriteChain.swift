@@ -7,7 +7,8 @@
 /// the same two-way binding made twice, a triangle `a ⇄ b ⇄ c ⇄ a` — the
 /// value has come back to where its change started, and carrying it on
 /// would only start the ring again. So a binding does not write a property
-/// that a write under way on its thread reads from. (It may write one that
+/// that a write under way on its thread reads from, unless that write's
+/// binding ended meanwhile. (It may write one that
 /// a write further out is writing: that is a correction, which the outer
 /// binding is told of and carries on.)
 ///
@@ -15,16 +16,21 @@
 /// allocation), headed by one thread-local pointer.
 @usableFromInline
 enum BindingWriteChain {
-  /// One write under way: the property it carries from, and the entry of
-  /// the write further out.
+  /// One write under way: the property it carries from, the flag that
+  /// says whether its binding ended (a binding ended during its write —
+  /// its token invalidated by an observer of the side it writes — blocks
+  /// no other: one made in its place must be able to write), and the
+  /// entry of the write further out.
   @usableFromInline
   struct Entry {
     @usableFromInline let from: BoundProperty
+    @usableFromInline let ended: AtomicFlagPointer
     @usableFromInline var outer: UnsafeMutableRawPointer?
 
     @inlinable
-    init(from: BoundProperty) {
+    init(from: BoundProperty, ended: AtomicFlagPointer) {
       self.from = from
+      self.ended = ended
       self.outer = nil
     }
   }
@@ -35,7 +41,7 @@ enum BindingWriteChain {
   static func carriesFrom(_ property: BoundProperty) -> Bool {
     var cursor = innermost.value?.assumingMemoryBound(to: Entry.self)
     while let entry = cursor {
-      if entry.pointee.from == property { return true }
+      if entry.pointee.from == property && !entry.pointee.ended.load(ordering: .acquiring) { return true }
       cursor = entry.pointee.outer?.assumingMemoryBound(to: Entry.self)
     }
     return false

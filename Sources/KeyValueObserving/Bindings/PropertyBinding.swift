@@ -150,7 +150,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     anchor.site = site
     // The host is alive, so its storage is open and the addition succeeds.
     _ = storage.add(anchor)
-    carry(from: initial)
+    carry(from: initial, isFirst: true)
     return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
   }
 
@@ -168,7 +168,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// was told on. Inlinable, so that it is specialised where `bind` is
   /// called, for the types there.
   @inlinable
-  func carry(from side: KeyValueBindingSide, sourceObject: Source? = nil) {
+  func carry(from side: KeyValueBindingSide, sourceObject: Source? = nil, isFirst: Bool = false) {
     let thread = currentThreadIdentity() << Self.threadShift
     var state = gate.load(ordering: .relaxed)
     while true {
@@ -195,16 +195,14 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       }
       state = current
     }
-    // Told of a change a tracked closure's run made, the binding reads
-    // for itself, not for the run.
-    let hidden = _KeyValueAccessTracking.suspendTracking()
-    defer { _KeyValueAccessTracking.resumeTracking(hidden) }
     var side = side
     var given = sourceObject
     var rounds = 0
+    var first = isFirst
     while true {
-      let corrected = write(from: side, sourceObject: given)
+      let corrected = write(from: side, sourceObject: given, isFirst: first)
       given = nil
+      first = false
       guard let next = nextWaiting(thread: thread, rounds: &rounds, corrected: corrected) else { return }
       side = next
     }
@@ -245,11 +243,12 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
 
   /// Writes the side across from `side` with `side`'s value read now,
   /// unless a write under way on this thread carries from that side (the
-  /// value came back to where its change started);
+  /// value came back to where its change started) and this is not the
+  /// binding's first write;
   /// ends the binding if an object is gone. Returns the written side when
   /// the write was corrected.
   @inlinable
-  func write(from side: KeyValueBindingSide, sourceObject given: Source?) -> KeyValueBindingSide? {
+  func write(from side: KeyValueBindingSide, sourceObject given: Source?, isFirst: Bool) -> KeyValueBindingSide? {
     // Ended meanwhile (its token invalidated by an observer of the write
     // before): it carries nothing more, a correction included.
     guard !ended.load(ordering: .acquiring) else { return nil }
@@ -259,9 +258,14 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     }
     let written: KeyValueBindingSide = side == .source ? .target : .source
     // Only an observable object's property can be what a binding carries
-    // from: a write to any other needs no look.
-    let writtenProperty = written == .source || targetIsObservable ? property(written, of: sourceObject, targetObject) : nil
-    var entry = BindingWriteChain.Entry(from: property(side, of: sourceObject, targetObject))
+    // from: a write to any other needs no look. Nor does a binding's first
+    // write, which carries no change around a ring: it makes the sides
+    // equal, wherever it is made (in a run a change set off, say).
+    let looks = !isFirst && (written == .source || targetIsObservable)
+    let writtenProperty = looks ? property(written, of: sourceObject, targetObject) : nil
+    var entry = BindingWriteChain.Entry(
+      from: property(side, of: sourceObject, targetObject), ended: AtomicFlagPointer(ended.address)
+    )
     var none: BindingKeyPaths<Source, Target, SourceValue, TargetValue>? = nil
     let outcome = withUnsafeMutablePointer(to: &entry) { entry -> BoundWrite? in
       guard BindingWriteChain.enter(entry, unlessCarryingFrom: writtenProperty) else { return nil }

@@ -170,8 +170,8 @@ public enum _KeyValueAccessTracking {
 
   /// Hides this thread's tracking scope, if one is open, until
   /// ``resumeTracking(_:)``: what runs meanwhile serves another
-  /// registration (its first read, an `.initial` value, a binding's
-  /// carrying), and its reads belong to that
+  /// registration (its first read, an `.initial` value, a handler told of
+  /// a change), and its reads belong to that
   /// registration, not to the scope of whoever made the call. One relaxed
   /// load when no scope is open anywhere.
   ///
