@@ -240,6 +240,23 @@ struct BindingCompositionTests {
     withExtendedLifetime(other) {}
   }
 
+  @Test("a change made while another binding carries from the same property is carried: both pairs end equal")
+  func changeDuringAnotherBindingsWrite() {
+    let cells = [Cell(), Cell(), Cell(), Cell()]
+    let first = cells[1].bind(\.a, twoWayTo: cells[3], \.a, initialValueFrom: .source)
+    let second = cells[1].bind(\.a, twoWayTo: cells[2], \.a, initialValueFrom: .source)
+    var relayed = false
+    // Told of the second binding's write: changes the first pair's other side.
+    let relay = cells[2].observe(\.a) { _, _ in
+      guard !relayed else { return }
+      relayed = true
+      cells[3].a = 2
+    }
+    cells[1].a = 6
+    #expect(cells[1...3].map(\.a) == [2, 2, 2])
+    withExtendedLifetime((first, second, relay)) {}
+  }
+
   // MARK: A side that corrects the written value
 
   @Test("an observer that corrects the written value: the correction is carried back, both sides end equal")

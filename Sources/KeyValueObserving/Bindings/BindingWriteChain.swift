@@ -1,5 +1,7 @@
 /// The writes bindings are making on the current thread, innermost first:
-/// how chains and rings of bindings settle in one pass.
+/// how chains and rings of bindings whose values are not `Equatable`
+/// settle in one pass (an `Equatable` value equal to what the property
+/// holds is not written, which stops a ring by itself).
 ///
 /// A binding's write is a change, and the change's observers may be other
 /// bindings, which write on: `a → b → c`. When the chain comes back to a

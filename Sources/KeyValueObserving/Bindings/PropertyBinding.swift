@@ -257,11 +257,17 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       return nil
     }
     let written: KeyValueBindingSide = side == .source ? .target : .source
-    // Only an observable object's property can be what a binding carries
-    // from: a write to any other needs no look. Nor does a binding's first
-    // write, which carries no change around a ring: it makes the sides
-    // equal, wherever it is made (in a run a change set off, say).
-    let looks = !isFirst && (written == .source || targetIsObservable)
+    // Only a value that is not `Equatable` needs the look: an equal value
+    // is not written, so a ring of `Equatable` values stops where its
+    // value comes back, and a change made meanwhile (an observer's, on
+    // the property a write further out carries from) is carried like any
+    // other. Only an observable object's property can be what a binding
+    // carries from: a write to any other needs no look. Nor does a
+    // binding's first write, which carries no change around a ring: it
+    // makes the sides equal, wherever it is made.
+    let writtenIsEquatable = written == .source
+      ? SourceValue.self is any Equatable.Type : TargetValue.self is any Equatable.Type
+    let looks = !isFirst && !writtenIsEquatable && (written == .source || targetIsObservable)
     let writtenProperty = looks ? property(written, of: sourceObject, targetObject) : nil
     var entry = BindingWriteChain.Entry(
       from: property(side, of: sourceObject, targetObject), ended: AtomicFlagPointer(ended.address)

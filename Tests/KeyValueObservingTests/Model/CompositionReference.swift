@@ -123,8 +123,6 @@ final class CompositionReference {
   private var diagnostics: [String] = []
   private var registrations: [[Registration]]
   /// The cells the binding writes under way carry from, innermost last.
-  /// The writes under way: the cell each carries from, and its binding.
-  private var chain: [(cell: Int, binding: Binding)] = []
   private var clamps: [Int: Registration] = [:]
   private var binder: Closure?
   private var binderBinding: Binding?
@@ -186,7 +184,7 @@ final class CompositionReference {
     let binding = Binding(source: source, target: target, twoWay: twoWay, shift: shift)
     register(.binding(binding, .source), on: source)
     if twoWay { register(.binding(binding, .target), on: target) }
-    carry(binding, from: initial, isFirst: true)
+    carry(binding, from: initial)
     return binding
   }
 
@@ -248,7 +246,7 @@ final class CompositionReference {
 
   // MARK: Bindings
 
-  private func carry(_ binding: Binding, from side: Side, isFirst: Bool = false) {
+  private func carry(_ binding: Binding, from side: Side) {
     if let writing = binding.writing {
       if writing == side && !binding.echoTold {
         binding.echoTold = true
@@ -260,10 +258,8 @@ final class CompositionReference {
     binding.writing = side.other
     var side = side
     var rounds = 0
-    var first = isFirst
     while true {
-      let corrected = write(binding, from: side, isFirst: first)
-      first = false
+      let corrected = write(binding, from: side)
       var waiting = binding.waiting
       if let corrected { waiting.insert(corrected) }
       guard !waiting.isEmpty, rounds < 100 else {
@@ -282,16 +278,13 @@ final class CompositionReference {
   }
 
   /// Writes the side across from `side`; returns it when it was corrected.
-  /// An ended binding writes nothing more; a write under way whose
-  /// binding ended blocks no other; a binding's first write is not
-  /// checked against the writes under way.
-  private func write(_ binding: Binding, from side: Side, isFirst: Bool) -> Side? {
+  /// An ended binding writes nothing more.
+  private func write(_ binding: Binding, from side: Side) -> Side? {
     guard binding.isLive else { return nil }
     let written = side.other
     let cell = binding.cell(written)
-    guard isFirst || !chain.contains(where: { $0.cell == cell && $0.binding.isLive }) else { return nil }
-    chain.append((binding.cell(side), binding))
-    defer { chain.removeLast() }
+    // The cells hold `Int`s, which are `Equatable`: an equal value is not
+    // written, which stops a ring (the write chain is for other values).
     let value = side == .source ? values[binding.source] + binding.shift : values[binding.target] - binding.shift
     guard values[cell] != value else { return nil }
     set(cell, to: value)
