@@ -10,7 +10,4 @@ public enum KeyValueBindingSide: Sendable, Hashable {
   case source
   /// The object it binds to.
   case target
-
-  /// The side across the binding.
-  var other: KeyValueBindingSide { self == .source ? .target : .source }
 }
