@@ -153,6 +153,29 @@ struct BindingCompositionTests {
     withExtendedLifetime((token, binding, counter)) {}
   }
 
+  @Test("a to-many change, a binding of the collection and a tracked closure over it, together")
+  func toManyThroughBindingAndClosure() {
+    let source = Cell()
+    let target = Cell()
+    var counts: [Int] = []
+    let binding = source.bind(\.items, to: target, \.items)
+    let closure = withKeyValueObservation { counts.append(target.items.count) }
+    // A `.prior` observer of the source that sets the list folds into the
+    // proxy's call: the binding carries the value after it, once.
+    var folded = false
+    let prior = source.observe(\.items, options: .prior) { source, change in
+      guard change.isPrior, !folded else { return }
+      folded = true
+      source.items = [9, 8]
+    }
+    source.mutableArrayValue(for: \.items).append(1)
+    #expect(source.items == [9, 8, 1] && target.items == [9, 8, 1])
+    #expect(counts == [0, 3])
+    source.mutableArrayValue(for: \.items).remove(at: 0)
+    #expect(target.items == [8, 1] && counts == [0, 3, 2])
+    withExtendedLifetime((binding, closure, prior)) {}
+  }
+
   // MARK: Cycles settle in one pass
 
   /// Counts the changes of `keyPath` on each of `objects`, by observers

@@ -116,6 +116,29 @@ struct BindingTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("equality is through the transform: the placeholder itself, and an inverse that does not undo")
+  func equalityThroughTransform() {
+    let diagnostics = capturingDiagnostics {
+      let person = Person()
+      let field = StandInField()
+      let nickname = person.bind(\.nickname, twoWayTo: field, \.text, placeholder: "", initialValueFrom: .source)
+      person.nickname = ""  // written as the placeholder, and left as it is
+      #expect(field.text == "" && person.nickname == "")
+      field.text = "x"
+      field.text = ""  // the placeholder comes back as nil
+      #expect(person.nickname == nil)
+      let source = Cell()
+      let target = Cell()
+      let skewed = source.bind(
+        \.a, twoWayTo: target, \.a, initialValueFrom: .source, transform: { $0 + 1 }, inverse: { $0 }
+      )
+      source.a = 5  // the sides stay as the write left them: no loop
+      #expect((source.a, target.a) == (5, 6))
+      withExtendedLifetime((nickname, skewed)) {}
+    }
+    #expect(diagnostics.isEmpty)
+  }
+
   @Test("two ways: a transform and its inverse")
   func transformAndInverse() {
     let person = Person()

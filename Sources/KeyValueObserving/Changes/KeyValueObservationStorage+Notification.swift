@@ -1,6 +1,7 @@
-// The change path: a change made within one call — a setter's assignment,
-// a collection proxy's mutation —, the one loop every change's
-// notifications go through, manual ones included. The start and end of a
+// The change path: a setter's assignment, made within one call, and the
+// one loop every change's notifications go through — manual ones and a
+// collection proxy's mutation (KeyValueObservationStorage+CollectionChange.swift)
+// included. The start and end of a
 // change are in KeyValueObservationStorage+ChangeBounds.swift.
 //
 // A handler that changes the key it observes recurses through this path,
@@ -60,8 +61,10 @@ extension _KeyValueObservationStorage {
 
   /// Makes a change of `slot` of `object` that happens within this call
   /// (`change`), and notifies the key's registrations of it as `shape`
-  /// says: the assignment of a setter, or a collection proxy's insertion,
-  /// removal or replacement.
+  /// says: the assignment of a setter. (A collection proxy's insertion,
+  /// removal or replacement takes
+  /// ``notifyingCollectionChange(_:slot:shape:mayNest:value:elements:change:)``,
+  /// which also watches for a change folding into it.)
   ///
   /// `oldValue` and `newValue` read what the notifications carry (the
   /// whole value, or the elements the change touches) and are called only
