@@ -172,7 +172,7 @@ struct BindingTests {
 
     let source = Person()
     var label: StandInLabel? = StandInLabel()
-    weak var weakLabel = label
+    weak let weakLabel = label
     let oneWay = source.bind(\.name, to: label!, \.text)
     label = nil
     #expect(weakLabel == nil)

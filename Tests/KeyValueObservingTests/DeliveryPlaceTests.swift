@@ -2,14 +2,6 @@ import Dispatch
 import KeyValueObserving
 import Testing
 
-/// A class shared across tasks and threads: observable and Sendable because
-/// its one property is written by one thread at a time in these tests.
-@KeyValueObservable
-final class Gauge: @unchecked Sendable {
-  // @unchecked Sendable: each test writes `level` from one thread only.
-  var level = 0
-}
-
 @Suite("Delivery on a chosen queue or on the main actor")
 struct DeliveryPlaceTests {
   @Test("a concurrent queue receives every change once, in order")

@@ -4,18 +4,6 @@ import KeyValueObserving
 import Synchronization
 import Testing
 
-/// A model that declares `Observable`: tracked by Swift Observation and
-/// observable key by key.
-@KeyValueObservable
-class Sheet: Observable, @unchecked Sendable {
-  var title = ""
-  var count = 0
-  var rows: [Int] = []
-  var tags: Set<String> = []
-  @KeyValueIgnored var cache = 0
-  var summary: String { "\(title) (\(count))" }
-}
-
 /// A subclass: tracked through its superclass's declaration.
 @KeyValueObservable
 final class DetailedSheet: Sheet, @unchecked Sendable {
@@ -73,13 +61,6 @@ enum Drawer {
   final class Note: Observable {
     var text = ""
   }
-}
-
-/// Counts the `onChange` calls of Observation trackings, from any thread.
-final class ChangeCount: Sendable {
-  private let value = Atomic<Int>(0)
-  func increment() { value.add(1, ordering: .relaxed) }
-  var count: Int { value.load(ordering: .relaxed) }
 }
 
 /// Reads with `read` inside `withObservationTracking`, then runs `change`,

@@ -4,30 +4,6 @@ import Synchronization
 import KeyValueObserving
 import Testing
 
-/// Four properties, so that four threads can write without racing on the
-/// same storage (the library synchronises registrations, not user data).
-@KeyValueObservable
-final class Counters: @unchecked Sendable {
-  var a = 0
-  var b = 0
-  var c = 0
-  var d = 0
-}
-
-extension Counters {
-  func set(_ index: Int, _ value: Int) {
-    switch index {
-    case 0: a = value
-    case 1: b = value
-    case 2: c = value
-    default: d = value
-    }
-  }
-
-  /// A computed key that depends on all four.
-  var sum: Int { a + b + c + d }
-}
-
 /// Counts its own deinitialisation: captured by a handler, it tells when the
 /// handler's captures were released.
 final class DeinitCounter: Sendable {

@@ -139,11 +139,6 @@ struct TokenLifecycleTests {
   }
 }
 
-/// Holds a token that its own callback can reach.
-final class TokenHolder: @unchecked Sendable {
-  var token: KeyValueObservation?
-}
-
 /// An object whose token's callback captures it strongly.
 final class Owner {
   var token: KeyValueObservation?

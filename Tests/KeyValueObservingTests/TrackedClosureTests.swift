@@ -155,7 +155,7 @@ struct TrackedClosureTests {
     let token: KeyValueObservation = {
       let marker = Marker()
       weakMarker = marker
-      weak var weakFirst = first
+      weak let weakFirst = first
       return withKeyValueObservation { [second] in
         withExtendedLifetime(marker) {}
         runs += 1
@@ -168,7 +168,7 @@ struct TrackedClosureTests {
     #expect(runs == 2)
     var last: Person? = Person()
     let lastToken: KeyValueObservation = {
-      weak var weakLast = last
+      weak let weakLast = last
       return withKeyValueObservation { _ = weakLast?.name }
     }()
     last = nil

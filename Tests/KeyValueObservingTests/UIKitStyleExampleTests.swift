@@ -59,7 +59,7 @@ struct UIKitStyleExampleTests {
   func example() {
     let model = ProfileModel()
     var controller: ProfileViewController? = ProfileViewController(model: model)
-    weak var weakController = controller
+    weak let weakController = controller
     controller!.viewDidLoad()
     let label = controller!.greetingLabel
     let field = controller!.nicknameField
