@@ -248,7 +248,10 @@ struct SlotRegistrations {
     }
     let current = list
     let grow = current.capacity < minimumCapacity
-    let copy = RegistrationList.make(capacity: grow ? max(minimumCapacity, current.capacity * 2) : current.capacity)
+    // By half again, not double: most lists stay short, where doubling
+    // would leave a key of nine registrations with room for sixteen.
+    let grown = max(minimumCapacity, current.capacity + current.capacity / 2)
+    let copy = RegistrationList.make(capacity: grow ? grown : current.capacity)
     current.withUnsafeMutablePointers { header, elements in
       copy.withUnsafeMutablePointers { copyHeader, copyElements in
         copyElements.initialize(from: elements, count: Int(header.pointee.count))
