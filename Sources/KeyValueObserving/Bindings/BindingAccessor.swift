@@ -1,80 +1,60 @@
-/// What a binding asks of its accessor.
-@usableFromInline
-enum BindingAccess {
-  /// Hand over the two key paths (see ``BindingAccessor/keyPaths``).
-  case keyPaths
-  /// Read the source, convert, write the target.
-  case forward
-  /// Both ways: read the target, convert, write the source.
-  case backward
-}
-
-/// The closure that holds a binding's two key paths, made where `bind` is
-/// called, and their only user.
+/// A binding's reads and writes, made where `bind` is called, and its two
+/// key paths.
 ///
 /// A key path applied at run time is a call into the runtime that costs
 /// about ten times an observed write. A key path *literal* captured by a
 /// closure is specialised into it by the optimiser, which then reads and
-/// writes the property directly — but only when the closure is the
-/// literal's one use, and the literal's life ends where the closure
-/// captures it. So `bind` hands its key paths, consumed, to
-/// ``oneWay(_:_:transform:)`` or ``twoWay(_:_:transform:inverse:)``, and
-/// to nothing else; the binding asks the closure for them once
-/// (``BindingAccess/keyPaths``), to register and to describe itself, and
-/// for every write after that. (Two closures, one for each purpose, would
-/// be two uses, and neither would be specialised.)
+/// writes the property directly — but only when the literal has no other
+/// use by then: otherwise the specialised closure forms the key path anew
+/// on each call, or is not specialised at all. So the accessor takes the
+/// key paths consumed, hands them out first through a closure that does not
+/// escape (``handOver(_:)``: the optimiser specialises that one whatever
+/// else uses the literal, and the use is gone), and then moves them into
+/// ``write``, their one user left.
 ///
 /// ```swift
 /// let accessor = BindingAccessor<Person, Label, String, String?>.oneWay(\.name, \.text) { $0 }
 /// ```
 @usableFromInline
 struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, TargetValue> {
-  @usableFromInline let access:
-    (BindingAccess, Source?, Target?, inout BindingKeyPaths<Source, Target, SourceValue, TargetValue>?)
-      -> BoundWrite
+  /// The key paths: for registering, describing, and naming the sides in
+  /// the write chain.
+  @usableFromInline let keyPaths: BindingKeyPaths<Source, Target, SourceValue, TargetValue>
+  /// Reads the side given, converts, and writes the other.
+  @usableFromInline let write: (KeyValueBindingSide, Source, Target) -> BoundWrite
 
   @inlinable
   init(
-    _ access: @escaping (
-      BindingAccess, Source?, Target?, inout BindingKeyPaths<Source, Target, SourceValue, TargetValue>?
-    ) -> BoundWrite
+    keyPaths: BindingKeyPaths<Source, Target, SourceValue, TargetValue>,
+    write: @escaping (KeyValueBindingSide, Source, Target) -> BoundWrite
   ) {
-    self.access = access
+    self.keyPaths = keyPaths
+    self.write = write
   }
 
-  /// The key paths, asked once.
-  @usableFromInline
-  var keyPaths: BindingKeyPaths<Source, Target, SourceValue, TargetValue> {
-    var keyPaths: BindingKeyPaths<Source, Target, SourceValue, TargetValue>? = nil
-    _ = access(.keyPaths, nil, nil, &keyPaths)
-    return keyPaths.unsafelyUnwrapped
+  /// What `body` returns. Not inlined, so that `body` stays a closure the
+  /// optimiser specialises for the key-path literals it captures.
+  @inlinable @inline(never)
+  static func handOver<KeyPath: AnyKeyPath>(_ body: () -> KeyPath) -> KeyPath {
+    body()
   }
 
   /// The accessor of a one-way binding of `keyPath` to `targetKeyPath`.
-  /// The key paths end their lives here, moved into the closure.
   @inlinable @inline(__always)
   static func oneWay(
     _ keyPath: __owned KeyPath<Source, SourceValue>,
     _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
     transform: @escaping (SourceValue) -> TargetValue
   ) -> Self {
-    Self { access, source, target, keyPaths in
-      switch access {
-      case .keyPaths:
-        keyPaths = BindingKeyPaths(source: keyPath, target: targetKeyPath)
-        return .unchanged
-      case .forward:
-        return targetKeyPath.bindingWrite(
-          transform(source.unsafelyUnwrapped[keyPath: keyPath]), to: target.unsafelyUnwrapped, verifying: false
-        )
-      case .backward:
-        return .unchanged
-      }
+    let handedOver = BindingKeyPaths(source: handOver { keyPath }, target: handOver { targetKeyPath })
+    let kept = BindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
+    return Self(keyPaths: handedOver) { side, source, target in
+      guard side == .source else { return .unchanged }
+      return kept.target.bindingWrite(transform(source[keyPath: kept.source]), to: target, verifying: false)
     }
   }
 
   /// The accessor of a two-way binding of `keyPath` and `targetKeyPath`.
-  /// The key paths end their lives here, moved into the closure.
   @inlinable @inline(__always)
   static func twoWay(
     _ keyPath: __owned ReferenceWritableKeyPath<Source, SourceValue>,
@@ -82,20 +62,12 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
     transform: @escaping (SourceValue) -> TargetValue,
     inverse: @escaping (TargetValue) -> SourceValue
   ) -> Self {
-    Self { access, source, target, keyPaths in
-      switch access {
-      case .keyPaths:
-        keyPaths = BindingKeyPaths(source: keyPath, target: targetKeyPath)
-        return .unchanged
-      case .forward:
-        return targetKeyPath.bindingWrite(
-          transform(source.unsafelyUnwrapped[keyPath: keyPath]), to: target.unsafelyUnwrapped, verifying: true
-        )
-      case .backward:
-        return keyPath.bindingWrite(
-          inverse(target.unsafelyUnwrapped[keyPath: targetKeyPath]), to: source.unsafelyUnwrapped, verifying: true
-        )
-      }
+    let handedOver = BindingKeyPaths(source: handOver { keyPath }, target: handOver { targetKeyPath })
+    let kept = WritableBindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
+    return Self(keyPaths: handedOver) { side, source, target in
+      side == .source
+        ? kept.target.bindingWrite(transform(source[keyPath: kept.source]), to: target, verifying: true)
+        : kept.source.bindingWrite(inverse(target[keyPath: kept.target]), to: source, verifying: true)
     }
   }
 }
@@ -108,6 +80,19 @@ struct BindingKeyPaths<Source: AnyObject, Target: AnyObject, SourceValue, Target
 
   @inlinable
   init(source: KeyPath<Source, SourceValue>, target: ReferenceWritableKeyPath<Target, TargetValue>) {
+    self.source = source
+    self.target = target
+  }
+}
+
+/// A two-way binding's key paths, both writable: what its accessor keeps.
+@usableFromInline
+struct WritableBindingKeyPaths<Source: AnyObject, Target: AnyObject, SourceValue, TargetValue> {
+  @usableFromInline let source: ReferenceWritableKeyPath<Source, SourceValue>
+  @usableFromInline let target: ReferenceWritableKeyPath<Target, TargetValue>
+
+  @inlinable
+  init(source: ReferenceWritableKeyPath<Source, SourceValue>, target: ReferenceWritableKeyPath<Target, TargetValue>) {
     self.source = source
     self.target = target
   }

@@ -83,8 +83,7 @@ extension KeyValueObservable {
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue
   ) -> KeyValueObservation {
-    // The accessor is the key paths' one user (see `BindingAccess`).
-    // The accessor is the key paths' one user (see `BindingAccessor`).
+    // The key paths are consumed by the accessor (see `BindingAccessor`).
     let binding = PropertyBinding(
       source: self, target: target, twoWay: false,
       accessor: .oneWay(consume keyPath, consume targetKeyPath, transform: transform)
@@ -183,7 +182,7 @@ extension KeyValueObservable {
     inverse: @escaping (TargetValue) -> Value
   ) -> KeyValueObservation {
     let site = RegistrationSite(fileID: fileID, line: line)
-    // The accessor is the key paths' one user (see `BindingAccessor`).
+    // The key paths are consumed by the accessor (see `BindingAccessor`).
     let binding = PropertyBinding(
       source: self, target: target, twoWay: true,
       accessor: .twoWay(consume keyPath, consume targetKeyPath, transform: transform, inverse: inverse)

@@ -217,7 +217,8 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     let bothWaiting = Self.waiting(.source) | Self.waiting(.target)
     var state = gate.load(ordering: .acquiring)
     while true {
-      let waiting = state & bothWaiting | (corrected.map(Self.waiting) ?? 0)
+      var waiting = state & bothWaiting
+      if let corrected { waiting |= Self.waiting(corrected) }
       if waiting == 0 || rounds == Self.roundLimit {
         let (exchanged, current) = gate.compareExchange(expected: state, desired: 0, ordering: .acquiringAndReleasing)
         if exchanged {
@@ -272,11 +273,10 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     var entry = BindingWriteChain.Entry(
       from: property(side, of: sourceObject, targetObject), ended: AtomicFlagPointer(ended.address)
     )
-    var none: BindingKeyPaths<Source, Target, SourceValue, TargetValue>? = nil
     let outcome = withUnsafeMutablePointer(to: &entry) { entry -> BoundWrite? in
       guard BindingWriteChain.enter(entry, unlessCarryingFrom: writtenProperty) else { return nil }
       defer { BindingWriteChain.leave(entry) }
-      return accessor.access(side == .source ? .forward : .backward, sourceObject, targetObject, &none)
+      return accessor.write(side, sourceObject, targetObject)
     }
     return outcome == .corrected ? written : nil
   }
