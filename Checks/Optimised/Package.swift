@@ -23,6 +23,9 @@ let package = Package(
         .product(name: "KeyValueObserving", package: "KeyValueObserving"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ],
+      // The one support file that needs `@testable`, which a release build
+      // of a dependency does not allow; none of these tests uses it.
+      exclude: ["Support/Registrations.swift"],
       swiftSettings: ["ExistentialAny", "InternalImportsByDefault", "InferIsolatedConformances", "MemberImportVisibility"]
         .map { .enableUpcomingFeature($0) }
     )

@@ -50,7 +50,7 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
     let kept = BindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
     return Self(keyPaths: handedOver) { side, source, target in
       guard side == .source else { return .unchanged }
-      return kept.target.bindingWrite(transform(source[keyPath: kept.source]), to: target, verifying: false)
+      return kept.target.bindingWrite(transform(borrowedRead(source, kept.source)), to: target, verifying: false)
     }
   }
 
@@ -66,10 +66,18 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
     let kept = WritableBindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
     return Self(keyPaths: handedOver) { side, source, target in
       side == .source
-        ? kept.target.bindingWrite(transform(source[keyPath: kept.source]), to: target, verifying: true)
-        : kept.source.bindingWrite(inverse(target[keyPath: kept.target]), to: source, verifying: true)
+        ? kept.target.bindingWrite(transform(borrowedRead(source, kept.source)), to: target, verifying: true)
+        : kept.source.bindingWrite(inverse(borrowedRead(target, kept.target)), to: source, verifying: true)
     }
   }
+}
+
+/// `object`'s value at `keyPath`, read without a retain of `object`,
+/// which the caller holds: a key path applied to a class object retains it
+/// for the read, even where the optimiser has made the read direct.
+@inlinable @inline(__always)
+func borrowedRead<Object: AnyObject, Value>(_ object: Object, _ keyPath: KeyPath<Object, Value>) -> Value {
+  Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef { $0[keyPath: keyPath] }
 }
 
 /// A binding's two key paths, as its accessor hands them over.

@@ -253,10 +253,27 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     // Ended meanwhile (its token invalidated by an observer of the write
     // before): it carries nothing more, a correction included.
     guard !ended.load(ordering: .acquiring) else { return nil }
-    guard let sourceObject = given ?? source.object, let targetObject = target.object else {
+    // The source a change was told on is alive for the write: borrowed,
+    // not retained again; otherwise held here while the write lasts.
+    let held = given == nil ? source.object : nil
+    guard let sourceReference = given.map({ Unmanaged.passUnretained($0) }) ?? held.map({ Unmanaged.passUnretained($0) }),
+      let targetObject = target.object
+    else {
       end()
       return nil
     }
+    return withExtendedLifetime(held) {
+      sourceReference._withUnsafeGuaranteedRef { sourceObject in
+        write(from: side, of: sourceObject, to: targetObject, isFirst: isFirst)
+      }
+    }
+  }
+
+  /// ``write(from:sourceObject:isFirst:)`` with both objects alive.
+  @inlinable @inline(__always)
+  func write(
+    from side: KeyValueBindingSide, of sourceObject: Source, to targetObject: Target, isFirst: Bool
+  ) -> KeyValueBindingSide? {
     let written: KeyValueBindingSide = side == .source ? .target : .source
     // Only a value that is not `Equatable` needs the look: an equal value
     // is not written, so a ring of `Equatable` values stops where its
