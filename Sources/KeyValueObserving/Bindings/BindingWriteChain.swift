@@ -15,7 +15,11 @@
 /// binding is told of and carries on.)
 ///
 /// Each entry lives on the stack of the write it describes (no
-/// allocation), headed by one thread-local pointer.
+/// allocation), headed by one thread-local pointer. Only a binding whose
+/// written value is not `Equatable` reads the chain; while no such binding
+/// lives (``lookingBindings``), writes do not record themselves. One made
+/// during a write under way misses that write's entry, and may carry a
+/// ring's value once more before its own entry stops it.
 @usableFromInline
 enum BindingWriteChain {
   /// One write under way: the property it carries from, the flag that

@@ -65,6 +65,8 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   @usableFromInline package let description: String
   private let host = ObservationHost()
   @usableFromInline let ended = AtomicFlag(false)
+  /// Whether the binding is counted in ``lookingBindings``, until it ends.
+  private let countedAsLooking = AtomicFlag(false)
   /// Whether a racing write was reported: once per binding.
   private let raceReported = AtomicFlag(false)
   /// The registrations with the source's and the target's key paths, or
@@ -129,6 +131,14 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
           + "equal to itself already; the token it returned is inactive"
       )
       return KeyValueObservation(RegistrationHandle(storage: nil, registration: nil))
+    }
+    // A binding that writes a value that is not `Equatable` to a property
+    // another binding can carry from reads the write chain.
+    let writesUnequatable = (!(TargetValue.self is any Equatable.Type) && targetIsObservable)
+      || (observeTarget != nil && !(SourceValue.self is any Equatable.Type))
+    if writesUnequatable {
+      countedAsLooking.store(true, ordering: .relaxed)
+      lookingBindings.add(1, ordering: .relaxed)
     }
     // Made inside a tracked closure's run, the binding's reads are its own.
     let hidden = _KeyValueAccessTracking.suspendTracking()
@@ -287,6 +297,10 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       ? SourceValue.self is any Equatable.Type : TargetValue.self is any Equatable.Type
     let looks = !isFirst && !writtenIsEquatable && (written == .source || targetIsObservable)
     let writtenProperty = looks ? property(written, of: sourceObject, targetObject) : nil
+    // Nobody reads the chain while no binding looks at it.
+    guard lookingBindings.load(ordering: .relaxed) != 0 else {
+      return accessor.write(side, sourceObject, targetObject) == .corrected ? written : nil
+    }
     var entry = BindingWriteChain.Entry(
       from: property(side, of: sourceObject, targetObject), ended: AtomicFlagPointer(ended.address)
     )
@@ -339,6 +353,9 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   @usableFromInline
   func end() {
     guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    if countedAsLooking.exchange(false, ordering: .relaxed) {
+      lookingBindings.subtract(1, ordering: .relaxed)
+    }
     withExtendedLifetime(self) {
       let kept = registrations.withLock { list in
         defer { list = nil }

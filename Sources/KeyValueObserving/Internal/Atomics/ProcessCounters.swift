@@ -1,7 +1,8 @@
 import Builtin
 
 // The process-wide atomic counters: every getter asks whether any tracking
-// scope is open; thread identities are handed out in order.
+// scope is open, every bound write whether any binding reads the write
+// chain; thread identities are handed out in order.
 //
 // Each is a plain global `Int`, which the compiler initialises statically,
 // reached atomically through its address. A global of a noncopyable atomic
@@ -16,6 +17,10 @@ import Builtin
 @exclusivity(unchecked) @usableFromInline
 nonisolated(unsafe) var openTrackingScopeCount = 0
 
+/// How many live bindings write a value that is not `Equatable`.
+@exclusivity(unchecked) @usableFromInline
+nonisolated(unsafe) var lookingBindingCount = 0
+
 /// The last thread identity given (`currentThreadIdentity()`).
 @exclusivity(unchecked) @usableFromInline
 nonisolated(unsafe) var lastThreadIdentity = 0
@@ -29,6 +34,18 @@ nonisolated(unsafe) var lastThreadIdentity = 0
 @usableFromInline
 var activeTrackingScopes: AtomicIntPointer {
   @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&openTrackingScopeCount))) }
+}
+
+/// How many live bindings write a value that is not `Equatable`: the
+/// bindings that look at ``BindingWriteChain``. While there are none,
+/// nobody reads the chain and a binding's write does not record itself.
+///
+/// ```swift
+/// if lookingBindings.load(ordering: .relaxed) != 0 { … }
+/// ```
+@usableFromInline
+var lookingBindings: AtomicIntPointer {
+  @_transparent get { AtomicIntPointer(UnsafeMutableRawPointer(Builtin.unprotectedAddressOf(&lookingBindingCount))) }
 }
 
 /// The thread identities given so far.
