@@ -273,8 +273,13 @@ func firstDifference(
 ) -> String? {
   let harness = Harness()
   let model = ReferenceModel()
+  var mirrors = harness.cells.map(CellMirrors.init)
   interference?.publish(harness.cells)
   for operation in operations {
+    defer {
+      if case .replaceCell(let cell) = operation { mirrors[cell] = CellMirrors(of: harness.cells[cell]) }
+    }
+    if let difference = mirrorDifference(harness.cells, mirrors) { return "before \(operation): \(difference)" }
     switch operation {
     case .action(let action, let trigger):
       let made = harness.perform(action)
@@ -357,6 +362,7 @@ func firstDifference(
     }
   }
   interference?.publish([])
+  if let difference = mirrorDifference(harness.cells, mirrors) { return "at the end: \(difference)" }
   // Cells that link each other are a retain cycle of the test's own making:
   // break it, so that the sequence's objects are freed.
   defer {
@@ -375,6 +381,14 @@ func firstDifference(
     }
   }
   return nil
+}
+
+/// The first cell whose to-many keys differ from what replaying their
+/// records gives.
+private func mirrorDifference(_ cells: [Cell], _ mirrors: [CellMirrors]) -> String? {
+  zip(cells.indices, zip(cells, mirrors)).lazy.compactMap { index, pair in
+    pair.1.difference(from: pair.0, named: "cell\(index)")
+  }.first
 }
 
 /// How many sequences a run checks: `KVO_MODEL_RUNS` for a long local run.
