@@ -471,3 +471,45 @@ struct BindingCompositionTests {
     withExtendedLifetime((binding, pause)) {}
   }
 }
+
+/// A reading that can be NaN, which is not equal to itself.
+@KeyValueObservable
+final class NaNDial {
+  var reading = 0.0
+}
+
+@Suite("bind and values not equal to themselves")
+struct UnequalToItselfBindingTests {
+  @Test("a ring of Double bindings carrying a NaN settles in one pass, with no report")
+  func nanRing() {
+    let dials = [NaNDial(), NaNDial(), NaNDial()]
+    let changes = dials.map { _ in ChangeCount() }
+    let counters = zip(dials, changes).map { dial, count in dial.observe(\.reading) { _, _ in count.increment() } }
+    let diagnostics = capturingDiagnostics {
+      let ring = (0..<3).map { dials[$0].bind(\.reading, to: dials[($0 + 1) % 3], \.reading) }
+      dials[0].reading = .nan
+      #expect(dials.allSatisfy { $0.reading.isNaN })
+      #expect(changes.map(\.count) == [1, 1, 1])
+      dials[1].reading = 2
+      #expect(dials.map(\.reading) == [2, 2, 2])
+      withExtendedLifetime(ring) {}
+    }
+    #expect(diagnostics.isEmpty)
+    withExtendedLifetime(counters) {}
+  }
+
+  @Test("a NaN the other side holds already is not written again; a number replaces it")
+  func nanNotRewritten() {
+    let (source, target) = (NaNDial(), NaNDial())
+    let token = source.bind(\.reading, twoWayTo: target, \.reading, initialValueFrom: .source)
+    let targetChanges = ChangeCount()
+    let counter = target.observe(\.reading) { _, _ in targetChanges.increment() }
+    source.reading = .nan
+    source.reading = .nan
+    #expect(target.reading.isNaN)
+    #expect(targetChanges.count == 1)
+    source.reading = 1
+    #expect(target.reading == 1)
+    withExtendedLifetime((token, counter)) {}
+  }
+}

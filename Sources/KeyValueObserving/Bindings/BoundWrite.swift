@@ -13,7 +13,8 @@ enum BoundWrite {
 
 extension ReferenceWritableKeyPath {
   /// Writes `value` to `object` through this key path, as a binding does:
-  /// not at all when the property holds an equal value already, and, with
+  /// not at all when the property holds an equal value already (or the
+  /// very same one, for a value not equal to itself: a `Double.nan`), and, with
   /// `verifying`, reading it back to see whether the write was corrected.
   /// Only a `Value` that is `Equatable` is compared; any other is always
   /// written, and never verified.
@@ -31,7 +32,11 @@ extension ReferenceWritableKeyPath {
       object[keyPath: self] = value
       return .written
     }
-    if boundValuesEqual(object[keyPath: self], value, equality) { return .unchanged }
+    if boundValuesEqual(object[keyPath: self], value, equality)
+      || boundValuesIdentical(object[keyPath: self], value, equality)
+    {
+      return .unchanged
+    }
     object[keyPath: self] = value
     guard verifying else { return .written }
     return boundValuesEqual(object[keyPath: self], value, equality) ? .written : .corrected
@@ -46,4 +51,16 @@ func boundValuesEqual<Value>(_ lhs: Value, _ rhs: Value, _ equality: any Equatab
     unsafeBitCast(lhs, to: Equal.self) == unsafeBitCast(rhs, to: Equal.self)
   }
   return _openExistential(equality, do: equal)
+}
+
+/// Whether `lhs` and `rhs`, unequal by their `Equatable` conformance, are
+/// yet the same value: not equal to itself (a NaN, or a struct holding
+/// one), and the same bits, of a type that is its bits (no references).
+/// Without it a ring of bindings would carry a NaN round for ever. Where
+/// every value equals itself (`Int`, `String`), the optimiser folds the
+/// first test away.
+@inlinable @inline(__always)
+func boundValuesIdentical<Value>(_ lhs: Value, _ rhs: Value, _ equality: any Equatable.Type) -> Bool {
+  guard _isPOD(Value.self), !boundValuesEqual(rhs, rhs, equality) else { return false }
+  return withUnsafeBytes(of: lhs) { left in withUnsafeBytes(of: rhs) { right in left.elementsEqual(right) } }
 }
