@@ -31,6 +31,9 @@ let package = Package(
     // The heap's own count of bytes in use (mallinfo2 and its Darwin
     // counterpart), which Swift's Glibc module does not export.
     .target(name: "HeapStatistics"),
+    // Callgrind's client requests (zero, dump), for count-instructions.sh;
+    // no-ops outside valgrind.
+    .target(name: "CallgrindRequests"),
     // Memory as the heap counts it, in a process without the malloc
     // interposer, which adds a header to every allocation it counts.
     .executableTarget(
@@ -52,12 +55,13 @@ let package = Package(
         .product(name: "OpenCombine", package: "OpenCombine"),
       ]
     ),
-    // The models again for the suites, the suites' configurations, and the
-    // memory probe.
+    // The models again for the suites, the suites' configurations, the
+    // memory probe, and the hook that counts one row's instructions.
     .target(
       name: "BenchmarkModels",
       dependencies: [
         "Models",
+        "CallgrindRequests",
         .product(name: "KeyValueObserving", package: "KeyValueObserving"),
         .product(name: "OpenCombine", package: "OpenCombine"),
         .product(name: "MallocInterposerSwift", package: "malloc-interposer"),

@@ -10,12 +10,22 @@ heap's growth, which the memory budgets are on). A ratio budget is judged
 on the Paired suite, whose rounds time the reference and our row back to back
 (the median of the rounds' ratios); the ratio of the two separate medians,
 measured minutes apart, is shown next to it.
+
+Instructions per operation come from count-instructions.sh's TSV
+(.instructions.tsv, or --instructions FILE), when there is one: each time
+row's, and each side of each Paired row's, counted with callgrind. A ratio
+row shows its Paired row's two sides when they were counted, else the two
+time rows'. The table can be printed from the counts alone, without a run.
 """
 
+import argparse
+import csv
 import json
+import os
 import sys
 
 OPS_PER_SAMPLE = 1000
+ONE_OBSERVER = "ours: write, 1 .old|.new observer(s)"
 
 # package-benchmark's JMH export carries a metric a row did not measure over
 # from the rows before it, so each row is read only for what it measured.
@@ -77,6 +87,9 @@ def machine_factor(rows):
 
 
 def load(path):
+    if not os.path.exists(path):
+        print(f"compare.py: no results in {path}: times left out", file=sys.stderr)
+        return {}
     with open(path) as handle:
         elements = json.load(handle)
     rows = {}
@@ -89,6 +102,19 @@ def load(path):
         # HeapProbe adds the heap's count to a row the Memory suite has.
         rows.setdefault(name, {}).update(row)
     return rows
+
+
+def load_instructions(path):
+    """count-instructions.sh's counts: {(row, side): instructions per
+    operation}, side being "" for a time row and "ours" or "reference" for
+    a Paired row's."""
+    counts = {}
+    if path is None or not os.path.exists(path):
+        return counts
+    with open(path, newline="") as handle:
+        for line in csv.DictReader(handle, delimiter="\t"):
+            counts[(line["row"], line["side"])] = float(line["instructions per operation"])
+    return counts
 
 
 def paired_ratio(rows, name):
@@ -124,22 +150,41 @@ def custom(rows, name, metric):
     return None if row is None else row.get(metric)
 
 
-def main(path):
+def instruction_text(value):
+    """Instructions per operation, whole above 100 (callgrind's counts are
+    exact; the per-operation share of a loop's entry and exit is not)."""
+    if value is None:
+        return ""
+    return f"{value:,.0f}" if value >= 100 else f"{value:.1f}"
+
+
+def main(path, instructions_path):
     rows = load(path)
+    counts = load_instructions(instructions_path)
     table = []
 
-    def add(label, value, unit, reference_label, reference, ratio, budget, met, separate=None):
-        table.append((label, value, unit, reference_label, reference, ratio, separate, budget, met))
+    def instructions(paired=None, names=(None, None)):
+        """(ours, reference) instructions per operation: the Paired row's
+        two sides when both were counted, else the two time rows'."""
+        if paired and (paired, "ours") in counts and (paired, "reference") in counts:
+            return counts[(paired, "ours")], counts[(paired, "reference")]
+        return tuple(counts.get((name, "")) if name else None for name in names)
 
-    def ratio_row(label, ours, reference_label, reference, limit, paired=None, at_least=False):
+    def add(label, value, unit, reference_label, reference, ratio, budget, met, separate=None,
+            counted=(None, None)):
+        table.append((label, value, unit, reference_label, reference, ratio, separate, counted, budget, met))
+
+    def ratio_row(label, ours, reference_label, reference, limit, paired=None, at_least=False, names=(None, None)):
         """A ratio budget: judged on the Paired suite's row `paired` when
-        the run has it, else on the two separate medians."""
+        the run has it, else on the two separate medians. `names`: the
+        time rows of ours and of the reference, for their instructions."""
         separate = ours / reference if ours is not None and reference else None
         ratio = paired_ratio(rows, paired) if paired else None
         if ratio is None:
             ratio = separate
         met = None if ratio is None else (ratio >= limit if at_least else ratio <= limit)
-        add(label, ours, "ns", reference_label, reference, ratio, limit_text(limit, at_least), met, separate)
+        add(label, ours, "ns", reference_label, reference, ratio, limit_text(limit, at_least), met, separate,
+            instructions(paired, names))
 
     def limit_text(limit, at_least):
         return ("≥ " if at_least else "≤ ") + f"{limit:.3g}×"
@@ -152,13 +197,17 @@ def main(path):
     subject = ns_per_op(rows, "anchor: OpenCombine CurrentValueSubject.send, 1 sink")
 
     ratio_row("unobserved write", unobserved, "plain stored write", floor_write, 1.5,
-              "paired: unobserved write ÷ plain stored write")
+              "paired: unobserved write ÷ plain stored write",
+              names=("ours: unobserved write", "floor: plain stored write"))
     ratio_row("write, 1 observer", one, "write + closure call", floor_closure, 10,
-              "paired: write, 1 .old|.new observer ÷ write + direct closure call")
+              "paired: write, 1 .old|.new observer ÷ write + direct closure call",
+              names=(ONE_OBSERVER, "floor: write + direct closure call with (old, new)"))
     ratio_row("write, 1 observer", one, "CurrentValueSubject.send", subject, 0.2,
-              "paired: write, 1 .old|.new observer ÷ CurrentValueSubject.send, 1 sink")
+              "paired: write, 1 .old|.new observer ÷ CurrentValueSubject.send, 1 sink",
+              names=(ONE_OBSERVER, "anchor: OpenCombine CurrentValueSubject.send, 1 sink"))
     ratio_row("write, 10 observers", ten, "write, 1 observer", one, 3,
-              "paired: write, 10 .old|.new observers ÷ write, 1 observer")
+              "paired: write, 10 .old|.new observers ÷ write, 1 observer",
+              names=("ours: write, 10 .old|.new observer(s)", ONE_OBSERVER))
 
     # The paths beyond a stored key (issue 15's budgets), each judged on its
     # Paired row against the stored key's one-observer write, or against
@@ -211,9 +260,10 @@ def main(path):
     ]:
         value = ns_per_op(rows, name) if name else None
         reference = one if reference_label == "write, 1 observer" else None
-        ratio_row(label, value, reference_label, reference, limit, paired)
+        ratio_row(label, value, reference_label, reference, limit, paired,
+                  names=(name, ONE_OBSERVER if reference_label == "write, 1 observer" else None))
 
-    mallocs = mallocs_per_op(rows, "ours: write, 1 .old|.new observer(s)")
+    mallocs = mallocs_per_op(rows, ONE_OBSERVER)
     add("mallocs per notification", mallocs, "", "", None, None, "= 0",
         None if mallocs is None else mallocs < 0.001)
 
@@ -223,17 +273,22 @@ def main(path):
     # or faster the anchors ran here.
     factor, _ = machine_factor(rows)
     for others in [0, 1000]:
-        value = ns_per_op(rows, f"ours: observe + invalidate, {others} other observers")
+        name = f"ours: observe + invalidate, {others} other observers"
+        value = ns_per_op(rows, name)
+        counted = instructions(names=(name, None))
         if factor is None:
             add(f"observe + invalidate, {others} others", value, "ns", "", None, None, "≤ 150 ns",
-                None if value is None else value <= 150)
+                None if value is None else value <= 150, counted=counted)
         else:
             add(f"observe + invalidate, {others} others", value, "ns", "anchors' speed", factor, None,
-                f"≤ 150 ns × {factor:.2f} = {150 * factor:.0f} ns", None if value is None else value <= 150 * factor)
+                f"≤ 150 ns × {factor:.2f} = {150 * factor:.0f} ns", None if value is None else value <= 150 * factor,
+                counted=counted)
     base = ns_per_op(rows, "ours: observe + invalidate, 0 other observers")
     crowded = ns_per_op(rows, "ours: observe + invalidate, 1000 other observers")
     ratio_row("observe + invalidate, 1000 others", crowded, "0 others", base, 1.5,
-              "paired: observe + invalidate, 1000 other observers ÷ none")
+              "paired: observe + invalidate, 1000 other observers ÷ none",
+              names=("ours: observe + invalidate, 1000 other observers",
+                     "ours: observe + invalidate, 0 other observers"))
 
     # O(1) amortised in the other registrations: the time per call next to
     # 20,000 others against next to 1,000.
@@ -243,7 +298,7 @@ def main(path):
     ]:
         few = ns_per_op(rows, name.format(1000))
         many = ns_per_op(rows, name.format(20000))
-        ratio_row(f"{label}, 20000 others", many, "1000 others", few, 2)
+        ratio_row(f"{label}, 20000 others", many, "1000 others", few, 2, names=(name.format(20000), name.format(1000)))
 
     # Memory budgets are on the heap (allocator headers and rounding
     # included); the bytes asked for are shown next to each.
@@ -283,29 +338,36 @@ def main(path):
     changes = ns_per_op(rows, "ours: changes(for:) per delivered change")
     stream = ns_per_op(rows, "floor: AsyncStream hand-off")
     ratio_row("changes(for:) per delivered change", changes, "AsyncStream hand-off", stream, 1.2,
-              "paired: changes(for:) per delivered change ÷ AsyncStream hand-off")
+              "paired: changes(for:) per delivered change ÷ AsyncStream hand-off",
+              names=("ours: changes(for:) per delivered change", "floor: AsyncStream hand-off"))
 
     # A class that declares Observable, next to @Observable's own and to a
     # class that does not declare it.
     tracked = ns_per_op(rows, "ours: unobserved write, class declaring Observable")
     observation_write = ns_per_op(rows, "anchor: Observation @Observable write, no observer")
     ratio_row("unobserved write, class declaring Observable", tracked, "@Observable write, no observer",
-              observation_write, 1, "paired: unobserved write, declaring Observable ÷ @Observable's")
+              observation_write, 1, "paired: unobserved write, declaring Observable ÷ @Observable's",
+              names=("ours: unobserved write, class declaring Observable",
+                     "anchor: Observation @Observable write, no observer"))
     ratio_row("the same, both classes in another module", None, "@Observable write, no observer", None, 1,
               "paired: unobserved write, declaring Observable ÷ @Observable's, across modules")
 
-    def info_row(label, ours, unit, reference_label, reference, paired=None):
+    def info_row(label, ours, unit, reference_label, reference, paired=None, names=(None, None)):
         """A row measured for comparison, with no budget."""
         separate = ours / reference if ours is not None and reference else None
         ratio = (paired_ratio(rows, paired) if paired else None) or separate
-        add(label, ours, unit, reference_label, reference, ratio, "none set", None, separate)
+        add(label, ours, unit, reference_label, reference, ratio, "none set", None, separate,
+            instructions(paired, names))
 
     info_row("unobserved write, class declaring Observable", tracked, "ns", "same, not declaring it", unobserved,
-             "paired: unobserved write, declaring Observable ÷ not declaring it")
+             "paired: unobserved write, declaring Observable ÷ not declaring it",
+             names=("ours: unobserved write, class declaring Observable", "ours: unobserved write"))
     info_row("Observation register + write + onChange",
              ns_per_op(rows, "ours: Observation register + write + onChange, class declaring Observable"), "ns",
              "@Observable's", ns_per_op(rows, "anchor: Observation register + write + onChange"),
-             "paired: register + write + onChange, declaring Observable ÷ @Observable's")
+             "paired: register + write + onChange, declaring Observable ÷ @Observable's",
+             names=("ours: Observation register + write + onChange, class declaring Observable",
+                    "anchor: Observation register + write + onChange"))
     observation_object = custom(rows, "memory: anchor @Observable, bytes added per object", "bytes added per object")
     for label, name in [
         ("memory added per unobserved object declaring Observable",
@@ -318,16 +380,18 @@ def main(path):
     # publisher(for:), next to OpenCombine's @Published.
     ratio_row("write, 1 publisher(for:) sink", ns_per_op(rows, "ours: write, 1 publisher(for:) sink"),
               "@Published write, 1 sink", ns_per_op(rows, "anchor: OpenCombine @Published write, 1 sink(s)"), 0.5,
-              "paired: write, 1 publisher(for:) sink ÷ OpenCombine @Published write, 1 sink")
+              "paired: write, 1 publisher(for:) sink ÷ OpenCombine @Published write, 1 sink",
+              names=("ours: write, 1 publisher(for:) sink", "anchor: OpenCombine @Published write, 1 sink(s)"))
     ratio_row("publisher(for:) sink + cancel", ns_per_op(rows, "ours: publisher(for:) sink + cancel"),
               "@Published sink + cancel", ns_per_op(rows, "anchor: OpenCombine @Published sink create + cancel"),
-              1 / 3, "paired: publisher(for:) sink + cancel ÷ OpenCombine @Published sink + cancel")
-    floor_ratio = paired_ratio(rows, "paired: OpenCombine Just sink + cancel ÷ OpenCombine @Published sink + cancel")
-    add("floor: OpenCombine Just sink + cancel", None, "ns", "@Published sink + cancel", None, floor_ratio,
-        "none set", None)
+              1 / 3, "paired: publisher(for:) sink + cancel ÷ OpenCombine @Published sink + cancel",
+              names=("ours: publisher(for:) sink + cancel", "anchor: OpenCombine @Published sink create + cancel"))
+    just = "paired: OpenCombine Just sink + cancel ÷ OpenCombine @Published sink + cancel"
+    add("floor: OpenCombine Just sink + cancel", None, "ns", "@Published sink + cancel", None,
+        paired_ratio(rows, just), "none set", None, counted=instructions(just))
+    mapped = "paired: publisher(for:) map + sink + cancel ÷ OpenCombine @Published map + sink + cancel"
     add("publisher(for:) map + sink + cancel", None, "ns", "@Published map + sink + cancel", None,
-        paired_ratio(rows, "paired: publisher(for:) map + sink + cancel ÷ OpenCombine @Published map + sink + cancel"),
-        "none set", None)
+        paired_ratio(rows, mapped), "none set", None, counted=instructions(mapped))
     for label, name, reference_label, reference_name in [
         ("heap per publisher(for:) sink", "memory: ours, publisher(for:) sink",
          "@Published sink", "memory: anchor OpenCombine @Published sink"),
@@ -341,16 +405,21 @@ def main(path):
         info_row(label, custom(rows, name, "heap bytes per registration"), "B", reference_label,
                  custom(rows, reference_name, "heap bytes per registration"))
 
-    print("| our row | ours | compared with | that | ratio | separate rows | budget | met |")
-    print("|---|---:|---|---:|---:|---:|---|---|")
-    for label, value, unit, reference_label, reference, ratio, separate, budget, met in table:
-        print("| {} | {} | {} | {} | {} | {} | {} | {} |".format(
+    print("| our row | ours | compared with | that | ratio | separate rows | instructions, ours | that "
+          "| instruction ratio | budget | met |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
+    for label, value, unit, reference_label, reference, ratio, separate, counted, budget, met in table:
+        ours_ir, reference_ir = counted
+        print("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |".format(
             label,
             "n/a" if value is None else f"{value:.2f} {unit}".strip(),
             reference_label or "",
             "" if reference is None else f"{reference:.2f}",
             "" if ratio is None else f"{ratio:.2f}",
             "" if separate is None else f"{separate:.2f}",
+            instruction_text(ours_ir),
+            instruction_text(reference_ir),
+            f"{ours_ir / reference_ir:.2f}" if ours_ir is not None and reference_ir else "",
             budget,
             "—" if budget == "none set" else "not measured" if met is None else ("yes" if met else "**no**"),
         ))
@@ -363,16 +432,32 @@ def main(path):
               f"the budgets' machines, is {150 * factor:.0f} ns in this run.")
 
     print()
-    print("Anchors in the same run (median ns per operation):")
+    print("Anchors in the same run (median ns per operation; instructions per operation, callgrind):")
     print()
-    print("| row | ns | mallocs |")
-    print("|---|---:|---:|")
-    for name in sorted(rows):
-        if name.startswith(("anchor:", "floor:", "ours:")):
-            value = ns_per_op(rows, name)
-            count = mallocs_per_op(rows, name)
-            label = name.replace("|", "\\|")  # a cell may not hold a bare pipe
-            print(f"| {label} | {'' if value is None else f'{value:.2f}'} | {'' if count is None else f'{count:.3f}'} |")
+    print("| row | ns | mallocs | instructions |")
+    print("|---|---:|---:|---:|")
+    time_rows = {name for name in rows if name.startswith(("anchor:", "floor:", "ours:"))}
+    time_rows |= {name for name, side in counts if side == ""}
+    for name in sorted(time_rows):
+        value = ns_per_op(rows, name)
+        count = mallocs_per_op(rows, name)
+        label = name.replace("|", "\\|")  # a cell may not hold a bare pipe
+        print(f"| {label} | {'' if value is None else f'{value:.2f}'} | {'' if count is None else f'{count:.3f}'} "
+              f"| {instruction_text(counts.get((name, '')))} |")
+    paired_rows = sorted({name for name, side in counts if side in ("ours", "reference")})
+    if paired_rows:
+        print()
+        print("Paired rows in instructions per operation (callgrind; each side counted on its own), "
+              "beside the time ratio of the same run:")
+        print()
+        print("| paired row | ours | reference | instruction ratio | time ratio |")
+        print("|---|---:|---:|---:|---:|")
+        for name in paired_rows:
+            ours_ir, reference_ir = counts.get((name, "ours")), counts.get((name, "reference"))
+            ratio = paired_ratio(rows, name)
+            print(f"| {name.replace('|', chr(92) + '|')} | {instruction_text(ours_ir)} | {instruction_text(reference_ir)} "
+                  f"| {f'{ours_ir / reference_ir:.2f}' if ours_ir is not None and reference_ir else ''} "
+                  f"| {'' if ratio is None else f'{ratio:.2f}'} |")
     print()
     print("Memory in the same run (per registration or object: bytes asked for, and the heap's growth):")
     print()
@@ -386,4 +471,10 @@ def main(path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else ".benchmarks-results.json")
+    parser = argparse.ArgumentParser(description="The budget table for one run of the benchmark suites.")
+    parser.add_argument("results", nargs="?", default=".benchmarks-results.json",
+                        help="package-benchmark's JMH export (compare.sh's .benchmarks-results.json)")
+    parser.add_argument("--instructions", default=".instructions.tsv",
+                        help="count-instructions.sh's counts (default: .instructions.tsv, if there is one)")
+    arguments = parser.parse_args()
+    main(arguments.results, arguments.instructions)

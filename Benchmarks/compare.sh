@@ -7,7 +7,8 @@
 #   ./compare.sh results.json    # print the table for an earlier run's JSON
 #
 # The raw results (package-benchmark's JMH export) are kept in
-# .benchmarks-results.json next to this script.
+# .benchmarks-results.json next to this script. When count-instructions.sh
+# has written .instructions.tsv, the table shows those counts too.
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -3,6 +3,9 @@ import BenchmarkModels
 
 /// The floors our rows are divided by.
 let benchmarks: @Sendable () -> Void = {
+  // Counts one row under callgrind when count-instructions.sh asks.
+  InstructionCounting.install()
+
   Benchmark("floor: plain stored write", configuration: .perOperation) { benchmark in
     let model = Plain()
     benchmark.startMeasurement()

@@ -9,6 +9,9 @@ import OpenCombine
 /// is the median of the rounds' ratios. `compare.sh` judges the ratio
 /// budgets on these; the Floors, Ours and Anchors suites give the times.
 let benchmarks: @Sendable () -> Void = {
+  // Counts one row under callgrind when count-instructions.sh asks.
+  InstructionCounting.install()
+
   paired("paired: unobserved write ÷ plain stored write", operations: 10_000) {
     Pair(reference: plainWrites(to: PairedPlain()), ours: observedWrites(observers: 0))
   }

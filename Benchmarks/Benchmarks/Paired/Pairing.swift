@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkModels
 import Dispatch
 
 /// The two sides of one paired ratio, made afresh for each round: each runs
@@ -28,6 +29,14 @@ let pairedRatio = BenchmarkMetric.custom("ratio (per mille)", useScalingFactor: 
 /// `speedup`: record reference ÷ ours times `speedup` instead (for the
 /// scaling row, where more is better).
 func paired(_ name: String, operations: Int, rounds: Int = 200, speedup: Double? = nil, make: @escaping @Sendable () -> Pair) {
+  // Each side's instructions, counted on its own by count-instructions.sh
+  // (not the scaling rows, whose sides are threads).
+  if speedup == nil {
+    InstructionCounting.registerPair(name, operations: operations) {
+      let pair = make()
+      return .init(reference: pair.reference, ours: pair.ours)
+    }
+  }
   Benchmark(name, configuration: pairedConfiguration(rounds)) { benchmark in
     let pair = make()
     // One short pass of each first, so that neither side pays for a cold
@@ -50,6 +59,10 @@ func paired(_ name: String, operations: Int, rounds: Int = 200, speedup: Double?
 
 /// ``paired(_:operations:rounds:speedup:make:)`` for sides that await.
 func pairedAsync(_ name: String, operations: Int, rounds: Int = 200, make: @escaping @Sendable () -> AsyncPair) {
+  InstructionCounting.registerPair(name, operations: operations) {
+    let pair = make()
+    return .init(reference: pair.reference, ours: pair.ours)
+  }
   Benchmark(name, configuration: pairedConfiguration(rounds)) { benchmark in
     let pair = make()
     await pair.reference(operations / 10)
