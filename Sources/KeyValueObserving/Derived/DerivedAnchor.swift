@@ -6,13 +6,21 @@
 /// way ``registrationEnded()`` ends the observation. Manual
 /// `willChangeValue`/`didChangeValue` on the key path reach the observation
 /// through it.
+///
+/// Filed under its key path, or — a tracked closure's, in its host — in
+/// the host's one slot (see ``ObservationHost``).
 final class DerivedAnchor: ForwardingRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   let keyPath: AnyKeyPath
 
-  init(observing observer: DerivedObservationBase, keyPath: AnyKeyPath, options: KeyValueObservingOptions) {
+  init(
+    observing observer: DerivedObservationBase,
+    keyPath: AnyKeyPath,
+    options: KeyValueObservingOptions,
+    slot: Int = keyPathSlot
+  ) {
     self.keyPath = keyPath
-    super.init(forwardingTo: observer, options: options, slot: Self.keyPathSlot)
+    super.init(forwardingTo: observer, options: options, slot: slot)
   }
 
   override var anchorKeyPath: AnyKeyPath? { keyPath }

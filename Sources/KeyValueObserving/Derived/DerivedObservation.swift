@@ -171,8 +171,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// the value depends on; returns the anchor, for the token, and the value.
   /// A value that depends on nothing is reported, unless it is `constant`
   /// (a `let` observed by string, which is expected never to notify).
-  func start(root: Root, constant: Bool = false, site: RegistrationSite) -> (anchor: DerivedAnchor, value: Value) {
-    let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options)
+  /// The anchor is filed under the key path, or in `anchorSlot` when given
+  /// (a host's, see ``ObservationHost``).
+  func start(
+    root: Root,
+    constant: Bool = false,
+    anchorSlot: Int = _KeyValueRegistration.keyPathSlot,
+    site: RegistrationSite
+  ) -> (anchor: DerivedAnchor, value: Value) {
+    let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options, slot: anchorSlot)
     anchor.site = site
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(anchor)

@@ -3,10 +3,13 @@
 /// token like every other: its token holds the host's storage and names
 /// the one registration filed there.
 ///
-/// The host has no keys. It lives as long as that registration (whose
-/// observation holds it), so its storage closes only when the observation
-/// closes it: to end from inside (everything it read was freed, an object
-/// it binds went), which also makes the token inactive.
+/// The host has one key, ``observationSlot``, which no property backs: a
+/// tracked closure's observation is filed in it, as a lone registration
+/// in the storage's slot table, so that filing it makes no table of key
+/// paths (see ``RareState``). It lives as long as that registration
+/// (whose observation holds it), so its storage closes only when the
+/// observation closes it: to end from inside (everything it read was
+/// freed, an object it binds went), which also makes the token inactive.
 @usableFromInline
 final class ObservationHost: KeyValueObservable, Sendable {
   private let registrar = _KeyValueObservationRegistrar()
@@ -18,7 +21,12 @@ final class ObservationHost: KeyValueObservable, Sendable {
 
   @usableFromInline func _$kvoStorage() -> _KeyValueObservationStorage { registrar.makeStorage(for: self) }
 
-  private static let keys = _KeyValueKeyTable(ObservationHost.self) { _ in }
+  /// The slot a tracked closure's observation is filed in.
+  static let observationSlot = 0
+
+  private static let keys = _KeyValueKeyTable(ObservationHost.self) {
+    _ = $0.stored("observation", keyedByString: false)
+  }
 
   @usableFromInline static var _$kvoKeys: _KeyValueKeyTable { keys }
 

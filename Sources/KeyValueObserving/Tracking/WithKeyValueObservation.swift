@@ -195,7 +195,7 @@ func startTrackedObservation<Value>(
     handler: handler
   )
   rerun.attach({ observation.runScheduled() }, keeping: host)
-  let (anchor, value) = observation.start(root: host, constant: true, site: site)
+  let (anchor, value) = observation.start(root: host, constant: true, anchorSlot: ObservationHost.observationSlot, site: site)
   if observation.dependencyCount == 0 && !rerun.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
