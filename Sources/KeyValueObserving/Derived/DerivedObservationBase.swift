@@ -34,22 +34,17 @@ class DerivedObservationBase: @unchecked Sendable {
   let rootStorage: _KeyValueObservationStorage
 
   private struct State {
-    /// The registrations with what the value depends on, in the order the
-    /// reads found them.
-    var dependencies: [Registered] = []
-    /// What the value depends on, as a list a verifying read checks its
-    /// reads against (see ``TrackingScope``); `nil` when declared
+    /// What the value depends on, in the order the reads found them, each
+    /// with the registration with it.
+    var dependencies: [Dependency] = []
+    /// Whether a verifying read can check its reads against
+    /// `dependencies` (see ``TrackingScope``): not when declared
     /// dependencies counted, which only a full resolution finds.
-    var verifiable: [Dependency]? = []
+    var isVerifiable = true
     /// Numbers the reads of the value, so that a slower read on one thread
     /// cannot replace the dependencies a later read on another installed.
     var nextRead = 0
     var appliedRead = -1
-  }
-
-  private struct Registered {
-    let dependency: Dependency
-    let registration: Unmanaged<_KeyValueRegistration>
   }
 
   /// What ``keyDescription`` says instead of describing the key path.
@@ -94,13 +89,12 @@ class DerivedObservationBase: @unchecked Sendable {
     state.withLock { state in
       defer { state.nextRead += 1 }
       var last: UnsafeMutableRawPointer? = nil
-      if wantsLast, let verifiable = state.verifiable, verifiable.count == state.dependencies.count,
-        let final = state.dependencies.last,
-        !state.dependencies.dropLast().contains(where: { $0.dependency.isSame(as: final.dependency) })
+      if wantsLast, state.isVerifiable, let final = state.dependencies.last,
+        !state.dependencies.dropLast().contains(where: { $0.isSame(as: final) })
       {
-        last = final.registration.toOpaque()
+        last = final.registration?.toOpaque()
       }
-      return NumberedRead(number: state.nextRead, expected: state.verifiable, last: last)
+      return NumberedRead(number: state.nextRead, expected: state.isVerifiable ? state.dependencies : nil, last: last)
     }
   }
 
@@ -128,21 +122,21 @@ class DerivedObservationBase: @unchecked Sendable {
   /// whether they were found without declared dependencies, so that the
   /// next read can check its reads against them.
   final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
-    let stale: [Registered] = state.withLock { state in
+    let stale: [Dependency] = state.withLock { state in
       guard !isEnded, read > state.appliedRead else { return [] }
       state.appliedRead = read
-      state.verifiable = verifiable ? dependencies : nil
+      state.isVerifiable = verifiable
       // Usually the value depends on the same keys as before.
       if dependencies.count == state.dependencies.count
-        && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1.dependency) })
+        && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1) })
       {
         return []
       }
       var previous = state.dependencies
-      var next: [Registered] = []
+      var next: [Dependency] = []
       next.reserveCapacity(dependencies.count)
       for dependency in dependencies {
-        if let index = previous.firstIndex(where: { $0.dependency.isSame(as: dependency) }) {
+        if let index = previous.firstIndex(where: { $0.isSame(as: dependency) }) {
           next.append(previous.remove(at: index))
           continue
         }
@@ -150,7 +144,9 @@ class DerivedObservationBase: @unchecked Sendable {
         // Storage locks are taken inside this one, never the other way
         // round: the storages call out only after releasing their own lock.
         if dependency.storage.add(registration) {
-          next.append(Registered(dependency: dependency, registration: .passUnretained(registration)))
+          next.append(
+            Dependency(storage: dependency.storage, slot: dependency.slot, registration: .passUnretained(registration))
+          )
         }
       }
       state.dependencies = next
@@ -159,15 +155,15 @@ class DerivedObservationBase: @unchecked Sendable {
     // Removed after the lock, so that ``dependencyEnded()`` is never called
     // under it: no other read can reach these registrations any more, as
     // they left the list above.
-    for registration in stale {
-      registration.dependency.storage.remove(registration.registration)
+    for dependency in stale {
+      dependency.removeRegistration()
     }
   }
 
   /// Whether every object the value depends on was freed (or it depends
   /// on nothing): nothing can change it any more.
   final var dependsOnFreedObjectsOnly: Bool {
-    state.withLock { state in state.dependencies.allSatisfy { $0.dependency.storage.isClosed } }
+    state.withLock { state in state.dependencies.allSatisfy { $0.storage.isClosed } }
   }
 
   /// The observed key path as the user wrote it: the string key path for
@@ -220,7 +216,7 @@ class DerivedObservationBase: @unchecked Sendable {
   }
 
   final func currentDependencies() -> [Dependency] {
-    state.withLock { $0.dependencies.map(\.dependency) }
+    state.withLock { $0.dependencies }
   }
 
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
@@ -236,13 +232,13 @@ class DerivedObservationBase: @unchecked Sendable {
 
   /// Ends the observation and removes its registrations; idempotent.
   final func end() {
-    let (first, registered): (Bool, [Registered]) = state.withLock { state in
+    let (first, registered): (Bool, [Dependency]) = state.withLock { state in
       guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
       defer { state.dependencies = [] }
       return (true, state.dependencies)
     }
     for dependency in registered {
-      dependency.dependency.storage.remove(dependency.registration)
+      dependency.removeRegistration()
     }
     if first {
       didEnd()
