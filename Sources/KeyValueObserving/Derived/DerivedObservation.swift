@@ -67,13 +67,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   private let changes: Changes
   /// The change a thread opens when no other thread has it open, so that
   /// a change allocates nothing; its identity names the observation's
-  /// changes in the threads' records (see ``DerivedChange``).
-  @usableFromInline let ownChange = DerivedChange<Value>()
-  /// The thread that has ``ownChange`` open (its
+  /// changes in the threads' records (see ``DerivedChange``). Made by the
+  /// first will (``ownChange()``), so that an observation nothing has
+  /// changed yet pays for no change; retained, set once.
+  @usableFromInline let ownChangeMade = AtomicUInt(0)
+  /// The thread that has the own change open (its
   /// `currentThreadIdentity()`), or 0: set and cleared only by that thread,
   /// so a thread that reads its own identity here has the change open.
   @usableFromInline let ownChangeThread = AtomicUInt(0)
-  /// How many changes made for a thread (when another had ``ownChange``)
+  /// How many changes made for a thread (when another had the own change)
   /// are open, on all threads: while there are none, a thread without the
   /// own change has no change of this observation open.
   @usableFromInline let sharedChangesOpen = AtomicInt(0)
@@ -161,10 +163,33 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     // Ended with its own change open on a thread whose did never came
     // (a will-change of the observed key path left open): the thread's
     // record still names the change, so it is kept.
-    if ownChangeThread.load(ordering: .acquiring) != 0 {
-      _ = Unmanaged.passRetained(ownChange)
+    if let ownChange = ownChangeIfMade, ownChangeThread.load(ordering: .acquiring) == 0 {
+      ownChange.release()
     }
     foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring)?.release()
+  }
+
+  /// The own change, if a will made it.
+  @inlinable
+  final var ownChangeIfMade: Unmanaged<DerivedChange<Value>>? {
+    ownChangeMade.loadObject(DerivedChange<Value>.self, ordering: .acquiring)
+  }
+
+  /// The own change, made if no will made it yet. Two threads may make one
+  /// at once; the first one kept is the one used. Unmanaged: the
+  /// observation keeps it, and a change borrows it without a retain.
+  @inlinable
+  final func ownChange() -> Unmanaged<DerivedChange<Value>> {
+    if let made = ownChangeIfMade { return made }
+    return makeOwnChange()
+  }
+
+  @usableFromInline
+  final func makeOwnChange() -> Unmanaged<DerivedChange<Value>> {
+    let made = Unmanaged.passRetained(DerivedChange<Value>())
+    let (stored, current) = ownChangeMade.storeObjectIfNone(made, ordering: .acquiringAndReleasing)
+    if !stored { made.release() }
+    return current
   }
 
   /// Files the observation in the root's storage and registers with what
