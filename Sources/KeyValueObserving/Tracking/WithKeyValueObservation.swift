@@ -139,8 +139,10 @@ func trackedObservation<Value>(
     plainRead: plainRead,
     options: observedOptions,
     changes: changes,
+    // With no handler (the closure form), a handler that captures
+    // nothing: no context to allocate.
     handler: lastValue == nil
-      ? { _, change in changeHandler?(change) }
+      ? changeHandler.map { changeHandler in { _, change in changeHandler(change) } } ?? { _, _ in }
       : { _, change in
         guard let changeHandler, let lastValue else { return }
         guard !change.isPrior else { return changeHandler(change) }
