@@ -26,7 +26,9 @@ final class Rerun: @unchecked Sendable {
   private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
 
   /// The job waiting to run, if any: changes until it starts join it.
-  private let pending = LockedState(Pending())
+  /// An ordinary allocation, not cache lines of its own: it is locked only
+  /// to schedule a run, to start one scheduled, and to attach and detach.
+  private let pending = LockedState(Pending(), ownsCacheLines: false)
 
   private struct Pending {
     /// Runs the closure again (the observation's `runScheduled()`): set
