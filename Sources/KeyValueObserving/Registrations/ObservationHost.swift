@@ -1,7 +1,9 @@
 /// The observed object of an observation that has none of its own — a
 /// tracked closure, a binding — so that it is filed, ended and named by a
 /// token like every other: its token holds the host's storage and names
-/// the one registration filed there.
+/// the one registration filed there. A tracked closure's host is its
+/// ``Rerun``, a subclass, so that the closure needs no object of its own
+/// to be filed.
 ///
 /// The host has one key, ``observationSlot``, which no property backs: a
 /// tracked closure's observation is filed in it, as a lone registration
@@ -11,15 +13,17 @@
 /// observation closes it: to end from inside (everything it read was
 /// freed, an object it binds went), which also makes the token inactive.
 @usableFromInline
-final class ObservationHost: KeyValueObservable, Sendable {
+class ObservationHost: KeyValueObservable, @unchecked Sendable {
+  // @unchecked Sendable: not final (``Rerun`` is a host); the registrar
+  // is atomic, and a subclass keeps its own state safe.
   private let registrar = _KeyValueObservationRegistrar()
 
   @usableFromInline
   init() {}
 
-  @usableFromInline var _$kvoObservedStorage: Unmanaged<_KeyValueObservationStorage>? { registrar.storage }
+  @usableFromInline final var _$kvoObservedStorage: Unmanaged<_KeyValueObservationStorage>? { registrar.storage }
 
-  @usableFromInline func _$kvoStorage() -> _KeyValueObservationStorage { registrar.makeStorage(for: self) }
+  @usableFromInline final func _$kvoStorage() -> _KeyValueObservationStorage { registrar.makeStorage(for: self) }
 
   /// The slot a tracked closure's observation is filed in.
   static let observationSlot = 0
@@ -31,10 +35,10 @@ final class ObservationHost: KeyValueObservable, Sendable {
   @usableFromInline static var _$kvoKeys: _KeyValueKeyTable { keys }
 
   /// The host's storage, made now.
-  var storage: _KeyValueObservationStorage { _$kvoStorage() }
+  final var storage: _KeyValueObservationStorage { _$kvoStorage() }
 
   /// Whether `storage` is a host's: its registrations are no object's own.
   static func hosts(_ storage: _KeyValueObservationStorage) -> Bool {
-    storage.objectType == ObservationHost.self
+    storage.objectType is ObservationHost.Type
   }
 }

@@ -49,10 +49,12 @@ public func withKeyValueObservation(
   line: UInt = #line,
   _ apply: @escaping () -> Void
 ) -> KeyValueObservation {
+  // The closure is kept by its host, the rerun, and the read reaches it
+  // there: a read that captures nothing needs no context of its own.
   trackedObservation(
-    reading: { rerun in { _, _ in rerun.run(apply) } }, plainRead: nil, options: [], tracking: options,
+    body: apply, read: { rerun, _ in rerun.runBody() }, plainRead: nil, options: [], tracking: options,
     isolation: isolation,
-    site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<ObservationHost, Void>.changes(),
+    site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<Rerun, Void>.changes(),
     changeHandler: nil
   )
 }
@@ -95,47 +97,46 @@ public func withKeyValueObservation<Value>(
   changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
 ) -> KeyValueObservation {
   trackedObservation(
-    reading: { rerun in
-      { _, _ in
-        var value: Value? = nil
-        rerun.run { value = read() }
-        return value.unsafelyUnwrapped
-      }
+    body: nil,
+    read: { rerun, _ in
+      var value: Value? = nil
+      rerun.run { value = read() }
+      return value.unsafelyUnwrapped
     },
     plainRead: { _ in read() }, options: options, tracking: tracking, isolation: isolation,
     site: RegistrationSite(fileID: fileID, line: line),
     // Made here, where `Value` is known: each change's typed work runs
     // specialised (see `DerivedObservation.changes()`).
-    changes: DerivedObservation<ObservationHost, Value>.changes(), changeHandler: changeHandler
+    changes: DerivedObservation<Rerun, Value>.changes(), changeHandler: changeHandler
   )
 }
 
-/// The one path of both forms: a derived observation of what `read` reads,
-/// filed in a host of its own (see ``ObservationHost``). Inlinable, so
+/// The one path of both forms: a derived observation of what `read` reads
+/// (with `body`, the closure form's closure, kept by the rerun), filed in
+/// its rerun, which hosts it (see ``ObservationHost``). Inlinable, so
 /// that what runs at each change — the read, the handler, `changes` — is
 /// made where `Value` is known, and runs specialised; the rest is set up
-/// once, in ``startTrackedObservation(host:rerun:read:plainRead:options:changes:handler:initial:site:)``.
+/// once, in ``startTrackedObservation(rerun:read:plainRead:options:changes:handler:initial:site:)``.
 @inlinable
 func trackedObservation<Value>(
-  reading: (Rerun) -> DerivedObservation<ObservationHost, Value>.Reader,
-  plainRead: ((ObservationHost) -> Value)?,
+  body: (() -> Void)?,
+  read: @escaping DerivedObservation<Rerun, Value>.Reader,
+  plainRead: ((Rerun) -> Value)?,
   options: KeyValueObservingOptions,
   tracking: KeyValueTrackingOptions,
   isolation: (any Actor)?,
   site: RegistrationSite,
-  changes: DerivedObservation<ObservationHost, Value>.Changes,
+  changes: DerivedObservation<Rerun, Value>.Changes,
   changeHandler: ((KeyValueObservedChange<Value>) -> Void)?
 ) -> KeyValueObservation {
-  let rerun = Rerun(tracking: tracking, isolation: isolation, site: site)
-  let host = ObservationHost()
+  let rerun = Rerun(body: body, tracking: tracking, isolation: isolation, site: site)
   // Coalesced changes carry the value the last run handed over as old:
   // the runs read new values for it even when the handler wants none.
   let lastValue = rerun.defers && options.contains(.old) ? LastValue<Value>() : nil
   let observedOptions = lastValue == nil ? options : options.union(.new)
   return startTrackedObservation(
-    host: host,
     rerun: rerun,
-    read: reading(rerun),
+    read: read,
     plainRead: plainRead,
     options: observedOptions,
     changes: changes,
@@ -162,19 +163,18 @@ func trackedObservation<Value>(
   )
 }
 
-/// What ``trackedObservation(reading:options:tracking:isolation:site:changes:changeHandler:)``
-/// sets up once: files the observation in `host`, runs it a first time
-/// (handing `initial` the value), and ends it at once, reported, when it
-/// read nothing that can change.
+/// What ``trackedObservation(body:read:plainRead:options:tracking:isolation:site:changes:changeHandler:)``
+/// sets up once: files the observation in `rerun`, its host, runs it a
+/// first time (handing `initial` the value), and ends it at once,
+/// reported, when it read nothing that can change.
 @usableFromInline
 func startTrackedObservation<Value>(
-  host: ObservationHost,
   rerun: Rerun,
-  read: @escaping DerivedObservation<ObservationHost, Value>.Reader,
-  plainRead: ((ObservationHost) -> Value)?,
+  read: @escaping DerivedObservation<Rerun, Value>.Reader,
+  plainRead: ((Rerun) -> Value)?,
   options: KeyValueObservingOptions,
-  changes: DerivedObservation<ObservationHost, Value>.Changes,
-  handler: @escaping (ObservationHost, KeyValueObservedChange<Value>) -> Void,
+  changes: DerivedObservation<Rerun, Value>.Changes,
+  handler: @escaping (Rerun, KeyValueObservedChange<Value>) -> Void,
   initial: (Value) -> Void,
   site: RegistrationSite
 ) -> KeyValueObservation {
@@ -182,11 +182,11 @@ func startTrackedObservation<Value>(
   // read for this observation, not for the outer one.
   let hidden = _KeyValueAccessTracking.suspendTracking()
   defer { _KeyValueAccessTracking.resumeTracking(hidden) }
-  let storage = host.storage
-  let observation = DerivedObservation<ObservationHost, Value>(
-    root: host,
+  let storage = rerun.storage
+  let observation = DerivedObservation<Rerun, Value>(
+    root: rerun,
     storage: storage,
-    filedUnder: \ObservationHost.self,
+    filedUnder: \Rerun.self,
     keyDescription: "closure",
     read: read,
     options: options,
@@ -196,8 +196,10 @@ func startTrackedObservation<Value>(
     changes: changes,
     handler: handler
   )
-  rerun.attach({ observation.runScheduled() }, keeping: host)
-  let (anchor, value) = observation.start(root: host, constant: true, anchorSlot: ObservationHost.observationSlot, site: site)
+  rerun.attach({ observation.runScheduled() })
+  let (anchor, value) = observation.start(
+    root: rerun, constant: true, anchorSlot: ObservationHost.observationSlot, site: site
+  )
   if observation.dependencyCount == 0 && !rerun.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
