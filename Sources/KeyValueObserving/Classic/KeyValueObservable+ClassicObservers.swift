@@ -171,7 +171,6 @@ extension KeyValueObservable {
         root: self,
         storage: storage,
         filedUnder: first,
-        keyDescription: keyPath,
         read: { root, keys in readStringPath(components, from: root, into: &keys) },
         options: options,
         hooks: ObservationHooks(source: .classic(target)),

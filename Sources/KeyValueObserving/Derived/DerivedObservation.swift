@@ -19,43 +19,54 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value, adding the keys whose declared dependencies count.
   @usableFromInline typealias Reader = (Root, inout [ReadKey]) -> Value
 
-  /// The typed work of a dependency's will and did, made by
-  /// ``changes()`` where the caller's types are known.
+  /// The typed work of a dependency's will (`isPrior`) and did, made by
+  /// ``changes()`` where the caller's types are known: one closure, not
+  /// one each, so that it takes two words of every observation, not four.
   @usableFromInline
   struct Changes {
-    @usableFromInline let will: (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
-    @usableFromInline let did: (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
+    @usableFromInline let change: (DerivedObservation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void
 
     @inlinable
-    init(
-      will: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void,
-      did: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
-    ) {
-      self.will = will
-      self.did = did
+    init(_ change: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void) {
+      self.change = change
     }
   }
 
-  /// The closures that run ``willChange(from:)`` and ``didChange(from:)``:
-  /// specialised when the caller is.
+  /// The closure that runs ``willChange(from:on:)`` and
+  /// ``didChange(from:on:)``: specialised when the caller is.
   @inlinable
   static func changes() -> Changes {
-    Changes(will: { $0.willChange(from: $1, on: $2) }, did: { $0.didChange(from: $1, on: $2) })
+    Changes { observation, sender, object, isPrior in
+      if isPrior {
+        observation.willChange(from: sender, on: object)
+      } else {
+        observation.didChange(from: sender, on: object)
+      }
+    }
   }
+
+  // The one-byte fields first, in the word the base class's last field
+  // leaves.
+
+  /// The options, as their raw bits (see ``options``).
+  @usableFromInline let optionBits: UInt8
+  /// Whether there is a ``chainFinder``: a computed key's read never
+  /// looks for a chain, nor calls out to find that it need not.
+  @usableFromInline let mayBeChain: Bool
+  /// Set when a dependency ends, until the next will checks what the
+  /// value depends on now (see ``isDependency(_:)``, in
+  /// DerivedObservation+StaleDependencies.swift).
+  @usableFromInline let dependenciesMayBeStale = AtomicFlag(false)
 
   /// The observed object, without keeping it alive (see
   /// ``UnownedReference``).
   @usableFromInline let root: UnownedReference<Root>
   @usableFromInline let read: Reader
-  @usableFromInline let options: KeyValueObservingOptions
   @usableFromInline let handler: (Root, KeyValueObservedChange<Value>) -> Void
   /// Finds the chain of stored properties the observed key path is, from
   /// the root (see ``StoredChain``); `nil` for a key path that cannot be
   /// one (a computed property the class declares).
   private let chainFinder: ((Root) -> StoredChain<Value>?)?
-  /// Whether there is a ``chainFinder``: a computed key's read never
-  /// looks for a chain, nor calls out to find that it need not.
-  @usableFromInline let mayBeChain: Bool
   /// The observed key path read link by link, once found: looked for after
   /// each read with tracking that went further than every earlier look
   /// (``lookForChain(_:)``), so that a chain observed while a link was
@@ -114,7 +125,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       root: root,
       storage: storage,
       filedUnder: keyPath,
-      keyDescription: nil,
       read: { root, keys in
         if declares { keys.append(ReadKey(object: root, keyPath: keyPath)) }
         return get(root)
@@ -130,13 +140,13 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   }
 
   /// An observation of what `read` reads, filed in the root's storage under
-  /// `filedUnder` (manual changes of that key path reach it) and described
-  /// as `keyDescription` (or as the key path, when `nil`), with `hooks`.
+  /// `filedUnder` (manual changes of that key path reach it), with
+  /// `hooks`, whose source also names the key when the key path does not
+  /// (see ``DerivedObservationBase/keyDescription``).
   init(
     root: Root,
     storage: _KeyValueObservationStorage,
     filedUnder keyPath: AnyKeyPath,
-    keyDescription: String?,
     read: @escaping Reader,
     chainFinder: ((Root) -> StoredChain<Value>?)? = nil,
     options: KeyValueObservingOptions,
@@ -152,11 +162,17 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     self.read = read
     self.chainFinder = chainFinder
     self.mayBeChain = chainFinder != nil
-    self.options = options
+    self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
     self.handler = handler
     self.hooks = hooks
     self.changes = changes
-    super.init(keyPath: keyPath, rootStorage: storage, keyDescription: keyDescription)
+    super.init(keyPath: keyPath, rootStorage: storage)
+  }
+
+  /// The options the observer asked for.
+  @inlinable
+  final var options: KeyValueObservingOptions {
+    KeyValueObservingOptions(rawValue: Int(optionBits))
   }
 
   deinit {
@@ -295,11 +311,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
 
   // Read and forgotten in DerivedObservation+ChainEnd.swift.
 
-  /// Set when a dependency ends, until the next will checks what the
-  /// value depends on now (see ``isDependency(_:)``, in
-  /// DerivedObservation+StaleDependencies.swift).
-  @usableFromInline let dependenciesMayBeStale = AtomicFlag(false)
-
   /// Any dependency that ends — its object freed (a `weak` link whose
   /// object went, without a change), or no longer read — may leave the
   /// chain ending elsewhere, and the value depending on less than it is
@@ -328,10 +339,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   // The typed will and did they run: DerivedObservation+Change.swift.
 
   override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.will(self, sender, object)
+    changes.change(self, sender, object, true)
   }
 
   override func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.did(self, sender, object)
+    changes.change(self, sender, object, false)
   }
 }

@@ -31,14 +31,15 @@ class DerivedObservationBase: @unchecked Sendable {
   /// takes, keeps its own lines.
   private let state = LockedState(State(), ownsCacheLines: false)
 
-  /// Set once, when the observation ends; checked before each callback.
-  private let ended = AtomicFlag(false)
-
   /// The observed key path.
   let anyKeyPath: AnyKeyPath
 
   /// The observed object's storage.
   let rootStorage: _KeyValueObservationStorage
+
+  /// Set once, when the observation ends; checked before each callback.
+  /// Last, so that a subclass's one-byte fields share its word.
+  private let ended = AtomicFlag(false)
 
   private struct State {
     /// What the value depends on, in the order the reads found them, each
@@ -54,13 +55,9 @@ class DerivedObservationBase: @unchecked Sendable {
     var appliedRead = -1
   }
 
-  /// What ``keyDescription`` says instead of describing the key path.
-  private let givenKeyDescription: String?
-
-  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage, keyDescription: String?) {
+  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage) {
     self.anyKeyPath = keyPath
     self.rootStorage = rootStorage
-    self.givenKeyDescription = keyDescription
   }
 
   /// Whether the observation ended: invalidated, or the object deinitialised.
@@ -173,8 +170,9 @@ class DerivedObservationBase: @unchecked Sendable {
     state.withLock { state in state.dependencies.allSatisfy { $0.storage.isClosed } }
   }
 
-  /// The observed key path as the user wrote it: the string key path for
-  /// one observed by string; the property's name for one property
+  /// The observed key path as the user wrote it: `closure` for a tracked
+  /// closure; the string key path for one observed by string (a classic
+  /// observer's, which its target keeps); the property's name for one property
   /// (`fullName`); the properties and subscripts it goes through
   /// (`address?.street`, whatever the objects on the way are now: a cycle
   /// of links, or a `nil` one, describes it the same); Swift's description
@@ -184,7 +182,11 @@ class DerivedObservationBase: @unchecked Sendable {
   /// read on another object continuing the path before it
   /// (`address.street`).
   final var keyDescription: String {
-    if let givenKeyDescription { return givenKeyDescription }
+    switch observerSource {
+    case .trackedClosure: return "closure"
+    case .classic(let target): return target.keyPath
+    default: break
+    }
     if let written = rootStorage.objectType.writtenDescription(of: anyKeyPath) { return written }
     let described = "\(anyKeyPath)"
     if !described.hasText("<computed") {

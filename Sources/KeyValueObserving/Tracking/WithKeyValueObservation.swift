@@ -187,7 +187,6 @@ func startTrackedObservation<Value>(
     root: rerun,
     storage: storage,
     filedUnder: \Rerun.self,
-    keyDescription: "closure",
     read: read,
     options: options,
     hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
