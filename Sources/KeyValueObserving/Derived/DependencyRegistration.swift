@@ -8,7 +8,7 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
     super.init(forwardingTo: observer, options: .prior, slot: slot)
   }
 
-  override var observerDescription: String { "dependency of \(observer.keyDescription)" }
+  override var observerDescription: String { "dependency of \(observer.keyPathDescription)" }
 
   override var isListed: Bool { false }
 

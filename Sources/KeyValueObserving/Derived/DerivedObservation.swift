@@ -48,8 +48,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   // The one-byte fields first, in the word the base class's last field
   // leaves.
 
-  /// The options, as their raw bits (see ``options``).
-  @usableFromInline let optionBits: UInt8
   /// Whether there is a ``chainFinder``: a computed key's read never
   /// looks for a chain, nor calls out to find that it need not.
   @usableFromInline let mayBeChain: Bool
@@ -140,13 +138,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   }
 
   /// An observation of what `read` reads, filed in the root's storage under
-  /// `filedUnder` (manual changes of that key path reach it), with
-  /// `hooks`, whose source also names the key when the key path does not
-  /// (see ``DerivedObservationBase/keyDescription``).
+  /// `filedUnder` (manual changes of that key path reach it) or in `slot`
+  /// (a host's, see ``ObservationHost``), with `hooks`, whose source also
+  /// names the key when the key path does not (see
+  /// ``DerivedObservationBase/keyPathDescription``).
   init(
     root: Root,
     storage: _KeyValueObservationStorage,
     filedUnder keyPath: AnyKeyPath,
+    slot: Int = keyPathSlot,
     read: @escaping Reader,
     chainFinder: ((Root) -> StoredChain<Value>?)? = nil,
     options: KeyValueObservingOptions,
@@ -162,17 +162,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     self.read = read
     self.chainFinder = chainFinder
     self.mayBeChain = chainFinder != nil
-    self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
     self.handler = handler
     self.hooks = hooks
     self.changes = changes
-    super.init(keyPath: keyPath, rootStorage: storage)
-  }
-
-  /// The options the observer asked for.
-  @inlinable
-  final var options: KeyValueObservingOptions {
-    KeyValueObservingOptions(rawValue: Int(optionBits))
+    super.init(keyPath: keyPath, rootStorage: storage, options: options, slot: slot)
   }
 
   deinit {
@@ -208,27 +201,20 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     return current
   }
 
-  /// Files the observation in the root's storage and registers with what
-  /// the value depends on; returns the anchor, for the token, and the value.
-  /// A value that depends on nothing is reported, unless it is `constant`
-  /// (a `let` observed by string, which is expected never to notify).
-  /// The anchor is filed under the key path, or in `anchorSlot` when given
-  /// (a host's, see ``ObservationHost``).
-  func start(
-    root: Root,
-    constant: Bool = false,
-    anchorSlot: Int = _KeyValueRegistration.keyPathSlot,
-    site: RegistrationSite
-  ) -> (anchor: DerivedAnchor, value: Value) {
-    let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options, slot: anchorSlot)
-    anchor.site = site
+  /// Files the observation in the root's storage, as its own anchor (the
+  /// registration its token names), and registers with what the value
+  /// depends on; returns the value. A value that depends on nothing is
+  /// reported, unless it is `constant` (a `let` observed by string, which
+  /// is expected never to notify).
+  func start(root: Root, constant: Bool = false, site: RegistrationSite) -> Value {
+    self.site = site
     // `root` is alive, so its storage is open and the addition succeeds.
-    _ = rootStorage.add(anchor)
+    _ = rootStorage.add(self)
     let value = refresh(root)
     if dependencyCount == 0 && !constant {
-      reportProblem(.unobservableKeyPath, Root.unobservableKeyMessage(keyDescription))
+      reportProblem(.unobservableKeyPath, Root.unobservableKeyMessage(keyPathDescription))
     }
-    return (anchor, value)
+    return value
   }
 
   /// Reads the value with tracking and registers with what it depends on
@@ -330,7 +316,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     hooks.ended?()
   }
 
-  override var handlerDescription: String {
+  override var observerDescription: String {
     hooks.source.description(closure: "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)")
   }
 

@@ -14,13 +14,20 @@
 ///
 /// This class keeps the state and does the bookkeeping, without generics, so
 /// that none of it pays for run-time type lookups; ``DerivedObservation``
-/// adds the typed reads and the handler. Owned by its anchor in the
-/// observed object's storage (so the object's deinit ends it) and by its
-/// dependency registrations.
+/// adds the typed reads and the handler.
+///
+/// It is also its own anchor: the registration that files it in the
+/// observed object's storage, under its key path (or, a tracked closure's,
+/// in its host's one slot: see ``ObservationHost``), and that its token
+/// names. Invalidating the token removes it, and the observed object's
+/// deinit closes the storage with it; either way ``registrationEnded()``
+/// ends the observation. Manual `willChangeValue`/`didChangeValue` on the
+/// key path reach it there. Owned by that storage and by its dependency
+/// registrations.
 @usableFromInline
-class DerivedObservationBase: @unchecked Sendable {
-  // @unchecked Sendable: `state` is behind its lock; the rest is immutable
-  // or atomic.
+class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
+  // @unchecked Sendable: `state` is behind its lock; the rest is immutable,
+  // atomic, or guarded by the registration base class.
 
   /// An ordinary allocation, not cache lines of its own, which cost
   /// every derived observation 32 B more: the lock is taken to number
@@ -55,9 +62,31 @@ class DerivedObservationBase: @unchecked Sendable {
     var appliedRead = -1
   }
 
-  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage) {
+  /// An observation of `keyPath` on the object of `rootStorage`, with
+  /// `options`, filed in `slot` or, by default, under the key path.
+  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage, options: KeyValueObservingOptions, slot: Int) {
     self.anyKeyPath = keyPath
     self.rootStorage = rootStorage
+    super.init(options: options, slot: slot, receiver: .forwarding)
+  }
+
+  // MARK: Filed as a registration
+
+  override var anchorKeyPath: AnyKeyPath? { anyKeyPath }
+
+  override var keyDescription: String? { keyPathDescription }
+
+  override func registrationEnded() {
+    end()
+  }
+
+  /// A manual change of the key path, from the storage it is filed in.
+  final override func forwardChange(isPrior: Bool, from object: AnyObject?) {
+    if isPrior {
+      dependencyWillChange(from: self, on: object)
+    } else {
+      dependencyDidChange(from: self, on: object)
+    }
   }
 
   /// Whether the observation ended: invalidated, or the object deinitialised.
@@ -65,7 +94,8 @@ class DerivedObservationBase: @unchecked Sendable {
   final var isEnded: Bool { ended.load(ordering: .acquiring) }
 
   /// A dependency is about to change on `object`, as `sender` (a
-  /// registration with it, or the anchor, with no object) says. Overridden
+  /// registration with it, or this observation, filed as its own anchor,
+  /// with no object) says. Overridden
   /// with the typed reads.
   func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {}
 
@@ -181,7 +211,7 @@ class DerivedObservationBase: @unchecked Sendable {
   /// where key paths have no names at run time — the keys read, each one
   /// read on another object continuing the path before it
   /// (`address.street`).
-  final var keyDescription: String {
+  final var keyPathDescription: String {
     switch observerSource {
     case .trackedClosure: return "closure"
     case .classic(let target): return target.keyPath
@@ -215,7 +245,7 @@ class DerivedObservationBase: @unchecked Sendable {
   /// What the value depends on now, one key each, named on its object's
   /// type where that is not the observed object's: `address`,
   /// `Address.street`.
-  final var dependencyDescriptions: [String] {
+  final override var dependencyDescriptions: [String] {
     let rootType = ObjectIdentifier(rootStorage.objectType)
     return currentDependencies().map { dependency in
       let type = dependency.storage.objectType
@@ -229,10 +259,7 @@ class DerivedObservationBase: @unchecked Sendable {
   }
 
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
-  var handlerDescription: String { "derived observation" }
-
-  /// Who receives the changes, for ``KeyValueObservationGraph``.
-  var observerSource: ObserverSource { .closure }
+  override var observerDescription: String { "derived observation" }
 
   /// How many keys the value depends on now.
   final var dependencyCount: Int {

@@ -187,6 +187,7 @@ func startTrackedObservation<Value>(
     root: rerun,
     storage: storage,
     filedUnder: \Rerun.self,
+    slot: ObservationHost.observationSlot,
     read: read,
     options: options,
     hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
@@ -196,9 +197,7 @@ func startTrackedObservation<Value>(
     handler: handler
   )
   rerun.attach({ observation.runScheduled() })
-  let (anchor, value) = observation.start(
-    root: rerun, constant: true, anchorSlot: ObservationHost.observationSlot, site: site
-  )
+  let value = observation.start(root: rerun, constant: true, site: site)
   if observation.dependencyCount == 0 && !rerun.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
@@ -207,8 +206,8 @@ func startTrackedObservation<Value>(
     )
     storage.close()
   }
-  if anchor.isLive { initial(value) }
-  return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
+  if observation.isLive { initial(value) }
+  return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(observation)))
 }
 
 /// The value a coalesced observation last handed over.
