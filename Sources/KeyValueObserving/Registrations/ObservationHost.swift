@@ -23,7 +23,11 @@ class ObservationHost: KeyValueObservable, @unchecked Sendable {
 
   @usableFromInline final var _$kvoObservedStorage: Unmanaged<_KeyValueObservationStorage>? { registrar.storage }
 
-  @usableFromInline final func _$kvoStorage() -> _KeyValueObservationStorage { registrar.makeStorage(for: self) }
+  /// The storage, its lock in an ordinary allocation: it is locked only
+  /// to file, remove and close the one registration, never by a write.
+  @usableFromInline final func _$kvoStorage() -> _KeyValueObservationStorage {
+    registrar.makeStorage(for: self, ownsCacheLines: false)
+  }
 
   /// The slot a tracked closure's observation is filed in.
   static let observationSlot = 0
