@@ -92,16 +92,6 @@ extension DerivedObservation {
     )
   }
 
-  /// Runs the tracked closure again, for a run ``Rerun`` scheduled: reads
-  /// the value with tracking, re-registers, and hands the handler the
-  /// value read, with no old value.
-  final func runScheduled() {
-    guard !isEnded, let root = root.object else { return }
-    let newValue = refresh(root)
-    guard !isEnded else { return }
-    handler(root, KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
-  }
-
   /// Takes `sender`'s will out of `change`; when that was its last, closes
   /// the change and gives the old value it kept (`nil` inside: none kept),
   /// or `nil` while other wills wait.

@@ -322,6 +322,16 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
 
   override var observerSource: ObserverSource { hooks.source }
 
+  /// Runs the tracked closure again, for a run ``Rerun`` scheduled: reads
+  /// the value with tracking, re-registers, and hands the handler the
+  /// value read, with no old value.
+  override func runScheduled() {
+    guard !isEnded, let root = root.object else { return }
+    let newValue = refresh(root)
+    guard !isEnded else { return }
+    handler(root, KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
+  }
+
   // The typed will and did they run: DerivedObservation+Change.swift.
 
   override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {

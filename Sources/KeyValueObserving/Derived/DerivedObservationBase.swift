@@ -108,6 +108,10 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// needs it), or its object deinitialised. Called with no lock held.
   func dependencyEnded() {}
 
+  /// Reads the value again and notifies, for a tracked closure's run that
+  /// ``Rerun`` scheduled. Overridden with the typed read.
+  func runScheduled() {}
+
   // MARK: Dependencies
 
   /// Numbers a read of the value (pass the number to

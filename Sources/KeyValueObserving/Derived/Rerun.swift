@@ -18,8 +18,7 @@ import Observation
 /// holds the observation, until the observation ends.
 @usableFromInline
 final class Rerun: ObservationHost, @unchecked Sendable {
-  // @unchecked Sendable: everything is immutable, atomic or behind its
-  // lock.
+  // @unchecked Sendable: everything is immutable or atomic.
 
   @usableFromInline enum When { case now, later, never }
 
@@ -39,23 +38,13 @@ final class Rerun: ObservationHost, @unchecked Sendable {
   /// build, as `observe` checks its handler.
   private let checksIsolation: Bool
 
-  /// The job waiting to run, if any: changes until it starts join it.
-  /// An ordinary allocation, not cache lines of its own: it is locked only
-  /// to schedule a run, to start one scheduled, and to attach and detach.
-  private let pending = LockedState(Pending(), ownsCacheLines: false)
-
-  private struct Pending {
-    /// Runs the closure again (the observation's `runScheduled()`): set
-    /// before the first change can come, dropped when the observation
-    /// ends, which breaks the cycle through the observation.
-    var run: (@Sendable () -> Void)? = nil
-    var isScheduled = false
-    /// What the job was asked for: ``unconditional``, or the latest run
-    /// whose Observation tracking asked (the job runs only if no run
-    /// started since), or -1 for nothing. Each change fires the tracking
-    /// of the latest run that read the property, so the latest asks.
-    var requested = -1
-  }
+  /// What the job waiting to run was asked for, plus one, or 0 while no
+  /// job waits: changes until it starts join it. A job is asked for
+  /// ``unconditional``ly, or for the latest run whose Observation tracking
+  /// asked (it runs only if no run started since): each change fires the
+  /// tracking of the latest run that read the property, so the latest
+  /// asks. One word, so that asking and starting need no lock.
+  private let requested = AtomicUInt(0)
 
   private static let unconditional = Int.max
 
@@ -129,24 +118,6 @@ final class Rerun: ObservationHost, @unchecked Sendable {
     running { readTrackingObservation(body) }
   }
 
-  /// Sets what a scheduled job runs, until ``detach()``.
-  @usableFromInline
-  func attach(_ run: @escaping @Sendable () -> Void) {
-    pending.withLock { pending in pending.run = run }
-  }
-
-  /// Drops what a scheduled job runs: the observation ended.
-  @usableFromInline
-  func detach() {
-    let kept = pending.withLock { pending in
-      defer { pending.run = nil }
-      return pending.run
-    }
-    // Released after the lock: it holds the observation, whose release
-    // may release this host, whose deinit closes its storage.
-    _ = kept
-  }
-
   /// How many runs started so far.
   var runCount: Int { runs.load(ordering: .acquiring) }
 
@@ -215,23 +186,31 @@ final class Rerun: ObservationHost, @unchecked Sendable {
   /// after that one.
   @usableFromInline
   func schedule(ifNoRunSince runCount: Int? = nil) {
-    let first = pending.withLock { pending in
-      pending.requested = Swift.max(pending.requested, runCount ?? Self.unconditional)
-      defer { pending.isScheduled = true }
-      return !pending.isScheduled
+    let wanted = UInt(runCount ?? Self.unconditional) + 1
+    var current = requested.load(ordering: .relaxed)
+    while current < wanted {
+      let (exchanged, original) = requested.compareExchange(
+        expected: current, desired: wanted, ordering: .acquiringAndReleasing
+      )
+      if exchanged { break }
+      current = original
     }
-    guard first else { return }
+    // Only the first to ask since the last job started enqueues one.
+    guard current == 0 else { return }
     enqueue(isolatedTo: isolation) { [self] in
-      let (asked, run) = pending.withLock { pending in
-        defer {
-          pending.isScheduled = false
-          pending.requested = -1
-        }
-        return (pending.requested, pending.run)
-      }
-      guard asked == Self.unconditional || asked == runs.load(ordering: .acquiring) else { return }
-      run?()
+      let asked = requested.exchange(0, ordering: .acquiringAndReleasing)
+      guard asked == UInt(Self.unconditional) + 1 || asked == UInt(runs.load(ordering: .acquiring)) + 1 else { return }
+      filedObservation()?.runScheduled()
     }
+  }
+
+  /// The observation filed in this host, until it ends: the storage lets
+  /// go of it then, so that a job scheduled before runs nothing, and this
+  /// object need not hold the observation that holds it.
+  private func filedObservation() -> DerivedObservationBase? {
+    guard let storage = _$kvoObservedStorage else { return nil }
+    return storage._withUnsafeGuaranteedRef { $0.firstRegistration(inSlot: Self.observationSlot) }
+      as? DerivedObservationBase
   }
 }
 

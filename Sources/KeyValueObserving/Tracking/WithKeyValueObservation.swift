@@ -190,13 +190,12 @@ func startTrackedObservation<Value>(
     slot: ObservationHost.observationSlot,
     read: read,
     options: options,
-    hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
+    hooks: ObservationHooks(source: .trackedClosure),
     rerun: rerun,
     plainRead: plainRead,
     changes: changes,
     handler: handler
   )
-  rerun.attach({ observation.runScheduled() })
   let value = observation.start(root: rerun, constant: true, site: site)
   if observation.dependencyCount == 0 && !rerun.tracksObservation {
     reportProblem(
