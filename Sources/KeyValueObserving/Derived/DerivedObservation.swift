@@ -91,11 +91,11 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
   /// How a tracked closure runs again (see ``Rerun``); `nil` for a key
-  /// path's observation, which reads again at each did.
+  /// path's observation, which reads again at each did. A tracked
+  /// closure's ``read`` is a plain call of it: a read with tracking runs
+  /// it as one run (``Rerun/run(_:)``), a read without (the old value, at
+  /// a will) just calls it.
   @usableFromInline let rerun: Rerun?
-  /// A tracked closure's read as a plain call, for a read without tracking
-  /// (the old value, at a will): no run, no Observation tracking.
-  @usableFromInline let plainRead: ((Root) -> Value)?
 
   /// An observation of `keyPath`.
   convenience init(
@@ -152,12 +152,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
     rerun: Rerun? = nil,
-    plainRead: ((Root) -> Value)? = nil,
     changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     self.rerun = rerun
-    self.plainRead = plainRead
     self.root = UnownedReference(root)
     self.read = read
     self.chainFinder = chainFinder
@@ -233,7 +231,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       return read.value
     }
     var value: Value? = nil
-    trackRead(numbered) { keys in value = read(root, &keys) }
+    if rerun == nil {
+      trackRead(numbered) { keys in value = read(root, &keys) }
+    } else {
+      // Asked through the optional, not bound: see `didChange(from:on:)`.
+      trackRead(numbered) { keys in rerun?.run { value = read(root, &keys) } }
+    }
     if mayBeChain, foundChain.load(ordering: .relaxed) == 0 {
       lookForChain(root)
     }
@@ -243,9 +246,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
-    // Called through the optional: bound with `if let`, the closure was
-    // retained and released around every call.
-    if let value = plainRead?(root) { return value }
     if let read = readChain(from: root, matching: nil) {
       return read.value
     }

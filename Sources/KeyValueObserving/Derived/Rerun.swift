@@ -23,8 +23,8 @@ final class Rerun: ObservationHost, @unchecked Sendable {
   @usableFromInline enum When { case now, later, never }
 
   /// The closure of ``withKeyValueObservation(options:isolation:fileID:line:_:)``,
-  /// which ``runBody()`` runs; `nil` for the value form, whose read
-  /// runs its own closure.
+  /// which ``callBody()`` calls; `nil` for the value form, whose read
+  /// calls its own closure.
   private let body: (() -> Void)?
 
   /// The actor the closure is isolated to: where a job runs, and, in a
@@ -96,11 +96,12 @@ final class Rerun: ObservationHost, @unchecked Sendable {
     super.init()
   }
 
-  /// Runs the closure of ``withKeyValueObservation(options:isolation:fileID:line:_:)``
-  /// once, as ``run(_:)`` runs a read: its observation's read.
+  /// Calls the closure of ``withKeyValueObservation(options:isolation:fileID:line:_:)``:
+  /// its observation's read, which a read with tracking runs inside
+  /// ``run(_:)``.
   @usableFromInline
-  func runBody() {
-    if let body { run(body) }
+  func callBody() {
+    body?()
   }
 
   /// Runs `body`, one run of the closure, where its derived observation

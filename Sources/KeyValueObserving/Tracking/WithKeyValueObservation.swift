@@ -52,7 +52,7 @@ public func withKeyValueObservation(
   // The closure is kept by its host, the rerun, and the read reaches it
   // there: a read that captures nothing needs no context of its own.
   trackedObservation(
-    body: apply, read: { rerun, _ in rerun.runBody() }, plainRead: nil, options: [], tracking: options,
+    body: apply, read: { rerun, _ in rerun.callBody() }, options: [], tracking: options,
     isolation: isolation,
     site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<Rerun, Void>.changes(),
     changeHandler: nil
@@ -97,13 +97,7 @@ public func withKeyValueObservation<Value>(
   changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
 ) -> KeyValueObservation {
   trackedObservation(
-    body: nil,
-    read: { rerun, _ in
-      var value: Value? = nil
-      rerun.run { value = read() }
-      return value.unsafelyUnwrapped
-    },
-    plainRead: { _ in read() }, options: options, tracking: tracking, isolation: isolation,
+    body: nil, read: { _, _ in read() }, options: options, tracking: tracking, isolation: isolation,
     site: RegistrationSite(fileID: fileID, line: line),
     // Made here, where `Value` is known: each change's typed work runs
     // specialised (see `DerivedObservation.changes()`).
@@ -116,12 +110,11 @@ public func withKeyValueObservation<Value>(
 /// its rerun, which hosts it (see ``ObservationHost``). Inlinable, so
 /// that what runs at each change — the read, the handler, `changes` — is
 /// made where `Value` is known, and runs specialised; the rest is set up
-/// once, in ``startTrackedObservation(rerun:read:plainRead:options:changes:handler:initial:site:)``.
+/// once, in ``startTrackedObservation(rerun:read:options:changes:handler:initial:site:)``.
 @inlinable
 func trackedObservation<Value>(
   body: (() -> Void)?,
   read: @escaping DerivedObservation<Rerun, Value>.Reader,
-  plainRead: ((Rerun) -> Value)?,
   options: KeyValueObservingOptions,
   tracking: KeyValueTrackingOptions,
   isolation: (any Actor)?,
@@ -137,7 +130,6 @@ func trackedObservation<Value>(
   return startTrackedObservation(
     rerun: rerun,
     read: read,
-    plainRead: plainRead,
     options: observedOptions,
     changes: changes,
     // With no handler (the closure form), a handler that captures
@@ -163,7 +155,7 @@ func trackedObservation<Value>(
   )
 }
 
-/// What ``trackedObservation(body:read:plainRead:options:tracking:isolation:site:changes:changeHandler:)``
+/// What ``trackedObservation(body:read:options:tracking:isolation:site:changes:changeHandler:)``
 /// sets up once: files the observation in `rerun`, its host, runs it a
 /// first time (handing `initial` the value), and ends it at once,
 /// reported, when it read nothing that can change.
@@ -171,7 +163,6 @@ func trackedObservation<Value>(
 func startTrackedObservation<Value>(
   rerun: Rerun,
   read: @escaping DerivedObservation<Rerun, Value>.Reader,
-  plainRead: ((Rerun) -> Value)?,
   options: KeyValueObservingOptions,
   changes: DerivedObservation<Rerun, Value>.Changes,
   handler: @escaping (Rerun, KeyValueObservedChange<Value>) -> Void,
@@ -192,7 +183,6 @@ func startTrackedObservation<Value>(
     options: options,
     hooks: ObservationHooks(source: .trackedClosure),
     rerun: rerun,
-    plainRead: plainRead,
     changes: changes,
     handler: handler
   )
