@@ -1,34 +1,15 @@
-/// One observable key of one object that a derived key depends on, and,
-/// once the derived observation registered with it, its registration
-/// there: so that one list is both what a read checks its reads against
-/// and what the observation is registered with.
+/// One observable key of one object that a derived key depends on, as a
+/// resolution finds it (see ``DependencyRegistration`` for one registered
+/// with).
 @usableFromInline
 struct Dependency {
   /// The object's storage, which the derived observation registers with.
   /// Holding it keeps its identity from being reused.
   @usableFromInline let storage: _KeyValueObservationStorage
   @usableFromInline let slot: Int
-  /// The derived observation's registration with the key, which the
-  /// storage's slot list owns; `nil` until it registers. An address only:
-  /// read a dependency's storage and slot, never its registration, outside
-  /// the observation's lock.
-  let registration: Unmanaged<_KeyValueRegistration>?
-
-  init(storage: _KeyValueObservationStorage, slot: Int, registration: Unmanaged<_KeyValueRegistration>? = nil) {
-    self.storage = storage
-    self.slot = slot
-    self.registration = registration
-  }
 
   func isSame(as other: Dependency) -> Bool {
     storage === other.storage && slot == other.slot
-  }
-
-  /// Removes the registration with the key, if there is one; at most once
-  /// per registration, by the observation that made it.
-  func removeRegistration() {
-    guard let registration else { return }
-    storage.remove(registration)
   }
 
   /// The key's name on its object's type (`#3` where the type has none).

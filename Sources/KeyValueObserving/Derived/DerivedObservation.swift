@@ -256,7 +256,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// The value read link by link, when the chain is found and holds (see
   /// ``StoredChain/read(from:matching:)``).
   @inlinable
-  final func readChain(from root: Root, matching expected: [Dependency]?) -> (value: Value, reachedLast: Bool)? {
+  final func readChain(from root: Root, matching expected: RegisteredDependencies?) -> (value: Value, reachedLast: Bool)? {
     guard mayBeChain, let chain = foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring) else { return nil }
     return chain._withUnsafeGuaranteedRef { $0.read(from: root, matching: expected) }
   }

@@ -49,9 +49,9 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   private let ended = AtomicFlag(false)
 
   private struct State {
-    /// What the value depends on, in the order the reads found them, each
-    /// with the registration with it.
-    var dependencies: [Dependency] = []
+    /// The registrations with what the value depends on, in the order the
+    /// reads found them.
+    var dependencies: RegisteredDependencies = []
     /// Whether a verifying read can check its reads against
     /// `dependencies` (see ``TrackingScope``): not when declared
     /// dependencies counted, which only a full resolution finds.
@@ -128,9 +128,9 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
       defer { state.nextRead += 1 }
       var last: UnsafeMutableRawPointer? = nil
       if wantsLast, state.isVerifiable, let final = state.dependencies.last,
-        !state.dependencies.dropLast().contains(where: { $0.isSame(as: final) })
+        !state.dependencies.dropLast().contains(where: { $0.isSame(as: final.dependency) })
       {
-        last = final.registration?.toOpaque()
+        last = Unmanaged.passUnretained(final).toOpaque()
       }
       return NumberedRead(number: state.nextRead, expected: state.isVerifiable ? state.dependencies : nil, last: last)
     }
@@ -160,31 +160,29 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// whether they were found without declared dependencies, so that the
   /// next read can check its reads against them.
   final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
-    let stale: [Dependency] = state.withLock { state in
+    let stale: RegisteredDependencies = state.withLock { state in
       guard !isEnded, read > state.appliedRead else { return [] }
       state.appliedRead = read
       state.isVerifiable = verifiable
       // Usually the value depends on the same keys as before.
       if dependencies.count == state.dependencies.count
-        && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1) })
+        && zip(dependencies, state.dependencies).allSatisfy({ $1.isSame(as: $0) })
       {
         return []
       }
       var previous = state.dependencies
-      var next: [Dependency] = []
+      var next: RegisteredDependencies = []
       next.reserveCapacity(dependencies.count)
       for dependency in dependencies {
         if let index = previous.firstIndex(where: { $0.isSame(as: dependency) }) {
           next.append(previous.remove(at: index))
           continue
         }
-        let registration = DependencyRegistration(forwardingTo: self, slot: dependency.slot)
+        let registration = DependencyRegistration(forwardingTo: self, storage: dependency.storage, slot: dependency.slot)
         // Storage locks are taken inside this one, never the other way
         // round: the storages call out only after releasing their own lock.
         if dependency.storage.add(registration) {
-          next.append(
-            Dependency(storage: dependency.storage, slot: dependency.slot, registration: .passUnretained(registration))
-          )
+          next.append(registration)
         }
       }
       state.dependencies = next
@@ -193,8 +191,8 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     // Removed after the lock, so that ``dependencyEnded()`` is never called
     // under it: no other read can reach these registrations any more, as
     // they left the list above.
-    for dependency in stale {
-      dependency.removeRegistration()
+    for registration in stale {
+      registration.remove()
     }
   }
 
@@ -259,7 +257,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   }
 
   final func currentDependencies() -> [Dependency] {
-    state.withLock { $0.dependencies }
+    state.withLock { $0.dependencies }.map(\.dependency)
   }
 
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
@@ -272,13 +270,13 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
 
   /// Ends the observation and removes its registrations; idempotent.
   final func end() {
-    let (first, registered): (Bool, [Dependency]) = state.withLock { state in
+    let (first, registered): (Bool, RegisteredDependencies) = state.withLock { state in
       guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
       defer { state.dependencies = [] }
       return (true, state.dependencies)
     }
-    for dependency in registered {
-      dependency.removeRegistration()
+    for registration in registered {
+      registration.remove()
     }
     if first {
       didEnd()
