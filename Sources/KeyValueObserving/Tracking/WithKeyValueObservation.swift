@@ -127,15 +127,24 @@ func trackedObservation<Value>(
   // the runs read new values for it even when the handler wants none.
   let lastValue = rerun.defers && options.contains(.old) ? LastValue<Value>() : nil
   let observedOptions = lastValue == nil ? options : options.union(.new)
+  // The handler itself, not the optional, is captured: an optional
+  // closure takes a larger context. With none (the closure form), a
+  // handler that captures nothing needs no context at all. Bound with
+  // `if let`, not mapped: a closure through `Optional.map` is called
+  // through two reabstraction thunks at every change.
+  let direct: (Rerun, KeyValueObservedChange<Value>) -> Void
+  if let changeHandler {
+    direct = { _, change in changeHandler(change) }
+  } else {
+    direct = { _, _ in }
+  }
   return startTrackedObservation(
     rerun: rerun,
     read: read,
     options: observedOptions,
     changes: changes,
-    // With no handler (the closure form), a handler that captures
-    // nothing: no context to allocate.
     handler: lastValue == nil
-      ? changeHandler.map { changeHandler in { _, change in changeHandler(change) } } ?? { _, _ in }
+      ? direct
       : { _, change in
         guard let changeHandler, let lastValue else { return }
         guard !change.isPrior else { return changeHandler(change) }
