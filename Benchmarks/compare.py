@@ -312,6 +312,11 @@ def main(path, instructions_path):
          "memory: ours, first observation of an object", 256, "", None),
         ("heap of a registration on another key of an observed object",
          "memory: ours, registration on another key of an observed object", 128, "", None),
+        # Closure, rerun (its host, with its storage), derived observation
+        # with its lock and dependency list, two dependency registrations,
+        # the token, and the object's storage: HeapProbe only.
+        ("heap of a tracked closure over two keys of a fresh object",
+         "memory: ours, tracked closure over two keys of a fresh object", 512, "", None),
     ]:
         value = custom(rows, name, "heap bytes per registration")
         requested = custom(rows, name, "live bytes per registration")

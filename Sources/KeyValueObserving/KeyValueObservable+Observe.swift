@@ -204,8 +204,8 @@ extension KeyValueObservable {
       changes: changes,
       handler: changeHandler
     )
-    let (anchor, value) = observation.start(root: self, site: site)
-    sendInitial(options: options, isLive: anchor.isLive, value: value) { changeHandler(self, $0) }
-    return RegistrationHandle(storage: storage, registration: .passUnretained(anchor))
+    let value = observation.start(root: self, site: site)
+    sendInitial(options: options, isLive: observation.isLive, value: value) { changeHandler(self, $0) }
+    return RegistrationHandle(storage: storage, registration: .passUnretained(observation))
   }
 }

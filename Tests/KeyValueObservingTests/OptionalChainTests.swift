@@ -270,9 +270,7 @@ struct OptionalChainTests {
   private func readsLinkByLink<Root: KeyValueObservable, Value>(_ root: Root, _: Value.Type) -> Bool {
     guard let storage = root._$kvoObservedStorage?.takeUnretainedValue() else { return false }
     return storage.liveRegistrations().contains { registration in
-      guard let anchor = registration as? DerivedAnchor,
-        let observation = anchor.observer as? DerivedObservation<Root, Value>
-      else { return false }
+      guard let observation = registration as? DerivedObservation<Root, Value> else { return false }
       return observation.foundChain.load(ordering: .acquiring) != 0
     }
   }

@@ -146,6 +146,25 @@ struct TrackedClosureTests {
     #expect(runs == 2)
   }
 
+  @Test("invalidating the token releases the closure also while Swift Observation still holds its handler")
+  func tokenEndsWithObservationTracking() {
+    let score = Score()
+    weak var weakMarker: Marker?
+    let token: KeyValueObservation = {
+      let marker = Marker()
+      weakMarker = marker
+      return withKeyValueObservation {
+        withExtendedLifetime(marker) {}
+        _ = score.points
+      }
+    }()
+    #expect(token.isActive)
+    token.invalidate()
+    // Observation keeps the handler of the last run until `points` changes.
+    #expect(weakMarker == nil)
+    withExtendedLifetime(score) {}
+  }
+
   @Test("a freed object stops being observed; once all are freed the token is inactive and the closure released")
   func freedObjects() {
     var first: Person? = Person()

@@ -68,6 +68,20 @@ let rows: [(String, Int)] = [
     }
   ),
   (
+    "memory: ours, tracked closure over two keys of a fresh object",
+    heapPerRegistration(prepare: { objects(TwoKeys.init) }) { models, kept in
+      for model in models { kept.append(withKeyValueObservation { _ = model.first + model.second }) }
+    }
+  ),
+  (
+    "memory: ours, tracked closure over two keys of a fresh object, key-value only",
+    heapPerRegistration(prepare: { objects(TwoKeys.init) }) { models, kept in
+      for model in models {
+        kept.append(withKeyValueObservation(options: .keyValueOnly) { _ = model.first + model.second })
+      }
+    }
+  ),
+  (
     "memory: ours, controller observation",
     heapPerRegistration(prepare: { (objects(observed), KVOController(observer: Owner())) }) { prepared, _ in
       let (models, controller) = prepared

@@ -171,7 +171,6 @@ extension KeyValueObservable {
         root: self,
         storage: storage,
         filedUnder: first,
-        keyDescription: keyPath,
         read: { root, keys in readStringPath(components, from: root, into: &keys) },
         options: options,
         hooks: ObservationHooks(source: .classic(target)),
@@ -179,8 +178,8 @@ extension KeyValueObservable {
         handler: { root, change in target.send(change, from: root) }
       )
       let isConstant = components.count == 1 && Self._$kvoIsConstant(forKey: components[0])
-      let (anchor, value) = observation.start(root: self, constant: isConstant, site: site)
-      registration = anchor
+      let value = observation.start(root: self, constant: isConstant, site: site)
+      registration = observation
       initialValue = { value }
     }
     if recorded {

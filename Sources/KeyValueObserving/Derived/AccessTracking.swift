@@ -32,7 +32,7 @@ struct TrackingScope {
   /// The reads kept, once recording.
   private(set) var accesses: [TrackedAccess] = []
   /// What a verifying scope expects, in order; empty for a recording one.
-  private let expected: [Dependency]
+  private let expected: RegisteredDependencies
   /// How many of `expected` the reads matched so far.
   private var matched = 0
   /// Whether the scope keeps reads (from the start, or since a mismatch).
@@ -51,7 +51,7 @@ struct TrackingScope {
 
   /// A scope that checks the reads against `expected`: the dependencies,
   /// found without declared ones, of the same value before.
-  init(verifying expected: [Dependency]) {
+  init(verifying expected: RegisteredDependencies) {
     self.expected = expected
     isRecording = false
   }
@@ -99,7 +99,7 @@ struct TrackingScope {
 
 extension TrackedAccess {
   /// A read of a dependency found without declared ones.
-  init(_ dependency: Dependency) {
+  init(_ dependency: DependencyRegistration) {
     self.init(storage: dependency.storage, slot: dependency.slot, declaringObject: nil)
   }
 }

@@ -1,4 +1,6 @@
-/// One observable key of one object that a derived key depends on.
+/// One observable key of one object that a derived key depends on, as a
+/// resolution finds it (see ``DependencyRegistration`` for one registered
+/// with).
 @usableFromInline
 struct Dependency {
   /// The object's storage, which the derived observation registers with.

@@ -12,10 +12,10 @@
 /// nothing out. Typed, so that the old value is kept and handed back
 /// without boxing or a cast.
 ///
-/// An observation has a change of its own, which a thread opens when no
-/// other thread has it open, so that a change on one thread at a time
-/// allocates nothing and takes one atomic exchange; another thread at the
-/// same time opens a change made for it.
+/// An observation has a change of its own, made at its first change and
+/// kept, which a thread opens when no other thread has it open, so that a
+/// change on one thread at a time allocates nothing and takes one atomic
+/// exchange; another thread at the same time opens a change made for it.
 ///
 /// Not API.
 @usableFromInline

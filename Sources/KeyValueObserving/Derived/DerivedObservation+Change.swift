@@ -28,11 +28,12 @@ extension DerivedObservation {
     }
     // Each branch opens its change as it holds it: the own change
     // borrowed from the observation, another one owned here.
+    let ownChange = ownChange()
     if ownChangeThread.compareExchange(expected: 0, desired: currentThreadIdentity(), ordering: .acquiring).exchanged {
-      open(ownChange, from: sender, oldValue: oldValue)
+      ownChange._withUnsafeGuaranteedRef { open($0, from: sender, oldValue: oldValue) }
     } else {
       sharedChangesOpen.add(1, ordering: .relaxed)
-      open(DerivedChange(sharing: ownChange), from: sender, oldValue: oldValue)
+      open(DerivedChange(sharing: ownChange.takeUnretainedValue()), from: sender, oldValue: oldValue)
     }
     guard wantsPrior, !isEnded, let root else { return }
     handler(root, KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true))
@@ -91,16 +92,6 @@ extension DerivedObservation {
     )
   }
 
-  /// Runs the tracked closure again, for a run ``Rerun`` scheduled: reads
-  /// the value with tracking, re-registers, and hands the handler the
-  /// value read, with no old value.
-  final func runScheduled() {
-    guard !isEnded, let root = root.object else { return }
-    let newValue = refresh(root)
-    guard !isEnded else { return }
-    handler(root, KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
-  }
-
   /// Takes `sender`'s will out of `change`; when that was its last, closes
   /// the change and gives the old value it kept (`nil` inside: none kept),
   /// or `nil` while other wills wait.
@@ -110,7 +101,7 @@ extension DerivedObservation {
     let oldValue = change.oldValue
     change.oldValue = nil
     // Asked first: closing releases a change made for this thread.
-    let isOwn = change === ownChange
+    let isOwn = ownChangeMade.load(ordering: .relaxed) == UInt(bitPattern: Unmanaged.passUnretained(change).toOpaque())
     _KeyValueChangeNesting.close(change)
     if isOwn {
       ownChangeThread.store(0, ordering: .releasing)
@@ -127,16 +118,20 @@ extension DerivedObservation {
   @inlinable
   final func openChange() -> Unmanaged<DerivedChange<Value>>? {
     let thread = currentThreadIdentity()
+    // Made before any change of this observation was opened: none is
+    // open while it is not.
+    guard let ownChange = ownChangeIfMade else { return nil }
     if ownChangeThread.load(ordering: .relaxed) == thread {
       // Open here; its task is this thread's to read. Another task's own
       // change (suspended on this thread) may hide one of this task's.
-      if ownChange.task == _KeyValueChangeNesting.currentTaskIdentity() {
-        return .passUnretained(ownChange)
+      if ownChange._withUnsafeGuaranteedRef({ $0.task }) == _KeyValueChangeNesting.currentTaskIdentity() {
+        return ownChange
       }
     } else if sharedChangesOpen.load(ordering: .relaxed) == 0 {
       return nil
     }
-    guard let frame = _KeyValueChangeNesting.find(ObjectIdentifier(ownChange), slot: DerivedChange<Value>.slot) else {
+    let name = ownChange._withUnsafeGuaranteedRef(ObjectIdentifier.init)
+    guard let frame = _KeyValueChangeNesting.find(name, slot: DerivedChange<Value>.slot) else {
       return nil
     }
     // Only this observation's changes are filed under it.

@@ -19,43 +19,52 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value, adding the keys whose declared dependencies count.
   @usableFromInline typealias Reader = (Root, inout [ReadKey]) -> Value
 
-  /// The typed work of a dependency's will and did, made by
-  /// ``changes()`` where the caller's types are known.
+  /// The typed work of a dependency's will (`isPrior`) and did, made by
+  /// ``changes()`` where the caller's types are known: one closure, not
+  /// one each, so that it takes two words of every observation, not four.
   @usableFromInline
   struct Changes {
-    @usableFromInline let will: (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
-    @usableFromInline let did: (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
+    @usableFromInline let change: (DerivedObservation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void
 
     @inlinable
-    init(
-      will: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void,
-      did: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?) -> Void
-    ) {
-      self.will = will
-      self.did = did
+    init(_ change: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void) {
+      self.change = change
     }
   }
 
-  /// The closures that run ``willChange(from:)`` and ``didChange(from:)``:
-  /// specialised when the caller is.
+  /// The closure that runs ``willChange(from:on:)`` and
+  /// ``didChange(from:on:)``: specialised when the caller is.
   @inlinable
   static func changes() -> Changes {
-    Changes(will: { $0.willChange(from: $1, on: $2) }, did: { $0.didChange(from: $1, on: $2) })
+    Changes { observation, sender, object, isPrior in
+      if isPrior {
+        observation.willChange(from: sender, on: object)
+      } else {
+        observation.didChange(from: sender, on: object)
+      }
+    }
   }
+
+  // The one-byte fields first, in the word the base class's last field
+  // leaves.
+
+  /// Whether there is a ``chainFinder``: a computed key's read never
+  /// looks for a chain, nor calls out to find that it need not.
+  @usableFromInline let mayBeChain: Bool
+  /// Set when a dependency ends, until the next will checks what the
+  /// value depends on now (see ``isDependency(_:)``, in
+  /// DerivedObservation+StaleDependencies.swift).
+  @usableFromInline let dependenciesMayBeStale = AtomicFlag(false)
 
   /// The observed object, without keeping it alive (see
   /// ``UnownedReference``).
   @usableFromInline let root: UnownedReference<Root>
   @usableFromInline let read: Reader
-  @usableFromInline let options: KeyValueObservingOptions
   @usableFromInline let handler: (Root, KeyValueObservedChange<Value>) -> Void
   /// Finds the chain of stored properties the observed key path is, from
   /// the root (see ``StoredChain``); `nil` for a key path that cannot be
   /// one (a computed property the class declares).
   private let chainFinder: ((Root) -> StoredChain<Value>?)?
-  /// Whether there is a ``chainFinder``: a computed key's read never
-  /// looks for a chain, nor calls out to find that it need not.
-  @usableFromInline let mayBeChain: Bool
   /// The observed key path read link by link, once found: looked for after
   /// each read with tracking that went further than every earlier look
   /// (``lookForChain(_:)``), so that a chain observed while a link was
@@ -67,24 +76,26 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   private let changes: Changes
   /// The change a thread opens when no other thread has it open, so that
   /// a change allocates nothing; its identity names the observation's
-  /// changes in the threads' records (see ``DerivedChange``).
-  @usableFromInline let ownChange = DerivedChange<Value>()
-  /// The thread that has ``ownChange`` open (its
+  /// changes in the threads' records (see ``DerivedChange``). Made by the
+  /// first will (``ownChange()``), so that an observation nothing has
+  /// changed yet pays for no change; retained, set once.
+  @usableFromInline let ownChangeMade = AtomicUInt(0)
+  /// The thread that has the own change open (its
   /// `currentThreadIdentity()`), or 0: set and cleared only by that thread,
   /// so a thread that reads its own identity here has the change open.
   @usableFromInline let ownChangeThread = AtomicUInt(0)
-  /// How many changes made for a thread (when another had ``ownChange``)
+  /// How many changes made for a thread (when another had the own change)
   /// are open, on all threads: while there are none, a thread without the
   /// own change has no change of this observation open.
   @usableFromInline let sharedChangesOpen = AtomicInt(0)
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
   /// How a tracked closure runs again (see ``Rerun``); `nil` for a key
-  /// path's observation, which reads again at each did.
+  /// path's observation, which reads again at each did. A tracked
+  /// closure's ``read`` is a plain call of it: a read with tracking runs
+  /// it as one run (``Rerun/run(_:)``), a read without (the old value, at
+  /// a will) just calls it.
   @usableFromInline let rerun: Rerun?
-  /// A tracked closure's read as a plain call, for a read without tracking
-  /// (the old value, at a will): no run, no Observation tracking.
-  @usableFromInline let plainRead: ((Root) -> Value)?
 
   /// An observation of `keyPath`.
   convenience init(
@@ -112,7 +123,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       root: root,
       storage: storage,
       filedUnder: keyPath,
-      keyDescription: nil,
       read: { root, keys in
         if declares { keys.append(ReadKey(object: root, keyPath: keyPath)) }
         return get(root)
@@ -128,59 +138,81 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   }
 
   /// An observation of what `read` reads, filed in the root's storage under
-  /// `filedUnder` (manual changes of that key path reach it) and described
-  /// as `keyDescription` (or as the key path, when `nil`), with `hooks`.
+  /// `filedUnder` (manual changes of that key path reach it) or in `slot`
+  /// (a host's, see ``ObservationHost``), with `hooks`, whose source also
+  /// names the key when the key path does not (see
+  /// ``DerivedObservationBase/keyPathDescription``).
   init(
     root: Root,
     storage: _KeyValueObservationStorage,
     filedUnder keyPath: AnyKeyPath,
-    keyDescription: String?,
+    slot: Int = keyPathSlot,
     read: @escaping Reader,
     chainFinder: ((Root) -> StoredChain<Value>?)? = nil,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
     rerun: Rerun? = nil,
-    plainRead: ((Root) -> Value)? = nil,
     changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
     self.rerun = rerun
-    self.plainRead = plainRead
     self.root = UnownedReference(root)
     self.read = read
     self.chainFinder = chainFinder
     self.mayBeChain = chainFinder != nil
-    self.options = options
     self.handler = handler
     self.hooks = hooks
     self.changes = changes
-    super.init(keyPath: keyPath, rootStorage: storage, keyDescription: keyDescription)
+    super.init(keyPath: keyPath, rootStorage: storage, options: options, slot: slot)
   }
 
   deinit {
     // Ended with its own change open on a thread whose did never came
     // (a will-change of the observed key path left open): the thread's
     // record still names the change, so it is kept.
-    if ownChangeThread.load(ordering: .acquiring) != 0 {
-      _ = Unmanaged.passRetained(ownChange)
+    if let ownChange = ownChangeIfMade, ownChangeThread.load(ordering: .acquiring) == 0 {
+      ownChange.release()
     }
     foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring)?.release()
   }
 
-  /// Files the observation in the root's storage and registers with what
-  /// the value depends on; returns the anchor, for the token, and the value.
-  /// A value that depends on nothing is reported, unless it is `constant`
-  /// (a `let` observed by string, which is expected never to notify).
-  func start(root: Root, constant: Bool = false, site: RegistrationSite) -> (anchor: DerivedAnchor, value: Value) {
-    let anchor = DerivedAnchor(observing: self, keyPath: anyKeyPath, options: options)
-    anchor.site = site
+  /// The own change, if a will made it.
+  @inlinable
+  final var ownChangeIfMade: Unmanaged<DerivedChange<Value>>? {
+    ownChangeMade.loadObject(DerivedChange<Value>.self, ordering: .acquiring)
+  }
+
+  /// The own change, made if no will made it yet. Two threads may make one
+  /// at once; the first one kept is the one used. Unmanaged: the
+  /// observation keeps it, and a change borrows it without a retain.
+  @inlinable
+  final func ownChange() -> Unmanaged<DerivedChange<Value>> {
+    if let made = ownChangeIfMade { return made }
+    return makeOwnChange()
+  }
+
+  @usableFromInline
+  final func makeOwnChange() -> Unmanaged<DerivedChange<Value>> {
+    let made = Unmanaged.passRetained(DerivedChange<Value>())
+    let (stored, current) = ownChangeMade.storeObjectIfNone(made, ordering: .acquiringAndReleasing)
+    if !stored { made.release() }
+    return current
+  }
+
+  /// Files the observation in the root's storage, as its own anchor (the
+  /// registration its token names), and registers with what the value
+  /// depends on; returns the value. A value that depends on nothing is
+  /// reported, unless it is `constant` (a `let` observed by string, which
+  /// is expected never to notify).
+  func start(root: Root, constant: Bool = false, site: RegistrationSite) -> Value {
+    self.site = site
     // `root` is alive, so its storage is open and the addition succeeds.
-    _ = rootStorage.add(anchor)
+    _ = rootStorage.add(self)
     let value = refresh(root)
     if dependencyCount == 0 && !constant {
-      reportProblem(.unobservableKeyPath, Root.unobservableKeyMessage(keyDescription))
+      reportProblem(.unobservableKeyPath, Root.unobservableKeyMessage(keyPathDescription))
     }
-    return (anchor, value)
+    return value
   }
 
   /// Reads the value with tracking and registers with what it depends on
@@ -199,7 +231,12 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       return read.value
     }
     var value: Value? = nil
-    trackRead(numbered) { keys in value = read(root, &keys) }
+    if rerun == nil {
+      trackRead(numbered) { keys in value = read(root, &keys) }
+    } else {
+      // Asked through the optional, not bound: see `didChange(from:on:)`.
+      trackRead(numbered) { keys in rerun?.run { value = read(root, &keys) } }
+    }
     if mayBeChain, foundChain.load(ordering: .relaxed) == 0 {
       lookForChain(root)
     }
@@ -209,9 +246,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value without tracking.
   @inlinable
   final func currentValue(_ root: Root) -> Value {
-    // Called through the optional: bound with `if let`, the closure was
-    // retained and released around every call.
-    if let value = plainRead?(root) { return value }
     if let read = readChain(from: root, matching: nil) {
       return read.value
     }
@@ -222,7 +256,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// The value read link by link, when the chain is found and holds (see
   /// ``StoredChain/read(from:matching:)``).
   @inlinable
-  final func readChain(from root: Root, matching expected: [Dependency]?) -> (value: Value, reachedLast: Bool)? {
+  final func readChain(from root: Root, matching expected: RegisteredDependencies?) -> (value: Value, reachedLast: Bool)? {
     guard mayBeChain, let chain = foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring) else { return nil }
     return chain._withUnsafeGuaranteedRef { $0.read(from: root, matching: expected) }
   }
@@ -263,11 +297,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
 
   // Read and forgotten in DerivedObservation+ChainEnd.swift.
 
-  /// Set when a dependency ends, until the next will checks what the
-  /// value depends on now (see ``isDependency(_:)``, in
-  /// DerivedObservation+StaleDependencies.swift).
-  @usableFromInline let dependenciesMayBeStale = AtomicFlag(false)
-
   /// Any dependency that ends — its object freed (a `weak` link whose
   /// object went, without a change), or no longer read — may leave the
   /// chain ending elsewhere, and the value depending on less than it is
@@ -287,19 +316,29 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     hooks.ended?()
   }
 
-  override var handlerDescription: String {
+  override var observerDescription: String {
     hooks.source.description(closure: "closure (\(Root.self), KeyValueObservedChange<\(Value.self)>)")
   }
 
   override var observerSource: ObserverSource { hooks.source }
 
+  /// Runs the tracked closure again, for a run ``Rerun`` scheduled: reads
+  /// the value with tracking, re-registers, and hands the handler the
+  /// value read, with no old value.
+  override func runScheduled() {
+    guard !isEnded, let root = root.object else { return }
+    let newValue = refresh(root)
+    guard !isEnded else { return }
+    handler(root, KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
+  }
+
   // The typed will and did they run: DerivedObservation+Change.swift.
 
   override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.will(self, sender, object)
+    changes.change(self, sender, object, true)
   }
 
   override func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.did(self, sender, object)
+    changes.change(self, sender, object, false)
   }
 }

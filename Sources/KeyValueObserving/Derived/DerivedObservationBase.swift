@@ -14,18 +14,29 @@
 ///
 /// This class keeps the state and does the bookkeeping, without generics, so
 /// that none of it pays for run-time type lookups; ``DerivedObservation``
-/// adds the typed reads and the handler. Owned by its anchor in the
-/// observed object's storage (so the object's deinit ends it) and by its
-/// dependency registrations.
+/// adds the typed reads and the handler.
+///
+/// It is also its own anchor: the registration that files it in the
+/// observed object's storage, under its key path (or, a tracked closure's,
+/// in its host's one slot: see ``ObservationHost``), and that its token
+/// names. Invalidating the token removes it, and the observed object's
+/// deinit closes the storage with it; either way ``registrationEnded()``
+/// ends the observation. Manual `willChangeValue`/`didChangeValue` on the
+/// key path reach it there. Owned by that storage and by its dependency
+/// registrations.
 @usableFromInline
-class DerivedObservationBase: @unchecked Sendable {
-  // @unchecked Sendable: `state` is behind its lock; the rest is immutable
-  // or atomic.
+class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
+  // @unchecked Sendable: `state` is behind its lock; the rest is immutable,
+  // atomic, or guarded by the registration base class.
 
-  private let state = LockedState(State())
-
-  /// Set once, when the observation ends; checked before each callback.
-  private let ended = AtomicFlag(false)
+  /// An ordinary allocation, not cache lines of its own, which cost
+  /// every derived observation 32 B more: the lock is taken to number
+  /// each read of the value and to change what it depends on, by the
+  /// thread that changes a dependency, so only two threads changing what
+  /// two derived observations depend on can meet on a line the allocator
+  /// gave both; a storage's lock, which every write to an observed key
+  /// takes, keeps its own lines.
+  private let state = LockedState(State(), ownsCacheLines: false)
 
   /// The observed key path.
   let anyKeyPath: AnyKeyPath
@@ -33,32 +44,49 @@ class DerivedObservationBase: @unchecked Sendable {
   /// The observed object's storage.
   let rootStorage: _KeyValueObservationStorage
 
+  /// Set once, when the observation ends; checked before each callback.
+  /// Last, so that a subclass's one-byte fields share its word.
+  private let ended = AtomicFlag(false)
+
   private struct State {
     /// The registrations with what the value depends on, in the order the
     /// reads found them.
-    var dependencies: [Registered] = []
-    /// What the value depends on, as a list a verifying read checks its
-    /// reads against (see ``TrackingScope``); `nil` when declared
+    var dependencies: RegisteredDependencies = []
+    /// Whether a verifying read can check its reads against
+    /// `dependencies` (see ``TrackingScope``): not when declared
     /// dependencies counted, which only a full resolution finds.
-    var verifiable: [Dependency]? = []
+    var isVerifiable = true
     /// Numbers the reads of the value, so that a slower read on one thread
     /// cannot replace the dependencies a later read on another installed.
     var nextRead = 0
     var appliedRead = -1
   }
 
-  private struct Registered {
-    let dependency: Dependency
-    let registration: Unmanaged<_KeyValueRegistration>
-  }
-
-  /// What ``keyDescription`` says instead of describing the key path.
-  private let givenKeyDescription: String?
-
-  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage, keyDescription: String?) {
+  /// An observation of `keyPath` on the object of `rootStorage`, with
+  /// `options`, filed in `slot` or, by default, under the key path.
+  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage, options: KeyValueObservingOptions, slot: Int) {
     self.anyKeyPath = keyPath
     self.rootStorage = rootStorage
-    self.givenKeyDescription = keyDescription
+    super.init(options: options, slot: slot, receiver: .forwarding)
+  }
+
+  // MARK: Filed as a registration
+
+  override var anchorKeyPath: AnyKeyPath? { anyKeyPath }
+
+  override var keyDescription: String? { keyPathDescription }
+
+  override func registrationEnded() {
+    end()
+  }
+
+  /// A manual change of the key path, from the storage it is filed in.
+  final override func forwardChange(isPrior: Bool, from object: AnyObject?) {
+    if isPrior {
+      dependencyWillChange(from: self, on: object)
+    } else {
+      dependencyDidChange(from: self, on: object)
+    }
   }
 
   /// Whether the observation ended: invalidated, or the object deinitialised.
@@ -66,7 +94,8 @@ class DerivedObservationBase: @unchecked Sendable {
   final var isEnded: Bool { ended.load(ordering: .acquiring) }
 
   /// A dependency is about to change on `object`, as `sender` (a
-  /// registration with it, or the anchor, with no object) says. Overridden
+  /// registration with it, or this observation, filed as its own anchor,
+  /// with no object) says. Overridden
   /// with the typed reads.
   func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {}
 
@@ -78,6 +107,10 @@ class DerivedObservationBase: @unchecked Sendable {
   /// One of the dependencies' registrations was removed (a read no longer
   /// needs it), or its object deinitialised. Called with no lock held.
   func dependencyEnded() {}
+
+  /// Reads the value again and notifies, for a tracked closure's run that
+  /// ``Rerun`` scheduled. Overridden with the typed read.
+  func runScheduled() {}
 
   // MARK: Dependencies
 
@@ -94,13 +127,12 @@ class DerivedObservationBase: @unchecked Sendable {
     state.withLock { state in
       defer { state.nextRead += 1 }
       var last: UnsafeMutableRawPointer? = nil
-      if wantsLast, let verifiable = state.verifiable, verifiable.count == state.dependencies.count,
-        let final = state.dependencies.last,
-        !state.dependencies.dropLast().contains(where: { $0.dependency.isSame(as: final.dependency) })
+      if wantsLast, state.isVerifiable, let final = state.dependencies.last,
+        !state.dependencies.dropLast().contains(where: { $0.isSame(as: final.dependency) })
       {
-        last = final.registration.toOpaque()
+        last = Unmanaged.passUnretained(final).toOpaque()
       }
-      return NumberedRead(number: state.nextRead, expected: state.verifiable, last: last)
+      return NumberedRead(number: state.nextRead, expected: state.isVerifiable ? state.dependencies : nil, last: last)
     }
   }
 
@@ -128,29 +160,29 @@ class DerivedObservationBase: @unchecked Sendable {
   /// whether they were found without declared dependencies, so that the
   /// next read can check its reads against them.
   final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
-    let stale: [Registered] = state.withLock { state in
+    let stale: RegisteredDependencies = state.withLock { state in
       guard !isEnded, read > state.appliedRead else { return [] }
       state.appliedRead = read
-      state.verifiable = verifiable ? dependencies : nil
+      state.isVerifiable = verifiable
       // Usually the value depends on the same keys as before.
       if dependencies.count == state.dependencies.count
-        && zip(dependencies, state.dependencies).allSatisfy({ $0.isSame(as: $1.dependency) })
+        && zip(dependencies, state.dependencies).allSatisfy({ $1.isSame(as: $0) })
       {
         return []
       }
       var previous = state.dependencies
-      var next: [Registered] = []
+      var next: RegisteredDependencies = []
       next.reserveCapacity(dependencies.count)
       for dependency in dependencies {
-        if let index = previous.firstIndex(where: { $0.dependency.isSame(as: dependency) }) {
+        if let index = previous.firstIndex(where: { $0.isSame(as: dependency) }) {
           next.append(previous.remove(at: index))
           continue
         }
-        let registration = DependencyRegistration(forwardingTo: self, slot: dependency.slot)
+        let registration = DependencyRegistration(forwardingTo: self, storage: dependency.storage, slot: dependency.slot)
         // Storage locks are taken inside this one, never the other way
         // round: the storages call out only after releasing their own lock.
         if dependency.storage.add(registration) {
-          next.append(Registered(dependency: dependency, registration: .passUnretained(registration)))
+          next.append(registration)
         }
       }
       state.dependencies = next
@@ -160,18 +192,19 @@ class DerivedObservationBase: @unchecked Sendable {
     // under it: no other read can reach these registrations any more, as
     // they left the list above.
     for registration in stale {
-      registration.dependency.storage.remove(registration.registration)
+      registration.remove()
     }
   }
 
   /// Whether every object the value depends on was freed (or it depends
   /// on nothing): nothing can change it any more.
   final var dependsOnFreedObjectsOnly: Bool {
-    state.withLock { state in state.dependencies.allSatisfy { $0.dependency.storage.isClosed } }
+    state.withLock { state in state.dependencies.allSatisfy { $0.storage.isClosed } }
   }
 
-  /// The observed key path as the user wrote it: the string key path for
-  /// one observed by string; the property's name for one property
+  /// The observed key path as the user wrote it: `closure` for a tracked
+  /// closure; the string key path for one observed by string (a classic
+  /// observer's, which its target keeps); the property's name for one property
   /// (`fullName`); the properties and subscripts it goes through
   /// (`address?.street`, whatever the objects on the way are now: a cycle
   /// of links, or a `nil` one, describes it the same); Swift's description
@@ -180,8 +213,12 @@ class DerivedObservationBase: @unchecked Sendable {
   /// where key paths have no names at run time — the keys read, each one
   /// read on another object continuing the path before it
   /// (`address.street`).
-  final var keyDescription: String {
-    if let givenKeyDescription { return givenKeyDescription }
+  final var keyPathDescription: String {
+    switch observerSource {
+    case .trackedClosure: return "closure"
+    case .classic(let target): return target.keyPath
+    default: break
+    }
     if let written = rootStorage.objectType.writtenDescription(of: anyKeyPath) { return written }
     let described = "\(anyKeyPath)"
     if !described.hasText("<computed") {
@@ -210,7 +247,7 @@ class DerivedObservationBase: @unchecked Sendable {
   /// What the value depends on now, one key each, named on its object's
   /// type where that is not the observed object's: `address`,
   /// `Address.street`.
-  final var dependencyDescriptions: [String] {
+  final override var dependencyDescriptions: [String] {
     let rootType = ObjectIdentifier(rootStorage.objectType)
     return currentDependencies().map { dependency in
       let type = dependency.storage.objectType
@@ -220,14 +257,11 @@ class DerivedObservationBase: @unchecked Sendable {
   }
 
   final func currentDependencies() -> [Dependency] {
-    state.withLock { $0.dependencies.map(\.dependency) }
+    state.withLock { $0.dependencies }.map(\.dependency)
   }
 
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
-  var handlerDescription: String { "derived observation" }
-
-  /// Who receives the changes, for ``KeyValueObservationGraph``.
-  var observerSource: ObserverSource { .closure }
+  override var observerDescription: String { "derived observation" }
 
   /// How many keys the value depends on now.
   final var dependencyCount: Int {
@@ -236,13 +270,13 @@ class DerivedObservationBase: @unchecked Sendable {
 
   /// Ends the observation and removes its registrations; idempotent.
   final func end() {
-    let (first, registered): (Bool, [Registered]) = state.withLock { state in
+    let (first, registered): (Bool, RegisteredDependencies) = state.withLock { state in
       guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
       defer { state.dependencies = [] }
       return (true, state.dependencies)
     }
-    for dependency in registered {
-      dependency.dependency.storage.remove(dependency.registration)
+    for registration in registered {
+      registration.remove()
     }
     if first {
       didEnd()

@@ -1,5 +1,6 @@
 /// A registration that hands the will and did of each change to a derived
 /// observation instead of typed values.
+@usableFromInline
 class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   let observer: DerivedObservationBase

@@ -4,7 +4,7 @@
 @usableFromInline
 struct NumberedRead {
   @usableFromInline let number: Int
-  @usableFromInline let expected: [Dependency]?
+  @usableFromInline let expected: RegisteredDependencies?
   /// The address of the registration with the last dependency, when asked
   /// for and one can be checked.
   @usableFromInline let last: UnsafeMutableRawPointer?

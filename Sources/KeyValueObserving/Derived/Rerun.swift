@@ -11,38 +11,40 @@ import Observation
 /// itself while it runs, on its thread, runs nothing (``When/never``): a
 /// closure that writes a key it reads sees its own write, and is not run
 /// again for it, forever or once.
+///
+/// It is also the closure's host (see ``ObservationHost``): the closure's
+/// observation is filed in its storage, and its token holds that storage.
+/// The observation holds it (``DerivedObservation/rerun``), its storage
+/// holds the observation, until the observation ends.
 @usableFromInline
-final class Rerun: @unchecked Sendable {
-  // @unchecked Sendable: everything is immutable, atomic or behind its
-  // lock.
+final class Rerun: ObservationHost, @unchecked Sendable {
+  // @unchecked Sendable: everything is immutable or atomic.
 
   @usableFromInline enum When { case now, later, never }
+
+  /// The closure of ``withKeyValueObservation(options:isolation:fileID:line:_:)``,
+  /// which ``callBody()`` calls; `nil` for the value form, whose read
+  /// calls its own closure.
+  private let body: (() -> Void)?
+
+  /// The actor the closure is isolated to: where a job runs, and, in a
+  /// debug build, where each run is checked to be.
+  private let isolation: (any Actor)?
 
   /// Whether every run after a change waits for ``schedule(ifNoRunSince:)``.
   @usableFromInline let defers: Bool
 
-  /// Runs a job on the actor the closure is isolated to, or on a task
-  /// when it is isolated to none.
-  private let enqueue: @Sendable (@escaping @Sendable () -> Void) -> Void
+  /// Whether each run is checked to be on ``isolation``: in a debug
+  /// build, as `observe` checks its handler.
+  private let checksIsolation: Bool
 
-  /// The job waiting to run, if any: changes until it starts join it.
-  private let pending = LockedState(Pending())
-
-  private struct Pending {
-    /// Runs the closure again (the observation's `runScheduled()`): set
-    /// before the first change can come, dropped when the observation
-    /// ends, which breaks the cycle through the observation.
-    var run: (@Sendable () -> Void)? = nil
-    /// The observed host, kept alive as long as the observation (its
-    /// observation holds it only unowned).
-    var host: ObservationHost? = nil
-    var isScheduled = false
-    /// What the job was asked for: ``unconditional``, or the latest run
-    /// whose Observation tracking asked (the job runs only if no run
-    /// started since), or -1 for nothing. Each change fires the tracking
-    /// of the latest run that read the property, so the latest asks.
-    var requested = -1
-  }
+  /// What the job waiting to run was asked for, plus one, or 0 while no
+  /// job waits: changes until it starts join it. A job is asked for
+  /// ``unconditional``ly, or for the latest run whose Observation tracking
+  /// asked (it runs only if no run started since): each change fires the
+  /// tracking of the latest run that read the property, so the latest
+  /// asks. One word, so that asking and starting need no lock.
+  private let requested = AtomicUInt(0)
 
   private static let unconditional = Int.max
 
@@ -67,16 +69,14 @@ final class Rerun: @unchecked Sendable {
   /// Whether runs are read inside `withObservationTracking`.
   private let tracksObservationReads: Bool
 
-  /// The actor each run is checked to be on, in a debug build.
-  private let checkedIsolation: (any Actor)?
-
   /// Where the closure was observed, for messages.
   private let site: RegistrationSite
 
-  /// How a closure observed at `site`, isolated to `isolation`, runs again
-  /// with `tracking`; `.coalesced` with no actor is reported and dropped.
+  /// How `body` (or, with none, the value form's read), observed at
+  /// `site`, isolated to `isolation`, runs again with `tracking`;
+  /// `.coalesced` with no actor is reported and dropped.
   @usableFromInline
-  init(tracking: KeyValueTrackingOptions, isolation: (any Actor)?, site: RegistrationSite) {
+  init(body: (() -> Void)?, tracking: KeyValueTrackingOptions, isolation: (any Actor)?, site: RegistrationSite) {
     var defers = tracking.contains(.coalesced)
     if defers && isolation == nil {
       reportProblem(
@@ -87,18 +87,21 @@ final class Rerun: @unchecked Sendable {
       )
       defers = false
     }
+    self.body = body
+    self.isolation = isolation
     self.defers = defers
+    self.checksIsolation = _isDebugAssertConfiguration() && isolation != nil
     self.tracksObservationReads = !tracking.contains(.keyValueOnly)
     self.site = site
-    // Checked in a debug build, as `observe` checks its handler.
-    var checked: (any Actor)? = nil
-    if _isDebugAssertConfiguration() { checked = isolation }
-    self.checkedIsolation = checked
-    if let isolation {
-      enqueue = { job in Task { await runIsolated(to: isolation, job) } }
-    } else {
-      enqueue = { job in Task { job() } }
-    }
+    super.init()
+  }
+
+  /// Calls the closure of ``withKeyValueObservation(options:isolation:fileID:line:_:)``:
+  /// its observation's read, which a read with tracking runs inside
+  /// ``run(_:)``.
+  @usableFromInline
+  func callBody() {
+    body?()
   }
 
   /// Runs `body`, one run of the closure, where its derived observation
@@ -106,7 +109,7 @@ final class Rerun: @unchecked Sendable {
   /// ``readTrackingObservation(_:)``).
   @usableFromInline
   func run(_ body: () -> Void) {
-    if let checkedIsolation {
+    if checksIsolation, let checkedIsolation = isolation {
       checkedIsolation.preconditionIsolated(
         "KeyValueObserving: a closure observed with withKeyValueObservation at \(site.description ?? "a call") "
           + "runs off \(checkedIsolation), the actor it is isolated to, for a change made there; observe it with "
@@ -114,30 +117,6 @@ final class Rerun: @unchecked Sendable {
       )
     }
     running { readTrackingObservation(body) }
-  }
-
-  /// Sets what a scheduled job runs, and keeps `host` alive until
-  /// ``detach()``.
-  @usableFromInline
-  func attach(_ run: @escaping @Sendable () -> Void, keeping host: ObservationHost) {
-    pending.withLock { pending in
-      pending.run = run
-      pending.host = host
-    }
-  }
-
-  /// Drops what a scheduled job runs: the observation ended.
-  @usableFromInline
-  func detach() {
-    let kept = pending.withLock { pending in
-      defer {
-        pending.run = nil
-        pending.host = nil
-      }
-      return (pending.run, pending.host)
-    }
-    // Released after the lock: the host's deinit closes its storage.
-    _ = kept
   }
 
   /// How many runs started so far.
@@ -179,9 +158,10 @@ final class Rerun: @unchecked Sendable {
 
   private func observationHandler(afterRun run: Int) -> @Sendable () -> Void {
     observationReads.store(true, ordering: .releasing)
-    // Holds this object until Observation calls or drops it; what it runs
-    // is dropped when the observation ends.
-    return { [self] in schedule(ifNoRunSince: run) }
+    // Weak: Observation keeps the handler until the property changes, and
+    // this object keeps the closure, which the observation's end must
+    // release. Made only after a read Observation tracked.
+    return { [weak self] in self?.schedule(ifNoRunSince: run) }
   }
 
   /// Runs `body`, one run of the closure, marked as running on this thread.
@@ -207,23 +187,40 @@ final class Rerun: @unchecked Sendable {
   /// after that one.
   @usableFromInline
   func schedule(ifNoRunSince runCount: Int? = nil) {
-    let first = pending.withLock { pending in
-      pending.requested = Swift.max(pending.requested, runCount ?? Self.unconditional)
-      defer { pending.isScheduled = true }
-      return !pending.isScheduled
+    let wanted = UInt(runCount ?? Self.unconditional) + 1
+    var current = requested.load(ordering: .relaxed)
+    while current < wanted {
+      let (exchanged, original) = requested.compareExchange(
+        expected: current, desired: wanted, ordering: .acquiringAndReleasing
+      )
+      if exchanged { break }
+      current = original
     }
-    guard first else { return }
-    enqueue { [self] in
-      let (asked, run) = pending.withLock { pending in
-        defer {
-          pending.isScheduled = false
-          pending.requested = -1
-        }
-        return (pending.requested, pending.run)
-      }
-      guard asked == Self.unconditional || asked == runs.load(ordering: .acquiring) else { return }
-      run?()
+    // Only the first to ask since the last job started enqueues one.
+    guard current == 0 else { return }
+    enqueue(isolatedTo: isolation) { [self] in
+      let asked = requested.exchange(0, ordering: .acquiringAndReleasing)
+      guard asked == UInt(Self.unconditional) + 1 || asked == UInt(runs.load(ordering: .acquiring)) + 1 else { return }
+      filedObservation()?.runScheduled()
     }
+  }
+
+  /// The observation filed in this host, until it ends: the storage lets
+  /// go of it then, so that a job scheduled before runs nothing, and this
+  /// object need not hold the observation that holds it.
+  private func filedObservation() -> DerivedObservationBase? {
+    guard let storage = _$kvoObservedStorage else { return nil }
+    return storage._withUnsafeGuaranteedRef { $0.firstRegistration(inSlot: Self.observationSlot) }
+      as? DerivedObservationBase
+  }
+}
+
+/// Runs `job` on `actor`, or on a task when there is none.
+private func enqueue(isolatedTo actor: (any Actor)?, _ job: @escaping @Sendable () -> Void) {
+  if let actor {
+    Task { await runIsolated(to: actor, job) }
+  } else {
+    Task { job() }
   }
 }
 

@@ -41,7 +41,7 @@ final class StoredChain<Value> {
     /// Whether the link holds for `object`, and, with `expected`, whether
     /// `object` and the link's key are its entry at `index`.
     @inline(__always)
-    func holds(for object: AnyObject, _ expected: [Dependency]?, at index: Int) -> Bool {
+    func holds(for object: AnyObject, _ expected: RegisteredDependencies?, at index: Int) -> Bool {
       guard ObjectIdentifier(Swift.type(of: object)) == type else { return false }
       guard let expected else { return true }
       return index < expected.count && expected[index].slot == slot
@@ -63,7 +63,7 @@ final class StoredChain<Value> {
 
   /// Walks from the link at `index` on, from `object`: not generic, so
   /// that a walk asks the run time for no type.
-  @usableFromInline typealias Walker = (_ object: AnyObject, _ expected: [Dependency]?, _ index: Int) -> WalkEnd
+  @usableFromInline typealias Walker = (_ object: AnyObject, _ expected: RegisteredDependencies?, _ index: Int) -> WalkEnd
 
   /// Walks from the first link: one closure calling the next link's, made
   /// once, so that a walk indexes no array and copies no link.
@@ -153,7 +153,7 @@ final class StoredChain<Value> {
   /// not the one it lists: then the dependencies may have changed, and the
   /// caller reads the key path with tracking.
   @inlinable
-  func read(from root: AnyObject, matching expected: [Dependency]?) -> (value: Value, reachedLast: Bool)? {
+  func read(from root: AnyObject, matching expected: RegisteredDependencies?) -> (value: Value, reachedLast: Bool)? {
     switch walk(root, expected, 0) {
     case .reachedLast(let object): (object._withUnsafeGuaranteedRef { value($0) }, true)
     case .endedAtNil: none.map { ($0, false) }
@@ -225,7 +225,7 @@ private func appended(_ keyPaths: [AnyKeyPath]) -> AnyKeyPath? {
 
 /// Whether `expected` (when there is one) ends with the link at `index`:
 /// the read that listed it stopped there too.
-private func dependencies(_ expected: [Dependency]?, endAt index: Int) -> Bool {
+private func dependencies(_ expected: RegisteredDependencies?, endAt index: Int) -> Bool {
   guard let expected else { return true }
   return expected.count == index + 1
 }

@@ -52,7 +52,7 @@ struct ObservationGraphWalk {
         if ObservationHost.hosts(dependent) {
           // A tracked closure: drawn as observing each key it reads, and
           // the walk goes on to the other objects it reads.
-          let closure = number(of: dependency.observer, kind: .anonymous, label: dependency.observer.handlerDescription)
+          let closure = number(of: dependency.observer, kind: .anonymous, label: dependency.observer.observerDescription)
           for other in dependency.observer.currentDependencies() {
             queue(other.storage, distance: distance + 1)
           }
@@ -78,8 +78,8 @@ struct ObservationGraphWalk {
           dependencies: registration.dependencyDescriptions, site: registration.site.description
         )
       )
-      if let anchor = registration as? DerivedAnchor {
-        addDependencies(of: anchor.observer, from: observed, rootStorage: storage, distance: distance)
+      if let observation = registration as? DerivedObservationBase {
+        addDependencies(of: observation, from: observed, rootStorage: storage, distance: distance)
       }
     }
   }
@@ -92,7 +92,7 @@ struct ObservationGraphWalk {
     rootStorage: _KeyValueObservationStorage,
     distance: Int
   ) {
-    let dependent = observation.keyDescription
+    let dependent = observation.keyPathDescription
     for dependency in observation.currentDependencies() where dependency.storage !== rootStorage {
       edges.append(
         Edge(

@@ -52,8 +52,16 @@ public struct _KeyValueObservationRegistrar: ~Copyable, Sendable {
   /// let storage = registrar.makeStorage(for: self)
   /// ```
   public func makeStorage(for object: some KeyValueObservable) -> _KeyValueObservationStorage {
+    makeStorage(for: object, ownsCacheLines: true)
+  }
+
+  /// ``makeStorage(for:)``, with the storage's lock in cache lines of its
+  /// own or not (see ``_KeyValueObservationStorage/init(objectType:ownsCacheLines:)``).
+  func makeStorage(for object: some KeyValueObservable, ownsCacheLines: Bool) -> _KeyValueObservationStorage {
     if let storage { return storage.takeUnretainedValue() }
-    let created = Unmanaged.passRetained(_KeyValueObservationStorage(objectType: type(of: object)))
+    let created = Unmanaged.passRetained(
+      _KeyValueObservationStorage(objectType: type(of: object), ownsCacheLines: ownsCacheLines)
+    )
     let (exchanged, current) = pointer.storeObjectIfNone(created, ordering: .acquiringAndReleasing)
     // Another thread may have installed its storage first.
     if !exchanged { created.release() }

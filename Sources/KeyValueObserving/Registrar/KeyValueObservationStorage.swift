@@ -55,8 +55,11 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// The object's type as ``KeyValueObservingCustomization``, if it is one.
   var customization: (any KeyValueObservingCustomization.Type)? { observedType.customization }
 
-  /// Makes the storage of an object of type `objectType`.
-  init(objectType: any KeyValueObservable.Type) {
+  /// Makes the storage of an object of type `objectType`; with
+  /// `ownsCacheLines: false`, its lock and slot table in an ordinary
+  /// allocation (see ``LockedState``), for a storage no write takes the
+  /// lock of: a host's (see ``ObservationHost``).
+  init(objectType: any KeyValueObservable.Type, ownsCacheLines: Bool = true) {
     let type = ObservedType.of(objectType)
     observedType = type
     notifiesEveryKey = type.manuallyNotifiedSlots.isEmpty
@@ -65,7 +68,8 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     state = LockedState(
       State(),
       unlockedBytes: Line.unlockedBytes,
-      trailingBytes: type.keyCount * MemoryLayout<SlotRegistrations>.stride
+      trailingBytes: type.keyCount * MemoryLayout<SlotRegistrations>.stride,
+      ownsCacheLines: ownsCacheLines
     )
     Line.initialize(state.unlocked)
     state.trailing.bindMemory(to: SlotRegistrations.self, capacity: type.keyCount)

@@ -41,6 +41,15 @@ struct SlotRegistrations {
     }
   }
 
+  /// The first live registration, if any.
+  var first: _KeyValueRegistration? {
+    switch held {
+    case nil: nil
+    case .one(let registration): registration
+    case .list(let list): list.liveRegistrations.first
+    }
+  }
+
   /// The live registrations, in order.
   var registrations: [_KeyValueRegistration] {
     switch held {

@@ -49,10 +49,12 @@ public func withKeyValueObservation(
   line: UInt = #line,
   _ apply: @escaping () -> Void
 ) -> KeyValueObservation {
+  // The closure is kept by its host, the rerun, and the read reaches it
+  // there: a read that captures nothing needs no context of its own.
   trackedObservation(
-    reading: { rerun in { _, _ in rerun.run(apply) } }, plainRead: nil, options: [], tracking: options,
+    body: apply, read: { rerun, _ in rerun.callBody() }, options: [], tracking: options,
     isolation: isolation,
-    site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<ObservationHost, Void>.changes(),
+    site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<Rerun, Void>.changes(),
     changeHandler: nil
   )
 }
@@ -95,52 +97,54 @@ public func withKeyValueObservation<Value>(
   changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
 ) -> KeyValueObservation {
   trackedObservation(
-    reading: { rerun in
-      { _, _ in
-        var value: Value? = nil
-        rerun.run { value = read() }
-        return value.unsafelyUnwrapped
-      }
-    },
-    plainRead: { _ in read() }, options: options, tracking: tracking, isolation: isolation,
+    body: nil, read: { _, _ in read() }, options: options, tracking: tracking, isolation: isolation,
     site: RegistrationSite(fileID: fileID, line: line),
     // Made here, where `Value` is known: each change's typed work runs
     // specialised (see `DerivedObservation.changes()`).
-    changes: DerivedObservation<ObservationHost, Value>.changes(), changeHandler: changeHandler
+    changes: DerivedObservation<Rerun, Value>.changes(), changeHandler: changeHandler
   )
 }
 
-/// The one path of both forms: a derived observation of what `read` reads,
-/// filed in a host of its own (see ``ObservationHost``). Inlinable, so
+/// The one path of both forms: a derived observation of what `read` reads
+/// (with `body`, the closure form's closure, kept by the rerun), filed in
+/// its rerun, which hosts it (see ``ObservationHost``). Inlinable, so
 /// that what runs at each change — the read, the handler, `changes` — is
 /// made where `Value` is known, and runs specialised; the rest is set up
-/// once, in ``startTrackedObservation(host:rerun:read:plainRead:options:changes:handler:initial:site:)``.
+/// once, in ``startTrackedObservation(rerun:read:options:changes:handler:initial:site:)``.
 @inlinable
 func trackedObservation<Value>(
-  reading: (Rerun) -> DerivedObservation<ObservationHost, Value>.Reader,
-  plainRead: ((ObservationHost) -> Value)?,
+  body: (() -> Void)?,
+  read: @escaping DerivedObservation<Rerun, Value>.Reader,
   options: KeyValueObservingOptions,
   tracking: KeyValueTrackingOptions,
   isolation: (any Actor)?,
   site: RegistrationSite,
-  changes: DerivedObservation<ObservationHost, Value>.Changes,
+  changes: DerivedObservation<Rerun, Value>.Changes,
   changeHandler: ((KeyValueObservedChange<Value>) -> Void)?
 ) -> KeyValueObservation {
-  let rerun = Rerun(tracking: tracking, isolation: isolation, site: site)
-  let host = ObservationHost()
+  let rerun = Rerun(body: body, tracking: tracking, isolation: isolation, site: site)
   // Coalesced changes carry the value the last run handed over as old:
   // the runs read new values for it even when the handler wants none.
   let lastValue = rerun.defers && options.contains(.old) ? LastValue<Value>() : nil
   let observedOptions = lastValue == nil ? options : options.union(.new)
+  // The handler itself, not the optional, is captured: an optional
+  // closure takes a larger context. With none (the closure form), a
+  // handler that captures nothing needs no context at all. Bound with
+  // `if let`, not mapped: a closure through `Optional.map` is called
+  // through two reabstraction thunks at every change.
+  let direct: (Rerun, KeyValueObservedChange<Value>) -> Void
+  if let changeHandler {
+    direct = { _, change in changeHandler(change) }
+  } else {
+    direct = { _, _ in }
+  }
   return startTrackedObservation(
-    host: host,
     rerun: rerun,
-    read: reading(rerun),
-    plainRead: plainRead,
+    read: read,
     options: observedOptions,
     changes: changes,
     handler: lastValue == nil
-      ? { _, change in changeHandler?(change) }
+      ? direct
       : { _, change in
         guard let changeHandler, let lastValue else { return }
         guard !change.isPrior else { return changeHandler(change) }
@@ -160,19 +164,17 @@ func trackedObservation<Value>(
   )
 }
 
-/// What ``trackedObservation(reading:options:tracking:isolation:site:changes:changeHandler:)``
-/// sets up once: files the observation in `host`, runs it a first time
-/// (handing `initial` the value), and ends it at once, reported, when it
-/// read nothing that can change.
+/// What ``trackedObservation(body:read:options:tracking:isolation:site:changes:changeHandler:)``
+/// sets up once: files the observation in `rerun`, its host, runs it a
+/// first time (handing `initial` the value), and ends it at once,
+/// reported, when it read nothing that can change.
 @usableFromInline
 func startTrackedObservation<Value>(
-  host: ObservationHost,
   rerun: Rerun,
-  read: @escaping DerivedObservation<ObservationHost, Value>.Reader,
-  plainRead: ((ObservationHost) -> Value)?,
+  read: @escaping DerivedObservation<Rerun, Value>.Reader,
   options: KeyValueObservingOptions,
-  changes: DerivedObservation<ObservationHost, Value>.Changes,
-  handler: @escaping (ObservationHost, KeyValueObservedChange<Value>) -> Void,
+  changes: DerivedObservation<Rerun, Value>.Changes,
+  handler: @escaping (Rerun, KeyValueObservedChange<Value>) -> Void,
   initial: (Value) -> Void,
   site: RegistrationSite
 ) -> KeyValueObservation {
@@ -180,22 +182,20 @@ func startTrackedObservation<Value>(
   // read for this observation, not for the outer one.
   let hidden = _KeyValueAccessTracking.suspendTracking()
   defer { _KeyValueAccessTracking.resumeTracking(hidden) }
-  let storage = host.storage
-  let observation = DerivedObservation<ObservationHost, Value>(
-    root: host,
+  let storage = rerun.storage
+  let observation = DerivedObservation<Rerun, Value>(
+    root: rerun,
     storage: storage,
-    filedUnder: \ObservationHost.self,
-    keyDescription: "closure",
+    filedUnder: \Rerun.self,
+    slot: ObservationHost.observationSlot,
     read: read,
     options: options,
-    hooks: ObservationHooks(source: .trackedClosure, ended: { rerun.detach() }),
+    hooks: ObservationHooks(source: .trackedClosure),
     rerun: rerun,
-    plainRead: plainRead,
     changes: changes,
     handler: handler
   )
-  rerun.attach({ observation.runScheduled() }, keeping: host)
-  let (anchor, value) = observation.start(root: host, constant: true, site: site)
+  let value = observation.start(root: rerun, constant: true, site: site)
   if observation.dependencyCount == 0 && !rerun.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
@@ -204,8 +204,8 @@ func startTrackedObservation<Value>(
     )
     storage.close()
   }
-  if anchor.isLive { initial(value) }
-  return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(anchor)))
+  if observation.isLive { initial(value) }
+  return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(observation)))
 }
 
 /// The value a coalesced observation last handed over.
