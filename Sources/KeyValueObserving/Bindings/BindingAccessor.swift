@@ -19,13 +19,13 @@
 struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, TargetValue> {
   /// The key paths: for registering, describing, and naming the sides in
   /// the write chain.
-  @usableFromInline let keyPaths: BindingKeyPaths<Source, Target, SourceValue, TargetValue>
+  @usableFromInline let keyPaths: BindingKeyPaths<KeyPath<Source, SourceValue>, ReferenceWritableKeyPath<Target, TargetValue>>
   /// Reads the side given, converts, and writes the other.
   @usableFromInline let write: (KeyValueBindingSide, Source, Target) -> BoundWrite
 
   @inlinable
   init(
-    keyPaths: BindingKeyPaths<Source, Target, SourceValue, TargetValue>,
+    keyPaths: BindingKeyPaths<KeyPath<Source, SourceValue>, ReferenceWritableKeyPath<Target, TargetValue>>,
     write: @escaping (KeyValueBindingSide, Source, Target) -> BoundWrite
   ) {
     self.keyPaths = keyPaths
@@ -62,8 +62,10 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
     transform: @escaping (SourceValue) -> TargetValue,
     inverse: @escaping (TargetValue) -> SourceValue
   ) -> Self {
-    let handedOver = BindingKeyPaths(source: handOver { keyPath }, target: handOver { targetKeyPath })
-    let kept = WritableBindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
+    let handedOver = BindingKeyPaths<KeyPath<Source, SourceValue>, ReferenceWritableKeyPath<Target, TargetValue>>(
+      source: handOver { keyPath }, target: handOver { targetKeyPath }
+    )
+    let kept = BindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
     return Self(keyPaths: handedOver) { side, source, target in
       side == .source
         ? kept.target.bindingWrite(transform(borrowedRead(source, kept.source)), to: target, verifying: true)
@@ -80,27 +82,17 @@ func borrowedRead<Object: AnyObject, Value>(_ object: Object, _ keyPath: KeyPath
   Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef { $0[keyPath: keyPath] }
 }
 
-/// A binding's two key paths, as its accessor hands them over.
+/// A binding's two key paths: as its accessor hands them over (the
+/// source's read-only), and as its write closure keeps them (both writable
+/// where the binding goes both ways). A struct, not a tuple: the optimiser
+/// specialises a closure for the key-path literals a captured struct holds.
 @usableFromInline
-struct BindingKeyPaths<Source: AnyObject, Target: AnyObject, SourceValue, TargetValue> {
-  @usableFromInline let source: KeyPath<Source, SourceValue>
-  @usableFromInline let target: ReferenceWritableKeyPath<Target, TargetValue>
+struct BindingKeyPaths<SourcePath: AnyKeyPath, TargetPath: AnyKeyPath> {
+  @usableFromInline let source: SourcePath
+  @usableFromInline let target: TargetPath
 
   @inlinable
-  init(source: KeyPath<Source, SourceValue>, target: ReferenceWritableKeyPath<Target, TargetValue>) {
-    self.source = source
-    self.target = target
-  }
-}
-
-/// A two-way binding's key paths, both writable: what its accessor keeps.
-@usableFromInline
-struct WritableBindingKeyPaths<Source: AnyObject, Target: AnyObject, SourceValue, TargetValue> {
-  @usableFromInline let source: ReferenceWritableKeyPath<Source, SourceValue>
-  @usableFromInline let target: ReferenceWritableKeyPath<Target, TargetValue>
-
-  @inlinable
-  init(source: ReferenceWritableKeyPath<Source, SourceValue>, target: ReferenceWritableKeyPath<Target, TargetValue>) {
+  init(source: SourcePath, target: TargetPath) {
     self.source = source
     self.target = target
   }
