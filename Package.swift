@@ -47,12 +47,17 @@ let package = Package(
       // The atomics are made as the standard library's own are (see
       // Internal/Atomics/Atomics.swift): storage at a fixed address and one
       // builtin per operation, so that they need no newer OS than the rest.
-      swiftSettings: [.enableExperimentalFeature("RawLayout"), .enableExperimentalFeature("BuiltinModule")]
+      // `Extern`: the shims' C functions are declared by name, not
+      // imported (see Internal/RuntimeEntryPoints.swift).
+      swiftSettings: [
+        .enableExperimentalFeature("RawLayout"), .enableExperimentalFeature("BuiltinModule"),
+        .enableExperimentalFeature("Extern"),
+      ]
     ),
-    // Declares the Swift runtime functions the runtime module calls (whether
-    // an object is running its deinit, unowned references, the current
-    // task) and its C11 thread-local slots. Imported by one file only, and
-    // implementation-only: see Internal/RuntimeEntryPoints.swift.
+    // Defines the C functions the runtime module calls (the Swift runtime's
+    // answers to whether an object is running its deinit, unowned
+    // references, the current task) and its C11 thread-local slots. Linked,
+    // not imported: see Internal/RuntimeEntryPoints.swift.
     .target(name: "KeyValueObservingShims"),
     // The compiler plugin that expands `@KeyValueObservable` and friends.
     .macro(

@@ -82,13 +82,13 @@ extension KeyValueObservable {
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> KeyValueObservation {
     let site = RegistrationSite(fileID: fileID, line: line)
-    guard _isDebugAssertConfiguration(), let isolation else {
-      return observe(keyPath, options: options, hooks: nil, site: site, changeHandler: changeHandler)
+    if let isolation = isolationCheckedInDebugBuilds(isolation) {
+      return observe(
+        keyPath, options: options, hooks: nil, site: site,
+        changeHandler: Self.checking(changeHandler, runsOn: isolation, for: keyPath)
+      )
     }
-    return observe(
-      keyPath, options: options, hooks: nil, site: site,
-      changeHandler: Self.checking(changeHandler, runsOn: isolation, for: keyPath)
-    )
+    return observe(keyPath, options: options, hooks: nil, site: site, changeHandler: changeHandler)
   }
 
   /// ``observe(_:options:isolation:fileID:line:changeHandler:)`` with

@@ -1,7 +1,39 @@
-// The target is mostly a header for the Swift runtime functions it
-// declares; this file defines the per-thread slots.
+// The shims' definitions: each forwards to the Swift runtime's own entry
+// point (declared as the runtime's HeapObject.h and Task.h declare them,
+// and exported by the runtime on every platform), or reads and writes the
+// per-thread slots.
 #include "KeyValueObservingShims.h"
 
+bool swift_isDeallocating(void *object);
+void swift_unownedRetain(void *object);
+void swift_unownedRelease(void *object);
+void *swift_tryRetain(void *object);
+void *swift_task_getCurrent(void) __attribute__((swiftcall));
+
+bool kvo_is_deallocating(void *object) { return swift_isDeallocating(object); }
+
+void kvo_unowned_retain(void *object) { swift_unownedRetain(object); }
+
+void kvo_unowned_release(void *object) { swift_unownedRelease(object); }
+
+void *kvo_try_retain(void *object) { return swift_tryRetain(object); }
+
+const void *kvo_current_task(void) { return swift_task_getCurrent(); }
+
 #if !defined(_WIN32)
-_Thread_local void *kvo_thread_slots[KVO_THREAD_SLOT_COUNT];
+// Initial-exec on ELF: the slots' offset from the thread pointer is fixed
+// when the program loads, so an access is two loads and no call into the
+// dynamic linker (the default model's `__tls_get_addr`, which makes every
+// access save registers around a call). A library loaded later with
+// `dlopen` takes its 56 bytes from the room the loader keeps for that.
+#if defined(__ELF__)
+__attribute__((tls_model("initial-exec")))
+#endif
+static _Thread_local void *kvo_thread_slots[KVO_THREAD_SLOT_COUNT];
+
+void *kvo_thread_slot(int slot) { return kvo_thread_slots[slot]; }
+
+void kvo_set_thread_slot(int slot, void *value) { kvo_thread_slots[slot] = value; }
+
+int kvo_thread_slot_count(void) { return KVO_THREAD_SLOT_COUNT; }
 #endif

@@ -24,3 +24,12 @@ extension KeyValueObservable {
     }
   }
 }
+
+/// `isolation` in a debug build, where handlers check that they run there;
+/// `nil` in an optimised one, which folds the configuration to false.
+@inlinable @inline(__always)
+func isolationCheckedInDebugBuilds(_ isolation: (any Actor)?) -> (any Actor)? {
+  // A selection, not a branch: a branch on the folded configuration
+  // leaves code the compiler warns will never be executed.
+  _isDebugAssertConfiguration() && isolation != nil ? isolation : nil
+}

@@ -1,45 +1,55 @@
-@_implementationOnly import KeyValueObservingShims
-
 // The functions the runtime calls that the standard library does not
-// offer, from the `KeyValueObservingShims` C target: four of the Swift
-// runtime's own entry points, the concurrency runtime's current task, and
-// the per-thread slots (whose header says what each is for). This is the
-// only file that imports the target.
+// offer, defined in the `KeyValueObservingShims` C target (whose header
+// says what each is for): four of the Swift runtime's own entry points, the
+// concurrency runtime's current task, and the per-thread slots.
 //
-// Why `@_implementationOnly`, which the compiler warns about in a module
-// built without library evolution: a module's clients load every module it
-// imports, internal imports included, unless the module is built for
-// library evolution; a client building its own module interface
-// (Xcode's "Build Libraries for Distribution") and several build systems
-// then fail with "missing required module 'KeyValueObservingShims'". An
-// implementation-only import is not recorded for clients. The warning is
-// about a client laying out a type whose layout needs the hidden module:
-// no type here stores a C type, so nothing of that layout reaches a
-// client. Declaring the functions by symbol name instead (`@_silgen_name`)
-// would make each thread-slot access a call: 17% more instructions on the
-// change of a computed key (measured).
+// Declared here by their C names (`@_extern(c)`), not imported: a module
+// built without library evolution records every module it imports,
+// internal imports included, and its clients load them all. A client that
+// checks its own module interface (SwiftPM and Xcode do, for a module
+// built for distribution) then fails with "missing required module
+// 'KeyValueObservingShims'", since that check is not told where a C
+// target's module map is. `@_implementationOnly`, which hides the import,
+// makes the compiler warn in every build of a module without library
+// evolution. Declared by name, the C target is linked and never imported.
+// Each access is a call: two instructions more than the inlined header's.
+
+@_extern(c, "kvo_is_deallocating") @_effects(readonly)
+private func kvo_is_deallocating(_ object: UnsafeMutableRawPointer) -> Bool
+
+@_extern(c, "kvo_unowned_retain")
+private func kvo_unowned_retain(_ object: UnsafeMutableRawPointer)
+
+@_extern(c, "kvo_unowned_release")
+private func kvo_unowned_release(_ object: UnsafeMutableRawPointer)
+
+@_extern(c, "kvo_try_retain") @_effects(releasenone)
+private func kvo_try_retain(_ object: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+
+@_extern(c, "kvo_current_task") @_effects(readonly)
+private func kvo_current_task() -> UnsafeRawPointer?
 
 /// Whether `object` (a native Swift object) is running its `deinit`.
 @inline(__always)
 func kvoIsDeallocating(_ object: UnsafeMutableRawPointer) -> Bool {
-  swift_isDeallocating(object)
+  kvo_is_deallocating(object)
 }
 
 /// Takes an unowned reference to `object`, as `unowned` does.
 @inline(__always)
 func kvoUnownedRetain(_ object: UnsafeMutableRawPointer) {
-  swift_unownedRetain(object)
+  kvo_unowned_retain(object)
 }
 
 @inline(__always)
 func kvoUnownedRelease(_ object: UnsafeMutableRawPointer) {
-  swift_unownedRelease(object)
+  kvo_unowned_release(object)
 }
 
 /// A strong reference to `object`, unless its deinit began.
 @inline(__always)
 func kvoTryRetain(_ object: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-  swift_tryRetain(object)
+  kvo_try_retain(object)
 }
 
 /// The task running on this thread, or `nil` outside any task.
@@ -49,6 +59,15 @@ func kvoCurrentTask() -> UnsafeRawPointer? {
 }
 
 #if !os(Windows)
+  @_extern(c, "kvo_thread_slot") @_effects(readonly)
+  private func kvo_thread_slot(_ slot: Int32) -> UnsafeMutableRawPointer?
+
+  @_extern(c, "kvo_set_thread_slot") @_effects(releasenone)
+  private func kvo_set_thread_slot(_ slot: Int32, _ value: UnsafeMutableRawPointer?)
+
+  @_extern(c, "kvo_thread_slot_count") @_effects(readnone)
+  private func kvo_thread_slot_count() -> Int32
+
   /// The current thread's pointer in `slot`.
   @inline(__always)
   func kvoThreadSlot(_ slot: Int) -> UnsafeMutableRawPointer? {
@@ -59,10 +78,10 @@ func kvoCurrentTask() -> UnsafeRawPointer? {
   func kvoSetThreadSlot(_ slot: Int, _ value: UnsafeMutableRawPointer?) {
     kvo_set_thread_slot(Int32(truncatingIfNeeded: slot), value)
   }
-#endif
 
-/// How many per-thread slots the shims define.
-@inline(__always)
-func kvoThreadSlotCount() -> Int {
-  Int(KVO_THREAD_SLOT_COUNT)
-}
+  /// How many per-thread slots the shims define.
+  @inline(__always)
+  func kvoThreadSlotCount() -> Int {
+    Int(kvo_thread_slot_count())
+  }
+#endif

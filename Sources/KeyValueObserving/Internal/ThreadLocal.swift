@@ -15,7 +15,7 @@
 /// platform).
 ///
 /// C11 thread-local storage from the `KeyValueObservingShims` target
-/// (through `RuntimeEntryPoints.swift`), a few inlined instructions per
+/// (through `RuntimeEntryPoints.swift`), a call of four instructions per
 /// access, because the runtime imports no Foundation and the standard
 /// library exposes no thread-local API; on Windows, fiber-local storage. No slot holds a reference that a thread's end must release.
 struct ThreadLocal: Sendable {
@@ -34,8 +34,6 @@ struct ThreadLocal: Sendable {
     private let slot: Int
 
     init(_ slot: ThreadSlot) {
-      // The shim's array has one entry per case.
-      precondition(Int(slot.rawValue) < kvoThreadSlotCount(), "ThreadSlot has more cases than the shim has slots")
       self.slot = Int(slot.rawValue)
     }
 

@@ -1,5 +1,9 @@
-/// The per-thread pointers the runtime keeps, one slot each.
-enum ThreadSlot: Int32 {
+/// The per-thread pointers the runtime keeps, one slot each: as many cases
+/// as the shims define slots (`KVO_THREAD_SLOT_COUNT`), which a test
+/// checks, not the slots' initialiser: a check that calls into C there
+/// would make each slot's global lazily initialised, a `swift_once` on
+/// every access.
+enum ThreadSlot: Int32, CaseIterable {
   /// The innermost tracking scope (`Derived/AccessTracking.swift`).
   case trackingScope
   /// The innermost change open on the thread (`Changes/ChangeNesting.swift`).
