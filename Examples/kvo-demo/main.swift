@@ -13,6 +13,24 @@ func say(_ line: String) {
   print("   " + line)
 }
 
+print("""
+  kvo-demo: a narrated tour of KeyValueObserving. Each section below is one
+  block of Examples/kvo-demo/main.swift; the models are in
+  Examples/kvo-demo/Models.swift. Read the code beside what it prints.
+  """)
+
+/// `value` as a person reads it: a string quoted, `nil` for nil, an
+/// optional's wrapped value without `Optional(…)`.
+func readable(_ value: Any?) -> String {
+  guard let value else { return "nil" }
+  let mirror = Mirror(reflecting: value)
+  if mirror.displayStyle == .optional {
+    return readable(mirror.children.first?.value)
+  }
+  if let string = value as? String { return "\"\(string)\"" }
+  return "\(value)"
+}
+
 section("An observable model")
 say("@KeyValueObservable class Person { var name: String; var age: Int; var nickname: String? }")
 let ada = Person(name: "Ada", age: 36)
@@ -65,7 +83,11 @@ endSection(ada)
 section("Optional values keep 'not asked for' and 'was nil' apart")
 tokens.append(
   ada.observe(\.nickname, options: [.old, .new]) { _, change in
-    say("nickname: old \(String(describing: change.oldValue)), new \(String(describing: change.newValue))")
+    // `oldValue` is `String??`: `nil` when it was not asked for, `.some(nil)`
+    // when it was and the property held nil.
+    let old = change.oldValue.map { "\(readable($0)) (asked for; the property held it)" } ?? "not asked for"
+    let new = change.newValue.map(readable) ?? "not asked for"
+    say("nickname: old \(old), new \(new)")
   }
 )
 ada.nickname = "Countess"
@@ -299,11 +321,29 @@ tokens.append(ada.observe(\.name, options: .new) { _, _ in })
 tokens.append(ada.observe(\.greeting) { _, _ in })
 tokens.append(ada.observe(\.address?.city, options: [.old, .new]) { _, _ in })
 try? ada.addObserver(printer, forKeyPath: "age")
+say("observationInfo, one line each (key path, options, observer, and what a derived key depends on):")
 for entry in ada.observationInfo {
-  say(entry.description)
+  let options = entry.options.isEmpty ? "no options" : "options \(entry.options)"
+  let dependencies = entry.dependencies.isEmpty ? "" : ", depending on " + entry.dependencies.joined(separator: ", ")
+  say("\(entry.keyPath) (\(options)) → \(entry.observer)\(dependencies)")
 }
-say("The same registrations as a graph, from ada outwards; paste it into a mermaid block and GitHub draws it:")
-print(KeyValueObservationGraph(from: [ada]).mermaid)
+let graph = KeyValueObservationGraph(from: [ada])
+say("The same registrations as a graph, from ada outwards (print(graph)); each edge reads observer → observed: key path, options, kind, where it was made:")
+for line in graph.description.split(separator: "\n") {
+  say("  " + line)
+}
+// The drawable forms go to files: Mermaid (which GitHub draws in a
+// ```mermaid block) and Graphviz's DOT (`dot -Tsvg`).
+let directory = FileManager.default.temporaryDirectory
+for (name, text) in [("kvo-demo-graph.mmd", graph.mermaid), ("kvo-demo-graph.dot", graph.dot)] {
+  let file = directory.appendingPathComponent(name)
+  do {
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    say("Written to \(file.path): graph.\(name.hasSuffix("dot") ? "dot" : "mermaid")")
+  } catch {
+    say("Could not write \(file.path): \(error)")
+  }
+}
 _ = ada.removeObserver(printer, forKeyPath: "age")
 endSection(ada)
 
