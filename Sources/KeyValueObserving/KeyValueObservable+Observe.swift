@@ -184,8 +184,9 @@ extension KeyValueObservable {
     changes: DerivedObservation<Self, Value>.Changes,
     changeHandler: @escaping (Self, KeyValueObservedChange<Value>) -> Void
   ) -> RegistrationHandle {
+    let components = KeyPathComponents(of: keyPath)
     // Its first read, or any later one, could stop the program.
-    if KeyPathComponents(of: keyPath)?.isIndexingArray == true {
+    if components?.isIndexingArray == true {
       reportProblem(
         .arrayIndexKeyPath,
         "observe(\(Self.describe(keyPath))) on \(Self.self) is refused: the key path reads an array element by "
@@ -205,6 +206,10 @@ extension KeyValueObservable {
       handler: changeHandler
     )
     let value = observation.start(root: self, site: site)
+    // One that depends on nothing was reported by `start`.
+    if observation.dependencyCount > 0, let plain = components?.unannouncingClass {
+      reportProblem(.unobservableKeyPath, Self.unannouncedChainMessage(Self.describe(keyPath), through: plain))
+    }
     sendInitial(options: options, isLive: observation.isLive, value: value) { changeHandler(self, $0) }
     return RegistrationHandle(storage: storage, registration: .passUnretained(observation))
   }

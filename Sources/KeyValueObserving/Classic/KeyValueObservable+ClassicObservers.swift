@@ -242,6 +242,16 @@ extension KeyValueObservable {
       guard index < components.count - 1 else { break }
       let valueType = unwrappedType(Swift.type(of: keyPath).valueType)
       guard let observable = valueType as? any KeyValueObservable.Type else {
+        if valueType is AnyObject.Type {
+          // The thrown error names the link; the report, the class to mark.
+          reportProblem(
+            .unobservableKeyPath,
+            "\"\(path.abbreviated)\" cannot be observed on \(Self.self): \(type).\(key) holds a \(valueType), which "
+              + "is not marked @KeyValueObservable, so nothing announces its changes and key-value coding cannot "
+              + "reach its keys; mark \(valueType) with @KeyValueObservable — every class a chain passes through "
+              + "must be marked"
+          )
+        }
         throw .notObservable(keyPath: path, key: key, type: "\(type)")
       }
       type = observable

@@ -24,4 +24,12 @@ extension KeyValueObservable {
       + "what other, unmarked classes store); observe a stored property of a @KeyValueObservable class, "
       + "or announce changes with willChangeValue/didChangeValue(for:)"
   }
+
+  /// The report of a chain through a class that announces nothing (see
+  /// ``KeyPathComponents/unannouncingClass``).
+  static func unannouncedChainMessage(_ key: String, through plain: Any.Type) -> String {
+    "observe(\(key)) on \(Self.self) misses changes: the key path reads a stored property of \(plain), which is not "
+      + "marked @KeyValueObservable, so nothing announces its changes (only replacing the \(plain) itself "
+      + "notifies); mark \(plain) with @KeyValueObservable — every class a chain passes through must be marked"
+  }
 }

@@ -5,9 +5,10 @@ extension KeyValueObservable {
   /// (`summary`) when it names one property of this class, the properties
   /// and subscripts it goes through otherwise (`owner?.address.city`,
   /// `items[0].name`); a property no key table names (one that a class the
-  /// macro did not mark declares) by the class it is read from and its
-  /// type (`<a Car property of type Int>`), and Swift's description of the
-  /// key path where even that cannot be read.
+  /// macro did not mark declares) by the name Swift's description gives a
+  /// stored one, or else by the class it is read from and its type
+  /// (`<a Car property of type Int>`), and Swift's description of the key
+  /// path where even that cannot be read.
   ///
   /// On some platforms a key path to a macro-written property describes
   /// itself as `<computed 0x…>`; its components name the properties to
@@ -31,8 +32,9 @@ extension KeyPathComponents {
     written(namingUnknownProperties: false)
   }
 
-  /// ``written``, with a property no key table names shown by the class it
-  /// is read from and its type: `<a Car property of type Int>`.
+  /// ``written``, with a property no key table names shown by its name, a
+  /// stored one's, or else by the class it is read from and its type:
+  /// `<a Car property of type Int>`.
   var readable: String? {
     written(namingUnknownProperties: true)
   }
@@ -42,7 +44,9 @@ extension KeyPathComponents {
     func append(_ name: String) {
       text += text.isEmpty ? name : "." + name
     }
-    for step in steps {
+    // Read only to name a property no key table names.
+    let storedNames = namingUnknownProperties ? storedPropertyNames() : [:]
+    for (index, step) in steps.enumerated() {
       switch step.component {
       case .computed(let identity, let argumentSize, let leadingInt):
         if let observable = step.input as? any KeyValueObservable.Type,
@@ -62,7 +66,7 @@ extension KeyPathComponents {
         }
       case .stored:
         guard namingUnknownProperties else { return nil }
-        append("<a \(step.input) property of type \(step.output)>")
+        append(storedNames[index] ?? "<a \(step.input) property of type \(step.output)>")
       case .optionalChain:
         text += "?"
       case .optionalForce:

@@ -23,8 +23,8 @@ struct KeyPathComponents {
     /// arguments it captured — a subscript's, or the generic arguments of
     /// a property of a generic type; `leadingInt`, the first word of them.
     case computed(identity: UInt, argumentSize: Int, leadingInt: Int?)
-    /// A stored property reached by its offset.
-    case stored
+    /// A stored property reached by its offset; `isMutable`, a `var`.
+    case stored(isMutable: Bool)
     /// `?.`: the rest is read only from a value that is not `nil`.
     case optionalChain
     /// `!`.
@@ -42,9 +42,14 @@ struct KeyPathComponents {
 
   let steps: [Step]
 
+  /// The key path, whose own description names stored properties (see
+  /// ``storedPropertyNames()``).
+  let keyPath: AnyKeyPath
+
   /// The components of `keyPath`; `nil` for a layout the walk does not
   /// know.
   init?(of keyPath: AnyKeyPath) {
+    self.keyPath = keyPath
     let pointerSize = MemoryLayout<Int>.size
     // The object: its header, `_kvcKeyPathStringPtr`, then the buffer:
     // a 32-bit header (size and flags), padded to a word, then components.
@@ -96,6 +101,61 @@ struct KeyPathComponents {
     }
   }
 
+  /// The first class past the root whose own stored `var` the key path
+  /// reads — `Theme` in `\.theme.accent`, where `Theme` is a plain class —,
+  /// or `nil`. Nothing announces a change of such a property: only a
+  /// replacement of the object holding it notifies. A class marked
+  /// `@KeyValueObservable` has no stored properties the key path reaches
+  /// but those it was told to ignore; a computed property of a plain class
+  /// is read with tracking, so what it reads is observed.
+  var unannouncingClass: Any.Type? {
+    steps.dropFirst().first { step in
+      guard case .stored(isMutable: true) = step.component else { return false }
+      return step.input is AnyObject.Type && !(step.input is any KeyValueObservable.Type)
+    }?.input
+  }
+
+  /// The name of each stored component, by its index in ``steps``, as
+  /// Swift's description of the key path gives it — the one place a
+  /// stored property of a class the macro did not mark is named, from the
+  /// runtime's field records. The description has one dot-separated part
+  /// per property or subscript (`\Root.link?.items.<computed 0x… (Item)>.name?`),
+  /// after the root's name, which may itself hold dots: parts and steps
+  /// are matched from the end. A part that is not a plain name is left out.
+  func storedPropertyNames() -> [Int: String] {
+    var parts: [Substring] = []
+    let description = "\(keyPath)"
+    var depth = 0
+    var start = description.startIndex
+    for index in description.indices {
+      switch description[index] {
+      case "<", "(", "[": depth += 1
+      case ">", ")", "]": depth -= 1
+      case "." where depth == 0:
+        parts.append(description[start..<index])
+        start = description.index(after: index)
+      default: break
+      }
+    }
+    parts.append(description[start...])
+    var names: [Int: String] = [:]
+    var remaining = parts.dropFirst()  // the root's name, or its last part
+    for (index, step) in steps.enumerated().reversed() {
+      switch step.component {
+      case .optionalChain, .optionalForce, .optionalWrap: continue
+      case .computed, .stored: break
+      }
+      guard let part = remaining.popLast() else { break }
+      let name = part.prefix { $0 != "?" && $0 != "!" }
+      if case .stored = step.component, let first = name.first, first == "_" || first.isLetter,
+        name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber })
+      {
+        names[index] = String(name)
+      }
+    }
+    return names
+  }
+
   // The runtime's constants (`shims/KeyPath.h`).
   private static let structTag: UInt32 = 1
   private static let computedTag: UInt32 = 2
@@ -107,6 +167,7 @@ struct KeyPathComponents {
   private static let optionalForcePayload: UInt32 = 2
   private static let outOfLineOffsetPayload: UInt32 = 0x007F_FFFF
   private static let settableFlag: UInt32 = 0x0040_0000
+  private static let storedMutableFlag: UInt32 = 0x0080_0000
   private static let hasArgumentsFlag: UInt32 = 0x0008_0000
   private static let instantiatedFromExternalWithArgumentsFlag: UInt32 = 0x0000_0010
 
@@ -124,7 +185,7 @@ struct KeyPathComponents {
     let pointerSize = MemoryLayout<Int>.size
     switch kind(of: header) {
     case structTag, classTag:
-      return .stored
+      return .stored(isMutable: header & storedMutableFlag != 0)
     case optionalTag:
       switch header & payloadMask {
       case optionalChainPayload: return .optionalChain

@@ -1,0 +1,118 @@
+import KeyValueObserving
+import Testing
+
+/// A class the macro did not mark, reached through a marked one.
+final class PlainTheme {
+  var accent = "blue"
+  let name: String
+  var palette = PlainPalette()
+  /// Reads a marked object: what it reads is observed.
+  let source: ThemeSource
+  var forwarded: String { source.accent }
+
+  init(name: String = "default", source: ThemeSource = ThemeSource()) {
+    self.name = name
+    self.source = source
+  }
+}
+
+struct PlainPalette {
+  var accent = "red"
+}
+
+@KeyValueObservable
+final class ThemeSource {
+  var accent = "green"
+}
+
+@KeyValueObservable
+final class Appearance {
+  var theme = PlainTheme()
+  var optionalTheme: PlainTheme?
+}
+
+@Suite("A chain through a class the macro did not mark is reported, naming the class to mark")
+struct UnmarkedChainLinkTests {
+  @Test("observe(\\.theme.accent): reported once, naming PlainTheme; replacing the theme still notifies")
+  func storedVarOfPlainClass() throws {
+    let appearance = Appearance()
+    let values = Recorder<String>()
+    var token: KeyValueObservation?
+    let diagnostics = capturingDiagnostics {
+      token = appearance.observe(\.theme.accent, options: .new) { _, change in values.append(change.newValue!) }
+    }
+    try #require(diagnostics.count == 1)
+    #expect(diagnostics[0].kind == .unobservableKeyPath)
+    let message = diagnostics[0].message
+    #expect(message.hasPrefix("observe("))
+    #expect(message.contains(" on Appearance misses changes: the key path reads a stored property of PlainTheme"))
+    #expect(message.hasSuffix("mark PlainTheme with @KeyValueObservable — every class a chain passes through must be marked"))
+    appearance.theme.accent = "orange"
+    #expect(values.elements.isEmpty, "what the report says: nothing announces the plain class's change")
+    appearance.theme = PlainTheme()
+    #expect(values.elements == ["blue"], "the link the marked class holds still notifies")
+    _ = token
+  }
+
+  @Test("through a struct a plain class stores, and through ?.: the plain class is named")
+  func throughStructAndOptional() {
+    let appearance = Appearance()
+    var tokens: [KeyValueObservation] = []
+    let diagnostics = capturingDiagnostics {
+      tokens.append(appearance.observe(\.theme.palette.accent) { _, _ in })
+      tokens.append(appearance.observe(\.optionalTheme?.accent) { _, _ in })
+    }
+    #expect(diagnostics.count == 2)
+    #expect(diagnostics.allSatisfy { $0.kind == .unobservableKeyPath && $0.message.contains("mark PlainTheme with") })
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test("a constant of a plain class, and its computed property that reads a marked object, are not reported")
+  func constantsAndTrackedReadsAreFine() {
+    let appearance = Appearance()
+    let values = Recorder<String>()
+    var tokens: [KeyValueObservation] = []
+    let diagnostics = capturingDiagnostics {
+      tokens.append(appearance.observe(\.theme.name) { _, _ in })
+      tokens.append(appearance.observe(\.theme.forwarded, options: .new) { _, change in values.append(change.newValue!) })
+    }
+    #expect(diagnostics.isEmpty)
+    appearance.theme.source.accent = "teal"
+    #expect(values.elements == ["teal"], "the read through the plain class's computed property is tracked")
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test("the string form throws notObservable for the link and reports the class to mark")
+  func stringForm() throws {
+    let appearance = Appearance()
+    let log = ChangeLog()
+    let diagnostics = capturingDiagnostics {
+      #expect(throws: KeyValueCodingError.notObservable(keyPath: "theme.accent", key: "theme", type: "Appearance")) {
+        try appearance.addObserver(log, forKeyPath: "theme.accent")
+      }
+    }
+    try #require(diagnostics.count == 1)
+    #expect(diagnostics[0].kind == .unobservableKeyPath)
+    #expect(
+      diagnostics[0].message
+        == "\"theme.accent\" cannot be observed on Appearance: Appearance.theme holds a PlainTheme, which is not marked "
+        + "@KeyValueObservable, so nothing announces its changes and key-value coding cannot reach its keys; mark "
+        + "PlainTheme with @KeyValueObservable — every class a chain passes through must be marked"
+    )
+    #expect(appearance.observationInfo.isEmpty)
+  }
+
+  @Test("a binding from such a chain is reported as its observation is")
+  func bindingFromChain() {
+    let appearance = Appearance()
+    let target = ThemeSource()
+    var token: KeyValueObservation?
+    let diagnostics = capturingDiagnostics {
+      token = appearance.bind(\.theme.accent, to: target, \.accent)
+    }
+    #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
+    #expect(diagnostics.first?.message.contains("mark PlainTheme with @KeyValueObservable") == true)
+    #expect(target.accent == "blue", "the binding still copies the value it reads")
+    _ = token
+  }
+}
