@@ -7,9 +7,15 @@ extension KeyValueObservable {
   /// own `publisher(for:options:)` is the one chosen, as an available
   /// declaration always is over an unavailable one.
   ///
+  /// It returns a type with the operators people chain after it
+  /// (``_KeyValuePublisherHint``), so that a call followed by `.sink`,
+  /// `.map` or `.assign` fails with this message too, not with "has no
+  /// member".
+  ///
   /// ```swift
   /// import KeyValueObserving
   /// person.publisher(for: \.name)  // error: publisher(for:) is in KeyValueObservingCombine…
+  /// person.publisher(for: \.name).sink { print($0) }  // the same error
   /// ```
   @available(
     *,
@@ -19,7 +25,7 @@ extension KeyValueObservable {
   public func publisher<Value>(
     for keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = [.initial, .new]
-  ) -> Never {
-    fatalError("unavailable")
+  ) -> _KeyValuePublisherHint<Value> {
+    _KeyValuePublisherHint()
   }
 }
