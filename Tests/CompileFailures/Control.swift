@@ -107,3 +107,39 @@ final class ContextObserver: KeyValueObserver {
     context: UnsafeMutableRawPointer?
   ) {}
 }
+
+// MismatchedBindings.swift, written correctly: each form the hints name
+// compiles, and so does every binding that needs none.
+@KeyValueObservable
+final class BindingSettings {
+  var volume = 0
+  var nickname: String?
+  var title = ""
+}
+
+@KeyValueObservable
+final class BindingField {
+  var text = ""
+  var optionalText: String?
+}
+
+final class BindingLabel {
+  var text = ""
+  var optionalText: String?
+}
+
+func correctBindings(_ settings: BindingSettings, _ field: BindingField, _ label: BindingLabel) -> [KeyValueObservation] {
+  [
+    settings.bind(\.volume, to: label, \.text) { "\($0) dB" },
+    settings.bind(\.nickname, to: label, \.text, placeholder: "—"),
+    settings.bind(\.title, to: label, \.text),
+    settings.bind(\.title, to: label, \.optionalText),
+    settings.bind(\.nickname, to: label, \.optionalText),
+    settings.bind(\.nickname, twoWayTo: field, \.text, placeholder: "", initialValueFrom: .source),
+    field.bind(\.optionalText, twoWayTo: settings, \.nickname, initialValueFrom: .target),
+    settings.bind(
+      \.volume, twoWayTo: field, \.text, initialValueFrom: .source, transform: { "\($0)" }, inverse: { Int($0) ?? 0 }
+    ),
+    settings.bind(\.title, twoWayTo: field, \.text, initialValueFrom: .source),
+  ]
+}
