@@ -143,3 +143,17 @@ func correctBindings(_ settings: BindingSettings, _ field: BindingField, _ label
     settings.bind(\.title, twoWayTo: field, \.text, initialValueFrom: .source),
   ]
 }
+
+// MainActorObserveValue.swift, written correctly: nonisolated, as the
+// change arrives on the thread that made it.
+@MainActor
+final class MainActorPrinter: KeyValueObserver {
+  var last = 0
+
+  nonisolated func observeValue(
+    forKeyPath keyPath: String, of object: AnyObject, change: [KeyValueChangeKey: Any], context: UnsafeMutableRawPointer?
+  ) {
+    let value = change[.new] as? Int ?? 0
+    MainActor.assumeIsolated { last = value }
+  }
+}
