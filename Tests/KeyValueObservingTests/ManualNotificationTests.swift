@@ -60,7 +60,7 @@ struct ManualNotificationTests {
     _ = token
   }
 
-  @Test("the string forms name stored keys, and throw for empty or unknown ones")
+  @Test("the string forms name every key key-value coding reaches, and throw for empty or unknown ones")
   func stringForms() throws {
     let person = Person()
     let changes = Recorder<Change<String>>()
@@ -76,9 +76,13 @@ struct ManualNotificationTests {
     #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
       try person.didChangeValue(forKey: "nmae")
     }
-    #expect(throws: KeyValueCodingError.unknownKey("summary", type: "Person")) {
-      try person.willChangeValue(forKey: "summary")
-    }
+    // A computed key, as value(forKey:) and addObserver accept it.
+    let summaries = Recorder<String>()
+    let summary = person.observe(\.summary, options: .new) { _, change in summaries.append(change.newValue!) }
+    try person.willChangeValue(forKey: "summary")
+    try person.didChangeValue(forKey: "summary")
+    #expect(summaries.elements == [person.summary], "the manual pair of a computed key notifies its observers")
+    _ = summary
     #expect("\(KeyValueCodingError.unknownKey("nmae", type: "Person"))" == "Person has no property \"nmae\" that key-value coding can reach")
     _ = token
   }
@@ -188,5 +192,30 @@ struct ManualNotificationTests {
       token.invalidate()
     }
     #expect(!balanced.contains { $0.kind == .unclosedWillChange })
+  }
+
+  @Test("a computed key whose value changes where nothing observable does: announced by string, as Cocoa code does")
+  func computedKeyByString() throws {
+    let meter = Meter()
+    let typed = Recorder<Change<Int>>()
+    let log = ChangeLog()
+    let token = meter.observe(\.announced, options: [.old, .new, .prior]) { _, change in
+      if !change.isPrior { typed.append(Change(change)) }
+    }
+    try meter.addObserver(log, forKeyPath: "announced", options: [.old, .new])
+    try meter.willChangeValue(forKey: "announced")
+    meter.rawReading = 5
+    try meter.didChangeValue(forKey: "announced")
+    #expect(typed.elements == [Change(old: 1, new: 6)], "old and new read through the getter")
+    #expect(log.count == 1 && log.last?.change[.old] as? Int == 1 && log.last?.change[.new] as? Int == 6)
+    try meter.withChange(forKey: "announced") { meter.rawReading = 9 }
+    #expect(typed.elements.last == Change(old: 6, new: 10), "withChange(forKey:) brackets a computed key too")
+    #expect(log.count == 2)
+    // A key no property backs is still refused, as before.
+    #expect(throws: KeyValueCodingError.unknownKey("anounced", type: "Meter")) {
+      try meter.willChangeValue(forKey: "anounced")
+    }
+    #expect(meter.removeObserver(log, forKeyPath: "announced"))
+    _ = token
   }
 }

@@ -29,9 +29,7 @@ extension KeyValueObservable {
     if let slot = Self._$kvoSlot(for: keyPath) {
       storage.willChange(self, slot: slot) { $0[keyPath: keyPath] }
     } else {
-      guard let anchors = storage.beginChange(of: keyPath) else { return }
-      anchors.forEachLive(closingChanges: false) { $0.forwardChange(isPrior: true, from: nil) }
-      storage.endChange(anchors)
+      storage.forwardManualChange(of: keyPath, isPrior: true)
     }
   }
 
@@ -59,22 +57,22 @@ extension KeyValueObservable {
         reportProblem(.unmatchedDidChange, "didChangeValue(for: \(Self.describe(keyPath))) without a matching willChangeValue on this thread; nothing was notified")
       }
     } else {
-      guard let anchors = storage.beginChange(of: keyPath) else { return }
-      anchors.forEachLive(closingChanges: true) { $0.forwardChange(isPrior: false, from: nil) }
-      storage.endChange(anchors)
+      storage.forwardManualChange(of: keyPath, isPrior: false)
     }
   }
 
-  /// ``willChangeValue(for:)`` for the stored property called `key`.
+  /// ``willChangeValue(for:)`` for the property called `key`: every key
+  /// key-value coding reaches, stored or computed, as in Apple's KVO.
   ///
   /// ```swift
   /// try person.willChangeValue(forKey: "age")
   /// person.age += 1
   /// try person.didChangeValue(forKey: "age")
+  /// try canvas.willChangeValue(forKey: "width")  // a computed key
   /// ```
   ///
   /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
-  ///   observable stored property.
+  ///   property key-value coding can reach.
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(forKey:_:)")
   public func willChangeValue(forKey key: String) throws(KeyValueCodingError) {
     try openChange(forKey: key)
@@ -82,7 +80,12 @@ extension KeyValueObservable {
 
   /// ``willChangeValue(forKey:)`` without the `noasync` rule.
   func openChange(forKey key: String) throws(KeyValueCodingError) {
-    let (slot, keyPath) = try Self.storedKey(key)
+    guard let (slot, keyPath) = try Self.storedKey(key) else {
+      // A computed key: its observations, filed under its key path.
+      let keyPath = try Self.readableKeyPath(forKey: key)
+      _$kvoObservedStorage?.takeUnretainedValue().forwardManualChange(of: keyPath, isPrior: true)
+      return
+    }
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     func willChange<Value>(_: Value.Type) {
       storage.willChange(self, slot: slot) { $0[keyPath: keyPath] as! Value }
@@ -90,7 +93,8 @@ extension KeyValueObservable {
     _openExistential(type(of: keyPath).valueType, do: willChange)
   }
 
-  /// ``didChangeValue(for:)`` for the stored property called `key`.
+  /// ``didChangeValue(for:)`` for the property called `key`, stored or
+  /// computed.
   ///
   /// ```swift
   /// try person.willChangeValue(forKey: "age")
@@ -99,7 +103,7 @@ extension KeyValueObservable {
   /// ```
   ///
   /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
-  ///   observable stored property.
+  ///   property key-value coding can reach.
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(forKey:_:)")
   public func didChangeValue(forKey key: String) throws(KeyValueCodingError) {
     try closeChange(forKey: key)
@@ -107,7 +111,11 @@ extension KeyValueObservable {
 
   /// ``didChangeValue(forKey:)`` without the `noasync` rule.
   func closeChange(forKey key: String) throws(KeyValueCodingError) {
-    let (slot, keyPath) = try Self.storedKey(key)
+    guard let (slot, keyPath) = try Self.storedKey(key) else {
+      let keyPath = try Self.readableKeyPath(forKey: key)
+      _$kvoObservedStorage?.takeUnretainedValue().forwardManualChange(of: keyPath, isPrior: false)
+      return
+    }
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     func didChange<Value>(_: Value.Type) -> Bool {
       storage.didChange(self, slot: slot) { $0[keyPath: keyPath] as! Value }
@@ -117,12 +125,12 @@ extension KeyValueObservable {
     }
   }
 
-  /// The slot and key path of the stored property called `key`.
-  static func storedKey(_ key: String) throws(KeyValueCodingError) -> (slot: Int, keyPath: AnyKeyPath) {
+  /// The slot and key path of the stored property called `key`; `nil` for
+  /// another key (a computed one, which ``readableKeyPath(forKey:)``
+  /// finds or refuses).
+  static func storedKey(_ key: String) throws(KeyValueCodingError) -> (slot: Int, keyPath: AnyKeyPath)? {
     guard !key.isEmpty else { throw .emptyKey(keyPath: key, type: "\(Self.self)") }
-    guard let slot = _$kvoSlot(forKey: key), let keyPath = _$kvoKeyPath(forSlot: slot) else {
-      throw unknownKeyError(key)
-    }
+    guard let slot = _$kvoSlot(forKey: key), let keyPath = _$kvoKeyPath(forSlot: slot) else { return nil }
     return (slot, keyPath)
   }
 }

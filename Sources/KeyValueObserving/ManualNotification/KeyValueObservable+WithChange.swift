@@ -96,7 +96,8 @@ extension KeyValueObservable {
     return try body()
   }
 
-  /// Runs `body` as one change of the stored property called `key`: the
+  /// Runs `body` as one change of the property called `key`, stored or
+  /// computed (every key key-value coding reaches): the
   /// closure form of ``willChangeValue(forKey:)`` /
   /// ``didChangeValue(forKey:)``, usable from async code.
   ///
@@ -108,8 +109,8 @@ extension KeyValueObservable {
   /// ```
   ///
   /// - Throws: ``KeyValueCodingError`` when `key` is empty or names no
-  ///   observable stored property (before `body` runs), or what `body`
-  ///   throws.
+  ///   property key-value coding can reach (before `body` runs), or what
+  ///   `body` throws.
   /// - Returns: What `body` returns.
   @discardableResult
   public func withChange<Result>(forKey key: String, _ body: () throws -> Result) throws -> Result {
