@@ -19,6 +19,12 @@ public struct _KeyValuePublisherHint<Output> {
     _KeyValuePublisherHintCancellable()
   }
 
+  /// `cancellable = publisher.sink { … }` into a variable of Combine's
+  /// `AnyCancellable?`: the type the context asks for.
+  public func sink<Cancellable>(receiveValue: @escaping (Output) -> Void) -> Cancellable {
+    fatalError("unavailable")
+  }
+
   public func sink(
     receiveCompletion: @escaping (_KeyValuePublisherHintCompletion) -> Void,
     receiveValue: @escaping (Output) -> Void
@@ -71,13 +77,43 @@ public struct _KeyValuePublisherHint<Output> {
 
   public func subscribe<Scheduler>(on scheduler: Scheduler, options: Any? = nil) -> Self { self }
 
-  public func debounce<Interval, Scheduler>(for dueTime: Interval, scheduler: Scheduler, options: Any? = nil) -> Self {
+  public func debounce<Scheduler>(
+    for dueTime: _KeyValuePublisherHintInterval,
+    scheduler: Scheduler,
+    options: Any? = nil
+  ) -> Self {
     self
   }
 
-  public func throttle<Interval, Scheduler>(for interval: Interval, scheduler: Scheduler, latest: Bool) -> Self {
+  public func throttle<Scheduler>(for interval: _KeyValuePublisherHintInterval, scheduler: Scheduler, latest: Bool) -> Self {
     self
   }
+
+  public func delay<Scheduler>(for interval: _KeyValuePublisherHintInterval, scheduler: Scheduler, options: Any? = nil) -> Self {
+    self
+  }
+
+  public func flatMap<Other>(_ transform: @escaping (Output) -> Other) -> _KeyValuePublisherHint<Any> {
+    _KeyValuePublisherHint<Any>()
+  }
+
+  public func tryMap<Transformed>(_ transform: @escaping (Output) throws -> Transformed) -> _KeyValuePublisherHint<Transformed> {
+    _KeyValuePublisherHint<Transformed>()
+  }
+
+  public func collect() -> _KeyValuePublisherHint<[Output]> { _KeyValuePublisherHint<[Output]>() }
+
+  public func collect(_ count: Int) -> _KeyValuePublisherHint<[Output]> { _KeyValuePublisherHint<[Output]>() }
+
+  public func prepend(_ elements: Output...) -> Self { self }
+
+  public func append(_ elements: Output...) -> Self { self }
+
+  public func share() -> Self { self }
+
+  public func replaceError(with output: Output) -> Self { self }
+
+  public func setFailureType<Failure>(to failureType: Failure.Type) -> Self { self }
 
   public func handleEvents(
     receiveSubscription: ((Any) -> Void)? = nil,
@@ -97,6 +133,10 @@ public struct _KeyValuePublisherHint<Output> {
 
   public func eraseToAnyPublisher() -> Self { self }
 
+  /// `let p: AnyPublisher<Int, Never> = publisher.eraseToAnyPublisher()`:
+  /// the type the context asks for.
+  public func eraseToAnyPublisher<Erased>() -> Erased { fatalError("unavailable") }
+
   public func print(_ prefix: String = "") -> Self { self }
 
   /// `for await value in publisher.values`.
@@ -105,6 +145,27 @@ public struct _KeyValuePublisherHint<Output> {
 
 extension _KeyValuePublisherHint where Output: Equatable {
   public func removeDuplicates() -> Self { self }
+}
+
+extension _KeyValuePublisherHint {
+  public func replaceNil<Wrapped>(with output: Wrapped) -> _KeyValuePublisherHint<Wrapped> where Output == Wrapped? {
+    _KeyValuePublisherHint<Wrapped>()
+  }
+}
+
+/// A scheduler's interval as the operators of ``_KeyValuePublisherHint``
+/// take it: `.milliseconds(300)`, `.seconds(1)`, `0.3`.
+public struct _KeyValuePublisherHintInterval: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+  public init(floatLiteral value: Double) {}
+  public init(integerLiteral value: Int) {}
+  init() {}
+
+  public static var zero: Self { Self() }
+  public static func seconds(_ value: Int) -> Self { Self() }
+  public static func seconds(_ value: Double) -> Self { Self() }
+  public static func milliseconds(_ value: Int) -> Self { Self() }
+  public static func microseconds(_ value: Int) -> Self { Self() }
+  public static func nanoseconds(_ value: Int) -> Self { Self() }
 }
 
 /// What a `sink` on ``_KeyValuePublisherHint`` returns.

@@ -28,6 +28,21 @@ func subscribe(_ model: Model, into cancellables: inout [Any]) async {
   // expected-error: publisher(for:) is in KeyValueObservingCombine
   for await name in model.publisher(for: \.name).dropFirst().values { print(name.uppercased()) }
   // expected-error: publisher(for:) is in KeyValueObservingCombine
+  var kept: Kept?
+  kept = model.publisher(for: \.volume).sink { _ in }
+  // expected-error: publisher(for:) is in KeyValueObservingCombine
+  let erased: Erased<Int> = model.publisher(for: \.volume).throttle(for: .seconds(1), scheduler: 0, latest: true)
+    .eraseToAnyPublisher()
+  // expected-error: publisher(for:) is in KeyValueObservingCombine
+  _ = model.publisher(for: \.nickname).replaceNil(with: "").debounce(for: .milliseconds(300), scheduler: 0)
+    .flatMap { name in [name] }.collect().prepend([]).share().sink { _ in }
+  // expected-error: publisher(for:) is in KeyValueObservingCombine
+  _ = (kept, erased)
 }
+
+/// Stand-ins for Combine's `AnyCancellable` and `AnyPublisher`, which this
+/// file cannot import: what a variable the result is assigned to may hold.
+final class Kept {}
+struct Erased<Output> {}
 
 // no other errors
