@@ -207,7 +207,9 @@ extension KeyValueObservable {
     )
     let value = observation.start(root: self, site: site)
     // One that depends on nothing was reported by `start`.
-    if observation.dependencyCount > 0, let plain = components?.unannouncingClass {
+    if observation.dependencyCount > 0,
+      let plain = components?.unannouncingClass(lastRead: observation.lastDependencyValueType)
+    {
       reportProblem(.unobservableKeyPath, Self.unannouncedChainMessage(Self.describe(keyPath), through: plain))
     }
     sendInitial(options: options, isLive: observation.isLive, value: value) { changeHandler(self, $0) }

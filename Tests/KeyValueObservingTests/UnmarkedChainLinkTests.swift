@@ -29,6 +29,26 @@ final class ThemeSource {
 final class Appearance {
   var theme = PlainTheme()
   var optionalTheme: PlainTheme?
+  var openTheme = OpenTheme()
+  var shelf = UnmarkedShelf()
+  var level = 1
+  /// A fresh plain object made from an observable property at each read.
+  var snapshot: PlainSnapshot { PlainSnapshot(level: level) }
+}
+
+/// A class as most are written: not final, its properties read through
+/// accessors, as computed ones are.
+class OpenTheme {
+  var accent = "blue"
+  var checked = 0 {
+    didSet {}
+  }
+  var constant: String { "fixed" }
+}
+
+final class PlainSnapshot {
+  var level: Int
+  init(level: Int) { self.level = level }
 }
 
 @Suite("A chain through a class the macro did not mark is reported, naming the class to mark")
@@ -114,5 +134,37 @@ struct UnmarkedChainLinkTests {
     #expect(diagnostics.first?.message.contains("mark PlainTheme with @KeyValueObservable") == true)
     #expect(target.accent == "blue", "the binding still copies the value it reads")
     _ = token
+  }
+
+  @Test("a non-final plain class, a property with didSet, an unmarked subclass: reported, naming the class")
+  func throughAccessors() {
+    let appearance = Appearance()
+    var tokens: [KeyValueObservation] = []
+    let diagnostics = capturingDiagnostics {
+      tokens.append(appearance.observe(\.openTheme.accent) { _, _ in })
+      tokens.append(appearance.observe(\.openTheme.checked) { _, _ in })
+      tokens.append(appearance.observe(\.shelf.extra) { _, _ in })
+    }
+    #expect(diagnostics.map(\.kind) == [.unobservableKeyPath, .unobservableKeyPath, .unobservableKeyPath])
+    #expect(diagnostics.prefix(2).allSatisfy { $0.message.contains("mark OpenTheme with @KeyValueObservable") })
+    #expect(diagnostics.last?.message.contains("mark UnmarkedShelf with @KeyValueObservable") == true)
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test("not reported where changes are heard or none can be: a fresh object made from an observable read, a get-only property")
+  func heardOrConstant() {
+    let appearance = Appearance()
+    let levels = Recorder<Int>()
+    var tokens: [KeyValueObservation] = []
+    let diagnostics = capturingDiagnostics {
+      tokens.append(appearance.observe(\.snapshot.level, options: .new) { _, change in levels.append(change.newValue!) })
+      tokens.append(appearance.observe(\.openTheme.constant) { _, _ in })
+      // Declared by the marked superclass: observable.
+      tokens.append(appearance.observe(\.shelf.title) { _, _ in })
+    }
+    #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+    appearance.level = 2
+    #expect(levels.elements == [2], "the snapshot's value follows the property it is made from")
+    withExtendedLifetime(tokens) {}
   }
 }

@@ -264,6 +264,15 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   override var observerDescription: String { "derived observation" }
 
   /// How many keys the value depends on now.
+  /// The type of the value of the key the last read registered with last
+  /// (see ``KeyPathComponents/unannouncingClass(lastRead:)``), or `nil`.
+  final var lastDependencyValueType: Any.Type? {
+    guard let last = currentDependencies().last,
+      let keyPath = last.storage.objectType._$kvoKeyPath(forSlot: last.slot)
+    else { return nil }
+    return type(of: keyPath).valueType
+  }
+
   final var dependencyCount: Int {
     state.withLock { $0.dependencies.count }
   }

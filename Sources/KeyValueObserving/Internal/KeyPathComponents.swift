@@ -13,6 +13,8 @@ struct KeyPathComponents {
     let component: Component
     let input: Any.Type
     let output: Any.Type
+    /// A stored `var`, or a computed property or subscript with a setter.
+    var isWritable = false
   }
 
   enum Component {
@@ -80,7 +82,13 @@ struct KeyPathComponents {
         output = unsafeBitCast(cursor.load(as: UnsafeRawPointer.self), to: Any.Type.self)
         cursor += pointerSize
       }
-      steps.append(Step(component: component, input: input, output: output))
+      let isWritable =
+        switch component {
+        case .stored(let isMutable): isMutable
+        case .computed: header & Self.settableFlag != 0
+        case .optionalChain, .optionalForce, .optionalWrap: false
+        }
+      steps.append(Step(component: component, input: input, output: output, isWritable: isWritable))
       input = output
     }
     self.steps = steps
@@ -101,18 +109,40 @@ struct KeyPathComponents {
     }
   }
 
-  /// The first class past the root whose own stored `var` the key path
-  /// reads — `Theme` in `\.theme.accent`, where `Theme` is a plain class —,
-  /// or `nil`. Nothing announces a change of such a property: only a
-  /// replacement of the object holding it notifies. A class marked
-  /// `@KeyValueObservable` has no stored properties the key path reaches
-  /// but those it was told to ignore; a computed property of a plain class
-  /// is read with tracking, so what it reads is observed.
-  var unannouncingClass: Any.Type? {
-    steps.dropFirst().first { step in
-      guard case .stored(isMutable: true) = step.component else { return false }
-      return step.input is AnyObject.Type && !(step.input is any KeyValueObservable.Type)
-    }?.input
+  /// The first class past the root whose own writable property the key
+  /// path reads with nothing to announce its changes — `Theme` in
+  /// `\.theme.accent`, where `Theme` is a class the macro did not mark (or
+  /// an unmarked subclass of a marked one) —, or `nil`. Only a replacement
+  /// of the object holding such a property notifies.
+  ///
+  /// `lastRead` is the type of the value the read last registered with: a
+  /// getter of the class that reads marked objects (a computed property)
+  /// registers with them, and its changes are announced; the class is
+  /// named only when the read reached it and registered nothing after.
+  /// A non-final class's stored property and a computed one with a setter
+  /// look alike in a key path, and are told apart that way; a constant
+  /// (`let`, or a computed property without a setter) is never named.
+  func unannouncingClass(lastRead: Any.Type?) -> Any.Type? {
+    let reached = steps.dropFirst().first { step in
+      guard step.isWritable, Self.announcesNothing(step.input) else { return false }
+      switch step.component {
+      case .stored: return true
+      case .computed(_, let argumentSize, _): return argumentSize == 0
+      case .optionalChain, .optionalForce, .optionalWrap: return false
+      }
+    }
+    guard let plain = reached?.input, let lastRead else { return nil }
+    let read = (lastRead as? any OptionalValue.Type)?.wrappedType ?? lastRead
+    return ObjectIdentifier(read) == ObjectIdentifier(plain) ? plain : nil
+  }
+
+  /// Whether the properties `type` declares announce nothing: a class the
+  /// macro did not mark, or an unmarked subclass of a marked one.
+  private static func announcesNothing(_ type: Any.Type) -> Bool {
+    guard type is AnyObject.Type else { return false }
+    guard let observable = type as? any KeyValueObservable.Type else { return true }
+    func unmarked<Object: KeyValueObservable>(_: Object.Type) -> Bool { UnmarkedClass.of(Object.self) != nil }
+    return unmarked(observable)
   }
 
   /// The name of each stored component, by its index in ``steps``, as
