@@ -9,6 +9,7 @@ final class Settings {
   var nickname: String?
   var title = ""
   var computed: String { title }
+  var count: Int?
 }
 
 @KeyValueObservable
@@ -40,6 +41,14 @@ func bindings(_ settings: Settings, _ field: Field, _ label: Label) {
   _ = settings.bind(\.title, twoWayTo: label, \.text, initialValueFrom: .source)
   // expected-error: a two-way binding observes and writes both sides
   _ = settings.bind(\.computed, twoWayTo: field, \.text, initialValueFrom: .source)
+  // expected-error: a two-way binding observes and writes both sides
+  _ = settings.bind(\.count, to: label, \.text, placeholder: "-")
+  // expected-error: placeholder: is written for nil into a target that holds the source's wrapped type
+  _ = settings.bind(\.nickname, to: field, \.optionalText, placeholder: "")
+  // expected-error: placeholder: is written for nil into a target that holds the source's wrapped type
+  _ = settings.bind(\.nickname, twoWayTo: label, \.text, placeholder: "", initialValueFrom: .source)
+  // expected-error: a two-way binding observes and writes both sides
+  _ = settings.bind(\.volume, twoWayTo: label, \.number, initialValueFrom: .source, transform: { $0 }, inverse: { $0 })
   // expected-error: a two-way binding observes and writes both sides
 }
 

@@ -142,4 +142,71 @@ extension KeyValueObservable {
   ) -> KeyValueObservation {
     fatalError("unavailable")
   }
+
+  /// `placeholder:` where the target does not hold the source's wrapped
+  /// type: an `Int?` to a `String`, or a `String?` to a `String?`.
+  ///
+  /// ```swift
+  /// counter.bind(\.count, to: label, \.text, placeholder: "-")  // error: … transform: …
+  /// ```
+  @available(
+    *, unavailable,
+    message: "placeholder: is written for nil into a target that holds the source's wrapped type (a String? to a String); for other types convert with bind(_:to:_:transform:), and bind to an Optional target without placeholder:"
+  )
+  public func bind<Target: AnyObject, Value, TargetValue>(
+    _ keyPath: KeyPath<Self, Value?>,
+    to target: Target,
+    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    placeholder: TargetValue,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    fatalError("unavailable")
+  }
+
+  /// The two-way `placeholder:` form to an object whose class is not
+  /// marked.
+  ///
+  /// ```swift
+  /// profile.bind(\.nickname, twoWayTo: plainField, \.text, placeholder: "", initialValueFrom: .source)  // error
+  /// ```
+  @available(
+    *, unavailable,
+    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars of the same wrapped type; bind one way with bind(_:to:_:placeholder:) otherwise"
+  )
+  public func bind<Target: AnyObject, Value, TargetValue>(
+    _ keyPath: KeyPath<Self, Value?>,
+    twoWayTo target: Target,
+    _ targetKeyPath: KeyPath<Target, TargetValue>,
+    placeholder: TargetValue,
+    initialValueFrom: KeyValueBindingSide,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    fatalError("unavailable")
+  }
+
+  /// The two-way `transform:inverse:` form to an object whose class is
+  /// not marked, or of a property that cannot be written.
+  ///
+  /// ```swift
+  /// thermostat.bind(\.celsius, twoWayTo: plainField, \.text, initialValueFrom: .source,
+  ///                 transform: { "\($0)" }, inverse: { Double($0) ?? 0 })  // error
+  /// ```
+  @available(
+    *, unavailable,
+    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars; bind one way with bind(_:to:_:transform:) otherwise"
+  )
+  public func bind<Target: AnyObject, Value, TargetValue>(
+    _ keyPath: KeyPath<Self, Value>,
+    twoWayTo target: Target,
+    _ targetKeyPath: KeyPath<Target, TargetValue>,
+    initialValueFrom: KeyValueBindingSide,
+    fileID: StaticString = #fileID,
+    line: UInt = #line,
+    transform: @escaping (Value) -> TargetValue,
+    inverse: @escaping (TargetValue) -> Value
+  ) -> KeyValueObservation {
+    fatalError("unavailable")
+  }
 }
