@@ -206,10 +206,10 @@ extension KeyValueObservable {
       handler: changeHandler
     )
     let value = observation.start(root: self, site: site)
-    // One that depends on nothing was reported by `start`.
-    if observation.dependencyCount > 0,
-      let plain = components?.unannouncingClass(lastRead: observation.lastDependencyValueType)
-    {
+    // One that depends on nothing was reported by `start` (and has no
+    // last read); the dependencies are looked at only for a key path
+    // through a class that announces nothing.
+    if let plain = components?.unannouncingClass(lastRead: observation.lastDependencyValueType) {
       reportProblem(.unobservableKeyPath, Self.unannouncedChainMessage(Self.describe(keyPath), through: plain))
     }
     sendInitial(options: options, isLive: observation.isLive, value: value) { changeHandler(self, $0) }

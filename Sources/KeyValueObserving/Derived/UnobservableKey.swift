@@ -26,7 +26,7 @@ extension KeyValueObservable {
   }
 
   /// The report of a chain through a class that announces nothing (see
-  /// ``KeyPathComponents/unannouncingClass``).
+  /// ``KeyPathComponents/unannouncingClass(lastRead:)``).
   static func unannouncedChainMessage(_ key: String, through plain: Any.Type) -> String {
     "observe(\(key)) on \(Self.self) misses changes: the key path reads a stored property of \(plain), which is not "
       + "marked @KeyValueObservable, so nothing announces its changes (only replacing the \(plain) itself "

@@ -14,7 +14,7 @@ struct KeyPathComponents {
     let input: Any.Type
     let output: Any.Type
     /// A stored `var`, or a computed property or subscript with a setter.
-    var isWritable = false
+    let isWritable: Bool
   }
 
   enum Component {
@@ -122,7 +122,7 @@ struct KeyPathComponents {
   /// A non-final class's stored property and a computed one with a setter
   /// look alike in a key path, and are told apart that way; a constant
   /// (`let`, or a computed property without a setter) is never named.
-  func unannouncingClass(lastRead: Any.Type?) -> Any.Type? {
+  func unannouncingClass(lastRead: @autoclosure () -> Any.Type?) -> Any.Type? {
     let reached = steps.dropFirst().first { step in
       guard step.isWritable, Self.announcesNothing(step.input) else { return false }
       switch step.component {
@@ -131,7 +131,7 @@ struct KeyPathComponents {
       case .optionalChain, .optionalForce, .optionalWrap: return false
       }
     }
-    guard let plain = reached?.input, let lastRead else { return nil }
+    guard let plain = reached?.input, let lastRead = lastRead() else { return nil }
     let read = (lastRead as? any OptionalValue.Type)?.wrappedType ?? lastRead
     return ObjectIdentifier(read) == ObjectIdentifier(plain) ? plain : nil
   }
