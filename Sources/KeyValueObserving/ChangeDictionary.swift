@@ -59,11 +59,7 @@ func changeDictionary(
     dictionary[KeyValueChangeKey(rawValue: "old")] = presentedChangeValue(oldValue, mayBeOptional: mayBeOptional)
   }
   if let indexRanges {
-    if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
-      dictionary[.indexes] = RangeSet(indexRanges.ranges)
-    } else {
-      dictionary[.indexes] = indexRanges.mergedRanges
-    }
+    dictionary[.indexes] = KeyValueIndexSet(indexRanges)
   }
   if isPrior {
     dictionary[.notificationIsPrior] = true

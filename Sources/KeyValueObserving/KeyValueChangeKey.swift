@@ -8,7 +8,7 @@
 /// - ``old``: the value before the change, when the options hold `.old`;
 ///   for a removal or replacement, the collection of the elements removed.
 ///   Never present in `.initial` notifications.
-/// - ``indexes``: the `RangeSet<Int>` of the positions an array change
+/// - ``indexes``: the ``KeyValueIndexSet`` of the positions an array change
 ///   touched; only in array changes.
 /// - ``notificationIsPrior``: `true`, only in the notification sent before
 ///   a change (option `.prior`).
@@ -105,12 +105,11 @@ public struct KeyValueChangeKey: RawRepresentable, Hashable, Sendable, CustomStr
   /// ```
   public static let old = KeyValueChangeKey(rawValue: "old")
 
-  /// The positions an array change touched: a `RangeSet<Int>` where the
-  /// OS has `RangeSet` (macOS 15, iOS 18 and later, and Linux), before that
-  /// its ranges, a `[Range<Int>]`.
+  /// The positions an array change touched: a ``KeyValueIndexSet`` on
+  /// every OS, which converts to `IndexSet` and `RangeSet`.
   ///
   /// ```swift
-  /// change[.indexes] as? RangeSet<Int>
+  /// (change[.indexes] as? KeyValueIndexSet)?.ranges  // [2..<4]
   /// ```
   public static let indexes = KeyValueChangeKey(rawValue: "indexes")
 

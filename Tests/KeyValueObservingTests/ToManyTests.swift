@@ -130,7 +130,7 @@ struct ToManyTests {
     #expect(change.kind == .insertion)
     #expect(change.keys == ["indexes", "kind", "new"], "an insertion has no old elements")
     #expect(change.change[.new] as? [String] == ["b", "c"])
-    #expect((change.change[.indexes] as? RangeSet<Int>)?.ranges.map { $0 } == [1..<3])
+    #expect((change.change[.indexes] as? KeyValueIndexSet)?.ranges == [1..<3])
   }
 
   @Test("manual willChange/didChange(_:valuesAt:for:) notify once; assignments inside fold into it")

@@ -64,7 +64,7 @@ struct Note: Equatable, CustomStringConvertible {
     isPrior = change[.notificationIsPrior] as? Bool ?? false
     old = change[.old].map(Note.text)
     new = change[.new].map(Note.text)
-    indexes = (change[.indexes] as? RangeSet<Int>).map { Array($0.ranges) }
+    indexes = (change[.indexes] as? KeyValueIndexSet)?.ranges
   }
 
   init(kind: KeyValueChange, isPrior: Bool = false, old: String? = nil, new: String? = nil, indexes: [Range<Int>]? = nil) {

@@ -60,8 +60,7 @@ extension ReplayingMirror {
     guard let kind = change[.kind] as? KeyValueChange else {
       return fail("no kind", change, sourceLocation: sourceLocation)
     }
-    let ranges: [Range<Int>]? =
-      if let set = change[.indexes] as? RangeSet<Int> { Array(set.ranges) } else { change[.indexes] as? [Range<Int>] }
+    let ranges = (change[.indexes] as? KeyValueIndexSet)?.ranges
     applyToArray(
       kind,
       indexRanges: ranges,
