@@ -157,3 +157,16 @@ final class MainActorPrinter: KeyValueObserver {
     MainActor.assumeIsolated { last = value }
   }
 }
+
+/// A `private(set)` collection is mutated through a proxy where its setter
+/// is visible: in the class.
+@KeyValueObservable
+final class PrivateSetTag {
+  private(set) var images: [String] = []
+  private(set) var ids: Set<Int> = []
+
+  func add(_ image: String, id: Int) {
+    mutableArrayValue(for: \.images).append(image)
+    _ = mutableSetValue(for: \.ids).insert(id)
+  }
+}

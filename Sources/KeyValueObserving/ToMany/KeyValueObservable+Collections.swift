@@ -30,6 +30,47 @@ extension KeyValueObservable {
     KeyValueMutableSet(object: self, keyPath: keyPath)
   }
 
+  /// Refuses, at compile time, an array property that cannot be set where
+  /// the call is — `private(set)`, a `let`, a computed property without a
+  /// setter — naming why, instead of a failed conversion to a writable key
+  /// path. It returns the proxy's type, so that a call on its result
+  /// (`.append(_:)`) is refused with this message too.
+  ///
+  /// Objective-C's key-value coding ignores access control: its
+  /// `mutableArrayValueForKey:` reaches a read-only property's storage.
+  /// Swift's key paths keep it: make the mutation where the setter is
+  /// visible — a method of the class that calls `mutableArrayValue(for:)`
+  /// — or widen the setter.
+  ///
+  /// ```swift
+  /// // In the class: private(set) var images: [Image] = []
+  /// tag.mutableArrayValue(for: \.images)  // error: images cannot be set here
+  /// ```
+  @available(
+    *,
+    unavailable,
+    message: "mutableArrayValue(for:) needs a writable key path, and this array property cannot be set here (private(set), a let, or a computed property without a setter); Objective-C's key-value coding ignored access control, Swift's does not: call it in a method of the class, where the setter is visible, or widen the setter"
+  )
+  public func mutableArrayValue<Element>(for keyPath: KeyPath<Self, [Element]>) -> KeyValueMutableArray<Self, Element> {
+    fatalError("unavailable")
+  }
+
+  /// Refuses, at compile time, a `Set` property that cannot be set where
+  /// the call is, as the array form does.
+  ///
+  /// ```swift
+  /// // In the class: private(set) var ids: Set<Int> = []
+  /// team.mutableSetValue(for: \.ids)  // error: ids cannot be set here
+  /// ```
+  @available(
+    *,
+    unavailable,
+    message: "mutableSetValue(for:) needs a writable key path, and this Set property cannot be set here (private(set), a let, or a computed property without a setter); Objective-C's key-value coding ignored access control, Swift's does not: call it in a method of the class, where the setter is visible, or widen the setter"
+  )
+  public func mutableSetValue<Element: Hashable>(for keyPath: KeyPath<Self, Set<Element>>) -> KeyValueMutableSet<Self, Element> {
+    fatalError("unavailable")
+  }
+
   /// Refuses, at compile time, a key path that is not a writable array
   /// property, naming what ``mutableArrayValue(for:)`` needs instead of a
   /// generic-inference error.

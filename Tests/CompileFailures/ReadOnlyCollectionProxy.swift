@@ -1,0 +1,26 @@
+// A proxy of an array or Set property whose setter cannot be reached
+// where the call is (private(set), get-only) is refused with the package's
+// message, even when the result is used, where it said "cannot convert …
+// to ReferenceWritableKeyPath".
+import KeyValueObserving
+
+@KeyValueObservable
+final class Tag {
+  private(set) var images: [String] = []
+  private(set) var ids: Set<Int> = []
+  var shown: [String] { images }
+}
+
+func misuse(_ tag: Tag) {
+  tag.mutableArrayValue(for: \.images).append("x")
+  // expected-error: this array property cannot be set here
+  let proxy = tag.mutableArrayValue(for: \.images)
+  // expected-error: this array property cannot be set here
+  proxy.insert("a", at: 0)
+  tag.mutableArrayValue(for: \.shown).removeAll()
+  // expected-error: this array property cannot be set here
+  tag.mutableSetValue(for: \.ids).insert(1)
+  // expected-error: this Set property cannot be set here
+}
+
+// no other errors
