@@ -36,6 +36,23 @@ extension ClassDeclSyntax {
     )
   }
 
+  /// The stored `var`s key-value coding reads that announce nothing — ignored
+  /// and lazy ones — declared here (an `override` with observers is the
+  /// superclass's property, which decides).
+  var unannouncedStoredProperties: Set<String> {
+    Set(
+      memberBlock.members.compactMap { member in
+        guard let variable = member.decl.as(VariableDeclSyntax.self),
+          variable.bindingSpecifier.tokenKind == .keyword(.var), !variable.isStatic, !variable.isPrivate,
+          !variable.hasModifier(.override), variable.bindings.count == 1, let binding = variable.bindings.first,
+          binding.isStored, let identifier = binding.pattern.as(IdentifierPatternSyntax.self)
+        else { return nil }
+        if case .observable = variable.classification { return nil }
+        return identifier.identifier.identifier?.name ?? identifier.identifier.trimmedDescription
+      }
+    )
+  }
+
   /// The observable stored properties, in declaration order: their position
   /// is their slot, counted from the class's first slot. A property whose
   /// backing name the class declares itself is left out (and diagnosed).

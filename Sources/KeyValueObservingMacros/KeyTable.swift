@@ -132,10 +132,12 @@ struct KeyTable {
     }
     let getters = classDecl.computedProperties
     let constants = classDecl.constantProperties
+    let unannounced = classDecl.unannouncedStoredProperties
     lines += classDecl.otherReadableProperties.map { name in
       let key = StringLiteralExprSyntax(content: name).description
       guard getters.contains(name) else {
-        return "if case \\\(selfType).\(name) = $0.\(constants.contains(name) ? "constant" : "other")(\(key)) {}"
+        let kind = constants.contains(name) ? "constant" : unannounced.contains(name) ? "unannounced" : "other"
+        return "if case \\\(selfType).\(name) = $0.\(kind)(\(key)) {}"
       }
       return "if case \\\(selfType).\(name) = $0.computed(\(key), { (object: \(selfType)) in object.\(name) }) {}"
     }

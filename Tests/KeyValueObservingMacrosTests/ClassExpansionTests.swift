@@ -112,8 +112,8 @@ struct ClassExpansionTests {
           if case (\Person.nickname, \Person?.?.nickname) = $0.stored("nickname", get: { Swift.unsafeDowncast($0, to: Person.self)._nickname }, modify: { $0(&Swift.unsafeDowncast($1, to: Person.self)._nickname) }) {}
           if case \Person.id = $0.constant("id") {}
           if case \Person.summary = $0.computed("summary", { (object: Person) in object.summary }) {}
-          if case \Person.greeting = $0.other("greeting") {}
-          if case \Person.cache = $0.other("cache") {}
+          if case \Person.greeting = $0.unannounced("greeting") {}
+          if case \Person.cache = $0.unannounced("cache") {}
         }
       }
 

@@ -109,7 +109,7 @@ struct CodableExpansionTests {
           if case (\Doc.default, \Doc?.?.default) = $0.stored("default", get: { Swift.unsafeDowncast($0, to: Doc.self)._default }, modify: { $0(&Swift.unsafeDowncast($1, to: Doc.self)._default) }) {}
           if case \Doc.id = $0.constant("id") {}
           if case \Doc.kind = $0.constant("kind") {}
-          if case \Doc.cache = $0.other("cache") {}
+          if case \Doc.cache = $0.unannounced("cache") {}
           if case \Doc.summary = $0.computed("summary", { (object: Doc) in object.summary }) {}
         }
 

@@ -244,7 +244,7 @@ struct ObservationDiagnosticsTests {
         nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Sheet }
 
         private nonisolated static let _$kvoKeys_Sheet = KeyValueObserving._KeyValueKeyTable(Sheet.self) {
-          if case \Sheet.cache = $0.other("cache") {}
+          if case \Sheet.cache = $0.unannounced("cache") {}
         }
 
         nonisolated let _$kvoObservationRegistrar = Observation.ObservationRegistrar()

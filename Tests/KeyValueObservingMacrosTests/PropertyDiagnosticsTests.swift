@@ -56,7 +56,7 @@ struct PropertyDiagnosticsTests {
 
         private nonisolated static let _$kvoKeys_Node = KeyValueObserving._KeyValueKeyTable(Node.self) {
           if case (\Node.value, \Node?.?.value) = $0.stored("value", get: { Swift.unsafeDowncast($0, to: Node.self)._value }, modify: { $0(&Swift.unsafeDowncast($1, to: Node.self)._value) }) {}
-          if case \Node.level = $0.other("level") {}
+          if case \Node.level = $0.unannounced("level") {}
         }
       }
 

@@ -15,6 +15,7 @@ final class Meter {
   var calibration = 1
   @KeyValueIgnored var ignoredLink: Meter?
   var link: Meter?
+  lazy var lazyLabel = "M"
 }
 
 extension Meter: KeyValueObservingCustomization {
@@ -46,15 +47,15 @@ final class MarkedOnPlainBase: PlainBase {
 
 @Suite("String keys that nothing can notify are refused")
 struct UnnotifiableKeyTests {
-  @Test("addObserver on an ignored property or a computed key over nothing observable throws .notObservable")
+  @Test("addObserver on a property nothing announces throws .notObservable naming it")
   func addObserverRefuses() {
     let meter = Meter()
     let log = ChangeLog()
     #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
       try meter.addObserver(log, forKeyPath: "rawReading")
     }
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "reading", key: "reading", type: "Meter")) {
-      try meter.addObserver(log, forKeyPath: "reading", options: .initial)
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "lazyLabel", key: "lazyLabel", type: "Meter")) {
+      try meter.addObserver(log, forKeyPath: "lazyLabel", options: .initial)
     }
     #expect(throws: KeyValueCodingError.notObservable(keyPath: "ignoredLink.calibration", key: "ignoredLink", type: "Meter")) {
       try meter.addObserver(log, forKeyPath: "ignoredLink.calibration")
@@ -63,6 +64,22 @@ struct UnnotifiableKeyTests {
     #expect(meter.observationInfo.isEmpty, "nothing was registered")
     let cache = KeyValueCodingError.notObservable(keyPath: "cache", key: "cache", type: "Person")
     #expect(cache.description.contains("Person.cache cannot be observed"))
+  }
+
+  @Test("a computed key over nothing observable is accepted by string as by key path, and both report it")
+  func computedOverNothingAgrees() throws {
+    let meter = Meter()
+    let log = ChangeLog()
+    var token: KeyValueObservation?
+    let diagnostics = try capturingDiagnostics {
+      try meter.addObserver(log, forKeyPath: "reading", options: [.initial, .new])
+      token = meter.observe(\.reading) { _, _ in }
+    }
+    #expect(diagnostics.map(\.kind) == [.unobservableKeyPath, .unobservableKeyPath], "string and typed forms agree")
+    #expect(diagnostics.first?.message.hasPrefix("observe(reading) on Meter never notifies") == true)
+    #expect(log.count == 1 && log.last?.change[.new] as? Int == 0, "registered, and sent .initial")
+    #expect(meter.removeObserver(log, forKeyPath: "reading"))
+    _ = token
   }
 
   @Test("a constant is observed by string as Objective-C KVO allows: registered, sent .initial, never fired")
@@ -108,8 +125,8 @@ struct UnnotifiableKeyTests {
     let observer = CountingObserver()
     let kvo = KVOController(observer: observer)
     let meter = Meter()
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "reading", key: "reading", type: "Meter")) {
-      try kvo.observe(meter, keyPaths: ["calibration", "reading"]) { _, _, _ in }
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+      try kvo.observe(meter, keyPaths: ["calibration", "rawReading"]) { _, _, _ in }
     }
     #expect(meter.observationInfo.isEmpty, "the good key before the bad one was not observed either")
     #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Meter")) {

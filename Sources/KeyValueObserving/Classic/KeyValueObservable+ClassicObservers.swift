@@ -36,13 +36,17 @@ extension KeyValueObservable {
   ///   - line: The line of the call, likewise.
   /// - Throws: ``KeyValueCodingError`` for an empty key path or component,
   ///   an unknown key, a component before the last whose type is not a
-  ///   `@KeyValueObservable` class, or a key that no change can ever notify
-  ///   (``KeyValueCodingError/notObservable(keyPath:key:type:)``: a
-  ///   `@KeyValueIgnored` property, or a computed one that reads nothing
-  ///   observable and declares no dependencies; a key whose automatic
-  ///   notification is turned off is accepted, as it is announced by hand,
-  ///   and so is a constant (`let`), as Objective-C KVO accepts one: its
-  ///   registration is sent `.initial` and never fires).
+  ///   `@KeyValueObservable` class, or a path that reads a property nothing
+  ///   announces and nothing observable
+  ///   (``KeyValueCodingError/notObservable(keyPath:key:type:)``, naming
+  ///   that property: a `@KeyValueIgnored` or a `lazy` one). A key whose
+  ///   automatic notification is turned off is accepted, as it is
+  ///   announced by hand; so is a path of constants (`let`s) and computed
+  ///   properties that read nothing observable — a constant computed
+  ///   `title` through a `let` link — as Objective-C KVO accepts one: its
+  ///   registration is sent `.initial` and never fires, and a debug build
+  ///   reports it when a computed property is on the path, as the typed
+  ///   form does.
   /// - Complexity: O(1) amortised in the other registrations on this object
   ///   (plus, for a computed key or a chain, one read of the key path).
   public func addObserver(
@@ -143,7 +147,7 @@ extension KeyValueObservable {
     // Its reads are its own, not those of a tracked closure that made it.
     let hidden = _KeyValueAccessTracking.suspendTracking()
     defer { _KeyValueAccessTracking.resumeTracking(hidden) }
-    let components = try checkedObservableComponents(of: keyPath)
+    let (components, isConstant) = try checkedObservableComponents(of: keyPath)
     let first = try Self.readableKeyPath(forKey: components[0])
     let storage = _$kvoStorage()
     let target = ClassicObserverTarget(
@@ -177,7 +181,6 @@ extension KeyValueObservable {
         changes: DerivedObservation<Self, Any?>.changes(),
         handler: { root, change in target.send(change, from: root) }
       )
-      let isConstant = components.count == 1 && Self._$kvoIsConstant(forKey: components[0])
       let value = observation.start(root: self, constant: isConstant, site: site)
       registration = observation
       initialValue = { value }
@@ -201,35 +204,63 @@ extension KeyValueObservable {
     }
   }
 
-  /// The components of a string key path that some change can notify:
-  /// checked against the key tables of the types along it, and refused with
-  /// ``KeyValueCodingError/notObservable(keyPath:key:type:)`` when reading
-  /// it touches no observable key and no dependency is declared for it — a
-  /// `@KeyValueIgnored` property, or a computed one that reads only such —
-  /// so that a registration that could never fire is an error, not silence.
+  /// The components of a string key path that may be observed: checked
+  /// against the key tables of the types along it, and refused with
+  /// ``KeyValueCodingError/notObservable(keyPath:key:type:)`` naming the
+  /// cause when it reads a property nothing announces — an ignored or a
+  /// lazy one — and nothing observable, so that a registration that could
+  /// miss every change is an error, not silence. `isConstant`: whether
+  /// the path reads constants (`let`s) only, so that it is expected never
+  /// to notify.
   ///
-  /// A first key whose automatic notification is turned off (see
-  /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``)
-  /// is accepted: its changes are announced by hand. So is a constant
-  /// (`let`) on its own, as Objective-C KVO accepts one: it never changes,
-  /// and its registration never fires.
-  func checkedObservableComponents(of path: String) throws(KeyValueCodingError) -> [String] {
+  /// Accepted, as Objective-C KVO accepts them: a first key whose
+  /// automatic notification is turned off (see
+  /// ``KeyValueObservingCustomization/automaticallyNotifiesObservers(for:)``),
+  /// whose changes are announced by hand; a path that reads an observable
+  /// key anywhere (a link that can be replaced); and a path of constants
+  /// and computed properties that read nothing observable — a constant
+  /// computed `title` through a `let` link — which never changes, and
+  /// whose registration never fires (the typed form's report says so when
+  /// a computed property is among them: see ``DerivedObservation/start(root:constant:site:)``).
+  func checkedObservableComponents(of path: String) throws(KeyValueCodingError) -> (components: [String], isConstant: Bool) {
     let components = try Self.checkedComponents(of: path)
-    if components.count == 1,
-      Self._$kvoSlot(forKey: components[0]) != nil || Self._$kvoIsConstant(forKey: components[0])
-    {
-      return components
+    if components.count == 1, Self._$kvoSlot(forKey: components[0]) != nil {
+      return (components, false)
     }
     let first = try Self.readableKeyPath(forKey: components[0])
     if let customization = Self.self as? any KeyValueObservingCustomization.Type,
       !customization.automaticallyNotifiesObservers(for: first)
     {
-      return components
+      return (components, false)
     }
     var keys: [ReadKey] = []
     let (_, accesses) = withAccessTracking { readStringPath(components, from: self, into: &keys) }
-    guard resolveDependencies(tracked: accesses, read: keys).isEmpty else { return components }
-    throw .notObservable(keyPath: path, key: components[0], type: "\(Self.self)")
+    guard resolveDependencies(tracked: accesses, read: keys).isEmpty else { return (components, false) }
+    switch silentPath(components) {
+    case .unannounced(let key, let type):
+      throw .notObservable(keyPath: path, key: key, type: "\(type)")
+    case .constants:
+      return (components, true)
+    case .computed:
+      return (components, false)
+    }
+  }
+
+  /// Why `components`, which read nothing observable, are silent (see
+  /// ``SilentPath``).
+  private func silentPath(_ components: [String]) -> SilentPath {
+    var object: any KeyValueObservable = self
+    var constantsOnly = true
+    for (index, key) in components.enumerated() {
+      let type = Swift.type(of: object)
+      if type._$kvoIsUnannounced(forKey: key) { return .unannounced(key: key, type: type) }
+      constantsOnly = constantsOnly && type._$kvoIsConstant(forKey: key)
+      guard index < components.count - 1, let keyPath = try? type.readableKeyPath(forKey: key),
+        let next = flattened(object[keyPath: keyPath]) as? any KeyValueObservable
+      else { break }
+      object = next
+    }
+    return constantsOnly ? .constants : .computed
   }
 
   /// The components of a string key path, checked against the key tables
@@ -258,6 +289,17 @@ extension KeyValueObservable {
     }
     return components
   }
+}
+
+/// Why a string key path that reads nothing observable is silent, found
+/// on the objects it holds now: the first property on the way that
+/// nothing announces, or what it reads instead.
+private enum SilentPath {
+  case unannounced(key: String, type: any KeyValueObservable.Type)
+  /// Constants (`let`s) only.
+  case constants
+  /// Constants, and computed properties that read nothing observable.
+  case computed
 }
 
 /// Reads a string key path from `root` key by key, through the dynamic type

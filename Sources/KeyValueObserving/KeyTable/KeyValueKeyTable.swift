@@ -282,6 +282,9 @@ public final class _KeyValueKey {
   /// Whether the property is a constant (`let`): observable by string,
   /// never changing.
   @usableFromInline let isConstant: Bool
+  /// Whether the property is stored but announces nothing: an ignored or a
+  /// lazy one (see ``_KeyValueKeyTableBuilder/unannounced(_:)``).
+  @usableFromInline let isUnannounced: Bool
 
   @usableFromInline
   init(
@@ -289,13 +292,15 @@ public final class _KeyValueKey {
     isKeyedByString: Bool = true,
     storage: ((_KeyValueStorageAccess) -> Bool)? = nil,
     getter: Any? = nil,
-    isConstant: Bool = false
+    isConstant: Bool = false,
+    isUnannounced: Bool = false
   ) {
     self.name = name
     self.isKeyedByString = isKeyedByString
     self.storage = storage
     self.getter = getter
     self.isConstant = isConstant
+    self.isUnannounced = isUnannounced
   }
 
   /// Keeps the key path of the `case` pattern that names the property.

@@ -59,9 +59,19 @@ public final class _KeyValueKeyTableBuilder {
     return key
   }
 
+  /// A stored property that announces nothing: an ignored or a lazy one.
+  /// Readable by string; a string key path that reads it and nothing
+  /// observable is refused, naming it.
+  public func unannounced(_ name: String) -> _KeyValueKey {
+    let key = _KeyValueKey(name, isUnannounced: true)
+    others.append(key)
+    return key
+  }
+
   /// A readable property that is not an observable stored one, nor a
-  /// constant: an ignored or lazy property, a computed one the table has
-  /// no getter for.
+  /// constant, nor an unannounced stored one: a computed property the
+  /// table has no getter for (an override, one with attributes), or
+  /// another the macro cannot classify.
   public func other(_ name: String) -> _KeyValueKey {
     let key = _KeyValueKey(name)
     others.append(key)

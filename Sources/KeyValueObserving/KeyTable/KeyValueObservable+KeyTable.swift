@@ -84,6 +84,12 @@ extension KeyValueObservable {
     _$kvoKeys.otherKey(forKey: key)?.isConstant ?? false
   }
 
+  /// Whether the property called `key` is stored but announces nothing:
+  /// an ignored or a lazy one.
+  static func _$kvoIsUnannounced(forKey key: String) -> Bool {
+    _$kvoSlot(forKey: key) == nil && _$kvoKeys.otherKey(forKey: key)?.isUnannounced == true
+  }
+
   /// Whether the property called `key` has a `private(set)` or
   /// `fileprivate(set)` setter, which key-value coding must not call by
   /// string (the key path the class builds for itself is writable).

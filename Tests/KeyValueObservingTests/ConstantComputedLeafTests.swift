@@ -1,0 +1,99 @@
+import KeyValueObserving
+import Testing
+
+/// A Mac app's view models, as ported: a title each subclass overrides
+/// with a constant, reached through the window's `let` link.
+@KeyValueObservable
+class PortedViewModel {
+  var title: String { "Downloads" }
+  var count = 0
+  @KeyValueIgnored var scratch = 0
+}
+
+@KeyValueObservable
+final class PortedHistoryViewModel: PortedViewModel {
+  override var title: String { "History" }
+}
+
+@KeyValueObservable
+final class PortedWindow {
+  let viewModel: PortedViewModel
+  let name = "main"
+
+  init(viewModel: PortedViewModel) {
+    self.viewModel = viewModel
+  }
+}
+
+@Suite("A constant computed leaf through a let link, observed by string")
+struct ConstantComputedLeafTests {
+  @Test("accepted as Objective-C KVO accepts it: registered, sent .initial with the override's value, never fired")
+  func constantLeafThroughLetLink() throws {
+    let window = PortedWindow(viewModel: PortedHistoryViewModel())
+    let log = ChangeLog()
+    let diagnostics = try capturingDiagnostics {
+      try window.addObserver(log, forKeyPath: "viewModel.title", options: [.initial, .new])
+    }
+    #expect(log.count == 1 && log.last?.change[.new] as? String == "History")
+    #expect(window.observationInfo.count == 1, "the registration is listed")
+    // A debug build says it never fires, as the typed form does: a computed
+    // property that does change must read what it depends on observably.
+    #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
+    #expect(diagnostics.first?.message.hasPrefix("observe(viewModel.title) on PortedWindow never notifies") == true)
+    window.viewModel.count += 1
+    #expect(log.count == 1, "nothing it reads can change")
+    #expect(window.removeObserver(log, forKeyPath: "viewModel.title"))
+    #expect(window.observationInfo.isEmpty)
+  }
+
+  @Test("the typed form agrees: it registers, reports the same kind, and never fires")
+  func typedFormAgrees() {
+    let window = PortedWindow(viewModel: PortedViewModel())
+    var values: [String] = []
+    var token: KeyValueObservation?
+    let diagnostics = capturingDiagnostics {
+      token = window.observe(\.viewModel.title, options: [.initial, .new]) { _, change in
+        values.append(change.newValue ?? "?")
+      }
+    }
+    #expect(values == ["Downloads"])
+    #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
+    window.viewModel.count += 1
+    #expect(values == ["Downloads"])
+    _ = token
+  }
+
+  @Test("a path of constants only is accepted with nothing to report")
+  func constantsOnly() throws {
+    let window = PortedWindow(viewModel: PortedViewModel())
+    let log = ChangeLog()
+    let diagnostics = try capturingDiagnostics {
+      try window.addObserver(log, forKeyPath: "viewModel", options: .initial)
+      try window.addObserver(log, forKeyPath: "name", options: .initial)
+    }
+    #expect(diagnostics.isEmpty)
+    #expect(log.count == 2)
+  }
+
+  @Test("an observable leaf through the let link notifies")
+  func observableLeafThroughLetLink() throws {
+    let window = PortedWindow(viewModel: PortedViewModel())
+    let log = ChangeLog()
+    try window.addObserver(log, forKeyPath: "viewModel.count", options: [.old, .new])
+    window.viewModel.count = 4
+    #expect(log.count == 1 && log.last?.change[.new] as? Int == 4)
+    window.removeObserver(log, forKeyPath: "viewModel.count")
+  }
+
+  @Test("a refusal names its cause: the ignored leaf on the object the link holds, not the link")
+  func refusalNamesTheLeaf() {
+    let window = PortedWindow(viewModel: PortedHistoryViewModel())
+    let log = ChangeLog()
+    #expect(
+      throws: KeyValueCodingError.notObservable(keyPath: "viewModel.scratch", key: "scratch", type: "PortedHistoryViewModel")
+    ) {
+      try window.addObserver(log, forKeyPath: "viewModel.scratch")
+    }
+    #expect(window.observationInfo.isEmpty)
+  }
+}
