@@ -20,13 +20,15 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
   /// The key paths: for registering, describing, and naming the sides in
   /// the write chain.
   @usableFromInline let keyPaths: BindingKeyPaths<KeyPath<Source, SourceValue>, ReferenceWritableKeyPath<Target, TargetValue>>
-  /// Reads the side given, converts, and writes the other.
-  @usableFromInline let write: (KeyValueBindingSide, Source, Target) -> BoundWrite
+  /// Reads the side given, converts, and writes the other, announcing the
+  /// write on the storage given when the written side is a computed
+  /// property (see ``ReferenceWritableKeyPath/bindingWrite(_:to:verifying:announcing:)``).
+  @usableFromInline let write: (KeyValueBindingSide, Source, Target, _KeyValueObservationStorage?) -> BoundWrite
 
   @inlinable
   init(
     keyPaths: BindingKeyPaths<KeyPath<Source, SourceValue>, ReferenceWritableKeyPath<Target, TargetValue>>,
-    write: @escaping (KeyValueBindingSide, Source, Target) -> BoundWrite
+    write: @escaping (KeyValueBindingSide, Source, Target, _KeyValueObservationStorage?) -> BoundWrite
   ) {
     self.keyPaths = keyPaths
     self.write = write
@@ -48,9 +50,11 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
   ) -> Self {
     let handedOver = BindingKeyPaths(source: handOver { keyPath }, target: handOver { targetKeyPath })
     let kept = BindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
-    return Self(keyPaths: handedOver) { side, source, target in
+    return Self(keyPaths: handedOver) { side, source, target, announced in
       guard side == .source else { return .unchanged }
-      return kept.target.bindingWrite(transform(borrowedRead(source, kept.source)), to: target, verifying: false)
+      return kept.target.bindingWrite(
+        transform(borrowedRead(source, kept.source)), to: target, verifying: false, announcing: announced
+      )
     }
   }
 
@@ -66,10 +70,14 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
       source: handOver { keyPath }, target: handOver { targetKeyPath }
     )
     let kept = BindingKeyPaths(source: consume keyPath, target: consume targetKeyPath)
-    return Self(keyPaths: handedOver) { side, source, target in
+    return Self(keyPaths: handedOver) { side, source, target, announced in
       side == .source
-        ? kept.target.bindingWrite(transform(borrowedRead(source, kept.source)), to: target, verifying: true)
-        : kept.source.bindingWrite(inverse(borrowedRead(target, kept.target)), to: source, verifying: true)
+        ? kept.target.bindingWrite(
+          transform(borrowedRead(source, kept.source)), to: target, verifying: true, announcing: announced
+        )
+        : kept.source.bindingWrite(
+          inverse(borrowedRead(target, kept.target)), to: source, verifying: true, announcing: announced
+        )
     }
   }
 }

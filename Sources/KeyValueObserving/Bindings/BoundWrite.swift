@@ -19,17 +19,24 @@ extension ReferenceWritableKeyPath {
   /// Only a `Value` that is `Equatable` is compared; any other is always
   /// written, and never verified.
   ///
+  /// A write to a computed property, whose setter announces nothing
+  /// itself, is announced to its observers on `announcing`, the object's
+  /// storage (see ``KeyValueObservable/setValue(_:forKey:)``); `nil` for
+  /// any other.
+  ///
   /// Called from an accessor specialised for its key path and types (see
   /// ``BindingAccessor``), where the optimiser resolves the `Equatable`
   /// conformance at compile time and compares directly.
   ///
   /// ```swift
-  /// let outcome = (\Field.text).bindingWrite("Ada", to: field, verifying: true)
+  /// let outcome = (\Field.text).bindingWrite("Ada", to: field, verifying: true, announcing: nil)
   /// ```
   @inlinable @inline(__always)
-  func bindingWrite(_ value: Value, to object: Root, verifying: Bool) -> BoundWrite {
+  func bindingWrite(
+    _ value: Value, to object: Root, verifying: Bool, announcing announced: _KeyValueObservationStorage?
+  ) -> BoundWrite {
     guard let equality = Value.self as? any Equatable.Type else {
-      object[keyPath: self] = value
+      write(value, to: object, announcing: announced)
       return .written
     }
     if boundValuesEqual(object[keyPath: self], value, equality)
@@ -37,9 +44,22 @@ extension ReferenceWritableKeyPath {
     {
       return .unchanged
     }
-    object[keyPath: self] = value
+    write(value, to: object, announcing: announced)
     guard verifying else { return .written }
     return boundValuesEqual(object[keyPath: self], value, equality) ? .written : .corrected
+  }
+
+  /// Sets `value`, announced on `announced` when it is a computed
+  /// property's write.
+  @inlinable @inline(__always)
+  func write(_ value: Value, to object: Root, announcing announced: _KeyValueObservationStorage?) {
+    guard let announced else {
+      object[keyPath: self] = value
+      return
+    }
+    announced.forwardManualChange(of: self, isPrior: true)
+    object[keyPath: self] = value
+    announced.forwardManualChange(of: self, isPrior: false)
   }
 }
 

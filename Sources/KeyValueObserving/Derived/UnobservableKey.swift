@@ -22,7 +22,9 @@ extension KeyValueObservable {
     }
     return observed + "reading it touches no observable property (only ignored properties, constants, or "
       + "what other, unmarked classes store); observe a stored property of a @KeyValueObservable class, "
-      + "or announce changes with willChangeValue/didChangeValue(for:)"
+      + "or announce changes with willChangeValue/didChangeValue(for:) (a computed property's writes through "
+      + "setValue(_:forKey:) and bindings are announced; a plain assignment is announced by withChange(for:) "
+      + "in its setter)"
   }
 
   /// The report of a chain through a class that announces nothing (see

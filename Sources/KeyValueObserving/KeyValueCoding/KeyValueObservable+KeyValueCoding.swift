@@ -30,6 +30,14 @@ extension KeyValueObservable {
   /// observers are notified once, as for an assignment. `nil` sets an
   /// optional property to `nil`. A failed set changes nothing.
   ///
+  /// A computed property with a setter is announced here, as Objective-C
+  /// KVO announces it: its observers — by key path and by string — are
+  /// told, with its getter read before and after, whatever storage the
+  /// setter writes (a defaults store, a C struct, another object). A
+  /// plain assignment to it in code announces nothing the setter does not
+  /// itself write to observable properties: announce it in the setter with
+  /// ``withChange(for:_:)`` where that matters.
+  ///
   /// ```swift
   /// try person.setValue(37, forKey: "age")       // observers of age are notified
   /// try person.setValue(nil, forKey: "nickname") // an optional property
@@ -67,6 +75,13 @@ extension KeyValueObservable {
     let typeName = "\(Self.self)"
     guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: typeName) }
     let keyPathType = type(of: keyPath)
+    // A computed property's setter announces nothing itself (the macro
+    // cannot see what it writes: a defaults store, a C struct, another
+    // object), so its write is announced here, as Objective-C KVO's
+    // swizzled setter announces it: its observers read the getter before
+    // and after. Changes its setter makes to observable properties join
+    // this one.
+    let announced = Self._$kvoGetter(for: keyPath) == nil ? nil : _$kvoObservedStorage?.takeUnretainedValue()
 
     // Opens the key path's root and value types, then writes through it.
     func write<Root>(_: Root.Type) -> KeyValueCodingError? {
@@ -85,7 +100,9 @@ extension KeyValueObservable {
         } else {
           return .typeMismatch(key: key, type: typeName, expected: "\(Value.self)", actual: "nil")
         }
+        announced?.forwardManualChange(of: keyPath, isPrior: true)
         root[keyPath: writable] = newValue
+        announced?.forwardManualChange(of: keyPath, isPrior: false)
         return nil
       }
       return _openExistential(keyPathType.valueType, do: write)

@@ -209,7 +209,10 @@ final class ManualChange<Value>: PendingChange {
 extension _KeyValueObservationStorage {
   /// A manual will (`isPrior`) or did of a key that is not stored — a
   /// computed key, a chain —, told to the observations of it, which are
-  /// filed under its key path: the typed and the string forms both.
+  /// filed under its key path: the typed and the string forms both. Also
+  /// how a write to a computed property through key-value coding or a
+  /// binding is announced.
+  @usableFromInline
   func forwardManualChange(of keyPath: AnyKeyPath, isPrior: Bool) {
     guard let anchors = beginChange(of: keyPath) else { return }
     anchors.forEachLive(closingChanges: !isPrior) { $0.forwardChange(isPrior: isPrior, from: nil) }

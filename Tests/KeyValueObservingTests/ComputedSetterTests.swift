@@ -1,0 +1,109 @@
+import KeyValueObserving
+import Synchronization
+import Testing
+
+/// Storage the macro cannot see, as `UserDefaults` is: a plain class.
+final class SettingsStore: Sendable {
+  private let values = Mutex<[String: Bool]>([:])
+
+  func bool(forKey key: String) -> Bool { values.withLock { $0[key] ?? false } }
+  func set(_ value: Bool, forKey key: String) { values.withLock { $0[key] = value } }
+}
+
+/// A view model whose `collapsed` lives in the settings store.
+@KeyValueObservable
+final class SidebarViewModel {
+  let settings = SettingsStore()
+  var collapsed: Bool {
+    get { settings.bool(forKey: "collapsed") }
+    set { settings.set(newValue, forKey: "collapsed") }
+  }
+}
+
+/// The same, announcing plain assignments in its setter.
+@KeyValueObservable
+final class AnnouncingSidebarViewModel {
+  let settings = SettingsStore()
+  var collapsed: Bool {
+    get { settings.bool(forKey: "collapsed") }
+    set { withChange(for: \.collapsed) { settings.set(newValue, forKey: "collapsed") } }
+  }
+}
+
+@KeyValueObservable
+final class Checkbox {
+  var isOn = false
+}
+
+@Suite("A computed property with a setter over storage the macro cannot see")
+struct ComputedSetterTests {
+  @Test("setValue(_:forKey:) announces it: typed and string observers agree, old and new from the getter")
+  func setValueByStringNotifies() throws {
+    let model = SidebarViewModel()
+    let log = ChangeLog()
+    var typed: [String] = []
+    var token: KeyValueObservation?
+    _ = capturingDiagnostics {
+      token = model.observe(\.collapsed, options: [.old, .new]) { _, change in
+        typed.append("\(change.oldValue!)→\(change.newValue!)")
+      }
+    }
+    try capturingDiagnostics { try model.addObserver(log, forKeyPath: "collapsed", options: [.old, .new]) }
+      .forEach { #expect($0.kind == .unobservableKeyPath) }
+    defer { model.removeObserver(log, forKeyPath: "collapsed") }
+    try model.setValue(true, forKey: "collapsed")
+    #expect(model.collapsed)
+    #expect(typed == ["false→true"])
+    #expect(log.count == 1 && log.last?.change[.old] as? Bool == false && log.last?.change[.new] as? Bool == true)
+    // A failed set changes nothing, and tells nobody.
+    #expect(throws: KeyValueCodingError.self) { try model.setValue("yes", forKey: "collapsed") }
+    #expect(typed.count == 1 && log.count == 1)
+    _ = token
+  }
+
+  @Test("a binding's write to it is announced, one way and both ways, without echo")
+  func bindingWritesNotify() {
+    let model = SidebarViewModel()
+    let checkbox = Checkbox()
+    var heard: [Bool] = []
+    var tokens: [KeyValueObservation] = []
+    _ = capturingDiagnostics {
+      tokens.append(model.observe(\.collapsed, options: .new) { _, change in heard.append(change.newValue!) })
+      tokens.append(checkbox.bind(\.isOn, to: model, \.collapsed))
+    }
+    checkbox.isOn = true
+    #expect(model.collapsed && heard == [true])
+    tokens.removeLast().invalidate()
+    _ = capturingDiagnostics {
+      tokens.append(model.bind(\.collapsed, twoWayTo: checkbox, \.isOn, initialValueFrom: .source))
+    }
+    checkbox.isOn = false
+    #expect(!model.collapsed && heard == [true, false], "the bound write is heard once")
+    #expect(!checkbox.isOn, "and not carried back")
+    try? model.setValue(true, forKey: "collapsed")
+    #expect(checkbox.isOn, "a write announced on the model side is carried to the checkbox")
+    #expect(heard == [true, false, true])
+    withExtendedLifetime(tokens) {}
+  }
+
+  @Test("a plain assignment announces nothing unless the setter announces it with withChange(for:)")
+  func plainAssignment() {
+    let model = SidebarViewModel()
+    let announcing = AnnouncingSidebarViewModel()
+    var heard = 0
+    var announcedHeard: [Bool] = []
+    var tokens: [KeyValueObservation] = []
+    _ = capturingDiagnostics {
+      tokens.append(model.observe(\.collapsed) { _, _ in heard += 1 })
+      tokens.append(announcing.observe(\.collapsed, options: .new) { _, change in announcedHeard.append(change.newValue!) })
+    }
+    model.collapsed = true
+    #expect(heard == 0, "the macro cannot see what the setter writes")
+    announcing.collapsed = true
+    #expect(announcedHeard == [true])
+    // Through key-value coding the two announcements join: told once.
+    try? announcing.setValue(false, forKey: "collapsed")
+    #expect(announcedHeard == [true, false])
+    withExtendedLifetime(tokens) {}
+  }
+}
