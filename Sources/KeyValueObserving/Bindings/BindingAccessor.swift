@@ -21,14 +21,14 @@ struct BindingAccessor<Source: AnyObject, Target: AnyObject, SourceValue, Target
   /// the write chain.
   @usableFromInline let keyPaths: BindingKeyPaths<KeyPath<Source, SourceValue>, ReferenceWritableKeyPath<Target, TargetValue>>
   /// Reads the side given, converts, and writes the other, announcing the
-  /// write on the storage given when the written side is a computed
-  /// property (see ``ReferenceWritableKeyPath/bindingWrite(_:to:verifying:announcing:)``).
-  @usableFromInline let write: (KeyValueBindingSide, Source, Target, _KeyValueObservationStorage?) -> BoundWrite
+  /// write through the announcement given when the written side is a
+  /// computed property (see ``ComputedWriteAnnouncement``).
+  @usableFromInline let write: (KeyValueBindingSide, Source, Target, Unmanaged<ComputedWriteAnnouncement>?) -> BoundWrite
 
   @inlinable
   init(
     keyPaths: BindingKeyPaths<KeyPath<Source, SourceValue>, ReferenceWritableKeyPath<Target, TargetValue>>,
-    write: @escaping (KeyValueBindingSide, Source, Target, _KeyValueObservationStorage?) -> BoundWrite
+    write: @escaping (KeyValueBindingSide, Source, Target, Unmanaged<ComputedWriteAnnouncement>?) -> BoundWrite
   ) {
     self.keyPaths = keyPaths
     self.write = write

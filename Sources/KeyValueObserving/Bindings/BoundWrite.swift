@@ -20,9 +20,8 @@ extension ReferenceWritableKeyPath {
   /// written, and never verified.
   ///
   /// A write to a computed property, whose setter announces nothing
-  /// itself, is announced to its observers on `announcing`, the object's
-  /// storage (see ``KeyValueObservable/setValue(_:forKey:)``); `nil` for
-  /// any other.
+  /// itself, is announced through `announcing` (see
+  /// ``ComputedWriteAnnouncement``); `nil` for any other.
   ///
   /// Called from an accessor specialised for its key path and types (see
   /// ``BindingAccessor``), where the optimiser resolves the `Equatable`
@@ -33,7 +32,7 @@ extension ReferenceWritableKeyPath {
   /// ```
   @inlinable @inline(__always)
   func bindingWrite(
-    _ value: Value, to object: Root, verifying: Bool, announcing announced: _KeyValueObservationStorage?
+    _ value: Value, to object: Root, verifying: Bool, announcing announced: Unmanaged<ComputedWriteAnnouncement>?
   ) -> BoundWrite {
     guard let equality = Value.self as? any Equatable.Type else {
       write(value, to: object, announcing: announced)
@@ -49,17 +48,15 @@ extension ReferenceWritableKeyPath {
     return boundValuesEqual(object[keyPath: self], value, equality) ? .written : .corrected
   }
 
-  /// Sets `value`, announced on `announced` when it is a computed
+  /// Sets `value`, announced by `announced` when it is a computed
   /// property's write.
   @inlinable @inline(__always)
-  func write(_ value: Value, to object: Root, announcing announced: _KeyValueObservationStorage?) {
-    guard let announced else {
-      object[keyPath: self] = value
-      return
-    }
-    announced.forwardManualChange(of: self, isPrior: true)
+  func write(_ value: Value, to object: Root, announcing announced: Unmanaged<ComputedWriteAnnouncement>?) {
+    // Unmanaged: the binding holds the announcement, and a retained
+    // optional would cost every write a retain and a release.
+    announced?._withUnsafeGuaranteedRef { $0.willWrite() }
     object[keyPath: self] = value
-    announced.forwardManualChange(of: self, isPrior: false)
+    announced?._withUnsafeGuaranteedRef { $0.didWrite() }
   }
 }
 

@@ -77,12 +77,12 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// Whether the target is `@KeyValueObservable`: only then can another
   /// binding carry from its property.
   @usableFromInline let targetIsObservable: Bool
-  /// The sides that are computed properties of a `@KeyValueObservable`
-  /// class, whose writes the binding announces (see
-  /// ``announcedStorage(_:of:)``): ``computedSource``, ``computedTarget``.
-  @usableFromInline let computedSides: UInt8
-  @inlinable static var computedSource: UInt8 { 1 }
-  @inlinable static var computedTarget: UInt8 { 2 }
+  /// How a write of each side is announced when it is a computed
+  /// property of a `@KeyValueObservable` class (see
+  /// ``ComputedWriteAnnouncement``); `nil` for a stored one, which
+  /// announces its own writes.
+  @usableFromInline let sourceAnnouncement: ComputedWriteAnnouncement?
+  @usableFromInline let targetAnnouncement: ComputedWriteAnnouncement?
   private let sourceKeyDescription: String
   private let targetKeyDescription: String
 
@@ -100,9 +100,12 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     targetKeyPath = keyPaths.target
     self.targetStorage = (target as? any KeyValueObservable)?._$kvoStorage()
     self.targetIsObservable = targetStorage != nil
-    let targetIsComputed = (Target.self as? any KeyValueObservable.Type)?._$kvoGetter(for: targetKeyPath) != nil
-    self.computedSides = (Source._$kvoGetter(for: sourceKeyPath) != nil ? Self.computedSource : 0)
-      | (targetIsComputed ? Self.computedTarget : 0)
+    self.sourceAnnouncement = ComputedWriteAnnouncement.ofComputed(sourceKeyPath, on: source)
+    if let observableTarget = target as? any KeyValueObservable {
+      self.targetAnnouncement = ComputedWriteAnnouncement.ofComputed(targetKeyPath, on: observableTarget)
+    } else {
+      self.targetAnnouncement = nil
+    }
     self.sourceKeyDescription = "\(Source.self).\(Source.describe(sourceKeyPath))"
     self.targetKeyDescription = Self.describe(targetKeyPath)
     let arrow = twoWay ? "⇄" : "→"
@@ -306,7 +309,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       ? SourceValue.self is any Equatable.Type : TargetValue.self is any Equatable.Type
     let looks = !isFirst && !writtenIsEquatable && (written == .source || targetIsObservable)
     let writtenProperty = looks ? property(written, of: sourceObject, targetObject) : nil
-    let announced = computedSides == 0 ? nil : announcedStorage(written, of: sourceObject)
+    let announced = (written == .target ? targetAnnouncement : sourceAnnouncement).map(Unmanaged.passUnretained)
     // Nobody reads the chain while no binding looks at it.
     guard lookingBindings.load(ordering: .relaxed) != 0 else {
       return accessor.write(side, sourceObject, targetObject, announced) == .corrected ? written : nil
@@ -320,21 +323,6 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
       return accessor.write(side, sourceObject, targetObject, announced)
     }
     return outcome == .corrected ? written : nil
-  }
-
-  /// The storage a write of `written` is announced on, when that side is
-  /// a computed property: its setter announces nothing itself, so the
-  /// binding announces the write, as key-value coding does (see
-  /// ``KeyValueObservable/setValue(_:forKey:)``). `nil` for a stored
-  /// property, which announces its own writes, and while nobody observes.
-  @usableFromInline
-  func announcedStorage(_ written: KeyValueBindingSide, of sourceObject: Source) -> _KeyValueObservationStorage? {
-    if written == .source {
-      guard computedSides & Self.computedSource != 0 else { return nil }
-      return sourceObject._$kvoObservedStorage?.takeUnretainedValue()
-    }
-    guard computedSides & Self.computedTarget != 0, let targetStorage, !targetStorage.isClosed else { return nil }
-    return targetStorage
   }
 
   @usableFromInline
