@@ -53,9 +53,9 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   /// A component of a key path before the last one holds an object that is
   /// not `@KeyValueObservable`, or a value that is not an object; or, for
   /// the observing forms (`addObserver`, a controller's string key paths),
-  /// `key` is a property nothing announces — a `@KeyValueIgnored` or a
-  /// `lazy` one — on a path that reads nothing observable, so that no
-  /// change of it could ever notify.
+  /// `key` is a property nothing announces — a `@KeyValueIgnored`, `lazy`
+  /// or property-wrapped one —, the path's last or on a path that reads
+  /// nothing observable, so that no change of it could ever notify.
   ///
   /// ```swift
   /// try person.value(forKeyPath: "name.count")
@@ -84,13 +84,13 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
     case .nilIntermediate(let keyPath, let key, let type):
       "\(type).\(key.abbreviated) is nil, so key path \"\(keyPath.abbreviated)\" cannot go on"
     case .notObservable(let keyPath, let key, let type) where keyPath == key:
-      "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored or lazy)"
+      "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or property-wrapped)"
     case .notObservable(let keyPath, let key, let type) where keyPath.hasSuffix("." + key):
-      "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored or lazy), "
+      "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or property-wrapped), "
         + "so key path \"\(keyPath.abbreviated)\" would never fire"
     case .notObservable(let keyPath, let key, let type):
       "\(type).\(key.abbreviated) does not hold a @KeyValueObservable object whose changes notify (it holds another "
-        + "type, or it is @KeyValueIgnored or lazy), so key path \"\(keyPath.abbreviated)\" cannot go on"
+        + "type, or it is @KeyValueIgnored, lazy or property-wrapped), so key path \"\(keyPath.abbreviated)\" cannot go on"
     }
   }
 }

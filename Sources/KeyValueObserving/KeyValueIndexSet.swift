@@ -5,8 +5,9 @@
 /// It is a sorted set of non-negative positions, kept as ranges that
 /// neither overlap nor touch — what `IndexSet` and `RangeSet<Int>` hold —
 /// and converts to both where they exist: to `RangeSet` with
-/// `RangeSet(_:)` (macOS 15, iOS 18 and later), to Foundation's
-/// `IndexSet` with `IndexSet(_:)`, which takes any sequence of positions.
+/// `RangeSet(_:)` (macOS 15, iOS 18 and later); to Foundation's `IndexSet`
+/// range by range (`IndexSet(_:)` takes it too, as a sequence of
+/// positions, but one at a time: slow for millions).
 ///
 /// ```swift
 /// func observeValue(forKeyPath keyPath: String, of object: AnyObject,
@@ -14,7 +15,8 @@
 ///     guard let indexes = change[.indexes] as? KeyValueIndexSet else { return }
 ///     print(indexes.ranges)                                // [2..<4]
 ///     collectionView.insertItems(at: indexes.map { IndexPath(item: $0, section: 0) })
-///     let set = IndexSet(indexes)                          // with Foundation
+///     var set = IndexSet()                                  // with Foundation
+///     for range in indexes.ranges { set.insert(integersIn: range) }
 /// }
 /// ```
 public struct KeyValueIndexSet: Sendable, Hashable, Sequence, CustomStringConvertible {
@@ -26,13 +28,15 @@ public struct KeyValueIndexSet: Sendable, Hashable, Sequence, CustomStringConver
   }
 
   /// The positions in `ranges`, which may come in any order; overlapping
-  /// and touching ranges are merged, empty ones dropped.
+  /// and touching ranges are merged, empty ones dropped. Positions are
+  /// never negative: the negative part of a range is dropped.
   ///
   /// ```swift
   /// KeyValueIndexSet([4..<6, 0..<1, 5..<8]).ranges  // [0..<1, 4..<8]
+  /// KeyValueIndexSet([-3..<2]).ranges                // [0..<2]
   /// ```
   public init(_ ranges: some Sequence<Range<Int>>) {
-    self.init(IndexRanges(normalizing: ranges))
+    self.init(IndexRanges(normalizing: ranges.lazy.map { Swift.max(0, $0.lowerBound)..<Swift.max(0, $0.upperBound) }))
   }
 
   /// The positions in `range`.

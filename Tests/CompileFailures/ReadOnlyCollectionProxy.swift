@@ -9,6 +9,8 @@ final class Tag {
   private(set) var images: [String] = []
   private(set) var ids: Set<Int> = []
   var shown: [String] { images }
+  var pending: [String]? = nil
+  var count = 0
 }
 
 func misuse(_ tag: Tag) {
@@ -21,6 +23,10 @@ func misuse(_ tag: Tag) {
   // expected-error: this array property cannot be set here
   tag.mutableSetValue(for: \.ids).insert(1)
   // expected-error: this Set property cannot be set here
+  tag.mutableArrayValue(for: \.pending).append("y")
+  // expected-error: needs a non-optional array property
+  tag.mutableArrayValue(for: \.count).removeAll()
+  // expected-error: mutableArrayValue(for:) needs a writable key path to an array property
 }
 
 // no other errors

@@ -16,6 +16,9 @@ struct ChangeIndexSetTests {
     #expect(indexes.ranges == [1..<3])
     #expect(Array(indexes) == [1, 2] && indexes.count == 2)
     #expect(IndexSet(indexes) == IndexSet(integersIn: 1..<3), "Foundation's IndexSet takes it as any sequence of positions")
+    var byRanges = IndexSet()
+    for range in indexes.ranges { byRanges.insert(integersIn: range) }
+    #expect(byRanges == IndexSet(indexes), "or range by range, as the documentation shows for large sets")
     #expect(RangeSet(indexes) == RangeSet(1..<3))
     #expect(KeyValueIndexSet(RangeSet(1..<3)) == indexes, "and back")
     #expect(indexes.description == "[1..<3]")
@@ -44,6 +47,9 @@ struct ChangeIndexSetTests {
     #expect(set.ranges == [0..<1, 4..<8])
     #expect(set == KeyValueIndexSet([0..<1, 4..<6, 6..<8]), "equal when they hold the same positions")
     #expect(KeyValueIndexSet([]).isEmpty && KeyValueIndexSet(integersIn: 2..<4).count == 2)
+    // Positions are never negative, so a count never overflows.
+    #expect(KeyValueIndexSet([-3..<2]).ranges == [0..<2])
+    #expect(KeyValueIndexSet([Int.min..<0, 0..<Int.max]).count == Int.max)
   }
 
   @Test("the kind's raw values are NSKeyValueChange's, for ported code that compares them")

@@ -18,6 +18,7 @@ final class PortedHistoryViewModel: PortedViewModel {
 @KeyValueObservable
 final class PortedWindow {
   let viewModel: PortedViewModel
+  var replaceable = PortedViewModel()
   let name = "main"
 
   init(viewModel: PortedViewModel) {
@@ -95,5 +96,35 @@ struct ConstantComputedLeafTests {
       try window.addObserver(log, forKeyPath: "viewModel.scratch")
     }
     #expect(window.observationInfo.isEmpty)
+  }
+
+  @Test("an ignored last property is refused behind a link that announces, naming it")
+  func ignoredLeafBehindObservableLink() {
+    let window = PortedWindow(viewModel: PortedViewModel())
+    let log = ChangeLog()
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "replaceable.scratch", key: "scratch", type: "PortedViewModel")) {
+      try window.addObserver(log, forKeyPath: "replaceable.scratch")
+    }
+    let message = KeyValueCodingError.notObservable(keyPath: "replaceable.scratch", key: "scratch", type: "PortedViewModel")
+      .description
+    #expect(message.hasPrefix("PortedViewModel.scratch cannot be observed: no assignment notifies it"))
+    #expect(window.observationInfo.isEmpty)
+  }
+
+  @Test("a manual did of a computed key with no will notifies nothing and is reported, as for a stored key")
+  func unmatchedManualDidOfComputedKey() throws {
+    let model = PortedViewModel()
+    var heard = 0
+    var token: KeyValueObservation?
+    _ = capturingDiagnostics { token = model.observe(\.title) { _, _ in heard += 1 } }
+    let diagnostics = try capturingDiagnostics {
+      try model.didChangeValue(forKey: "title")
+      model.didChangeValue(for: \.title)
+    }
+    #expect(heard == 0)
+    #expect(diagnostics.map(\.kind) == [.unmatchedDidChange, .unmatchedDidChange])
+    try model.withChange(forKey: "title") {}
+    #expect(heard == 1, "a matched pair still notifies")
+    _ = token
   }
 }

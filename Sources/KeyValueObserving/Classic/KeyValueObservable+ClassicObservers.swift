@@ -36,10 +36,11 @@ extension KeyValueObservable {
   ///   - line: The line of the call, likewise.
   /// - Throws: ``KeyValueCodingError`` for an empty key path or component,
   ///   an unknown key, a component before the last whose type is not a
-  ///   `@KeyValueObservable` class, or a path that reads a property nothing
-  ///   announces and nothing observable
+  ///   `@KeyValueObservable` class, or a path with a property nothing
+  ///   announces on it (a `@KeyValueIgnored`, `lazy` or property-wrapped
+  ///   one) as its last, or reading nothing observable besides
   ///   (``KeyValueCodingError/notObservable(keyPath:key:type:)``, naming
-  ///   that property: a `@KeyValueIgnored` or a `lazy` one). A key whose
+  ///   that property). A key whose
   ///   automatic notification is turned off is accepted, as it is
   ///   announced by hand; so is a path of constants (`let`s) and computed
   ///   properties that read nothing observable — a constant computed
@@ -207,9 +208,10 @@ extension KeyValueObservable {
   /// The components of a string key path that may be observed: checked
   /// against the key tables of the types along it, and refused with
   /// ``KeyValueCodingError/notObservable(keyPath:key:type:)`` naming the
-  /// cause when it reads a property nothing announces — an ignored or a
-  /// lazy one — and nothing observable, so that a registration that could
-  /// miss every change is an error, not silence. `isConstant`: whether
+  /// cause when a property on the way announces nothing — an ignored, lazy
+  /// or property-wrapped stored one — and it is the last, or nothing
+  /// observable is read, so that a registration that could miss every
+  /// change is an error, not silence. `isConstant`: whether
   /// the path reads constants (`let`s) only, so that it is expected never
   /// to notify.
   ///
@@ -233,34 +235,39 @@ extension KeyValueObservable {
     {
       return (components, false)
     }
+    let properties = pathProperties(components)
+    // A last property nothing announces is never heard, whatever the
+    // links before it announce.
+    if properties.leafIsUnannounced, let (key, type) = properties.firstUnannounced {
+      throw .notObservable(keyPath: path, key: key, type: "\(type)")
+    }
     var keys: [ReadKey] = []
     let (_, accesses) = withAccessTracking { readStringPath(components, from: self, into: &keys) }
     guard resolveDependencies(tracked: accesses, read: keys).isEmpty else { return (components, false) }
-    switch silentPath(components) {
-    case .unannounced(let key, let type):
+    if let (key, type) = properties.firstUnannounced {
       throw .notObservable(keyPath: path, key: key, type: "\(type)")
-    case .constants:
-      return (components, true)
-    case .computed:
-      return (components, false)
     }
+    return (components, properties.constantsOnly)
   }
 
-  /// Why `components`, which read nothing observable, are silent (see
-  /// ``SilentPath``).
-  private func silentPath(_ components: [String]) -> SilentPath {
+  /// What the properties along `components` are, on the objects the path
+  /// holds now (see ``PathProperties``).
+  private func pathProperties(_ components: [String]) -> PathProperties {
+    var properties = PathProperties()
     var object: any KeyValueObservable = self
-    var constantsOnly = true
     for (index, key) in components.enumerated() {
       let type = Swift.type(of: object)
-      if type._$kvoIsUnannounced(forKey: key) { return .unannounced(key: key, type: type) }
-      constantsOnly = constantsOnly && type._$kvoIsConstant(forKey: key)
+      if type._$kvoIsUnannounced(forKey: key) {
+        if properties.firstUnannounced == nil { properties.firstUnannounced = (key, type) }
+        properties.leafIsUnannounced = index == components.count - 1
+      }
+      properties.constantsOnly = properties.constantsOnly && type._$kvoIsConstant(forKey: key)
       guard index < components.count - 1, let keyPath = try? type.readableKeyPath(forKey: key),
         let next = flattened(object[keyPath: keyPath]) as? any KeyValueObservable
       else { break }
       object = next
     }
-    return constantsOnly ? .constants : .computed
+    return properties
   }
 
   /// The components of a string key path, checked against the key tables
@@ -291,15 +298,17 @@ extension KeyValueObservable {
   }
 }
 
-/// Why a string key path that reads nothing observable is silent, found
-/// on the objects it holds now: the first property on the way that
-/// nothing announces, or what it reads instead.
-private enum SilentPath {
-  case unannounced(key: String, type: any KeyValueObservable.Type)
-  /// Constants (`let`s) only.
-  case constants
-  /// Constants, and computed properties that read nothing observable.
-  case computed
+/// What the properties along a string key path are, found on the objects
+/// it holds now (up to a `nil` link): why a path is refused, or expected
+/// never to notify.
+private struct PathProperties {
+  /// The first property on the way that nothing announces (an ignored,
+  /// lazy or property-wrapped stored one), with the type it was found on.
+  var firstUnannounced: (key: String, type: any KeyValueObservable.Type)?
+  /// Whether the path's last property is one nothing announces.
+  var leafIsUnannounced = false
+  /// Whether every property reached is a constant (`let`).
+  var constantsOnly = true
 }
 
 /// Reads a string key path from `root` key by key, through the dynamic type

@@ -66,6 +66,9 @@ extension DerivedObservation {
       }
     } else {
       guard sender.isLive else { return }
+      // A manual did of the observed key path itself, with no will open
+      // on this thread: notifies nothing, as for a stored key.
+      guard sender !== self else { return reportUnmatchedManualDid() }
     }
     // Asked through the optional, not bound with `if let`: the optimiser
     // retained a bound rerun for the rest of the did, a retain and a

@@ -89,6 +89,16 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     }
   }
 
+  /// A manual did of the observed key path with no will open on this
+  /// thread: reported, as for a stored key, and nothing is notified.
+  @usableFromInline
+  final func reportUnmatchedManualDid() {
+    reportProblem(
+      .unmatchedDidChange,
+      "didChangeValue of \(keyPathDescription) without a matching willChangeValue on this thread; nothing was notified"
+    )
+  }
+
   /// Whether the observation ended: invalidated, or the object deinitialised.
   @usableFromInline
   final var isEnded: Bool { ended.load(ordering: .acquiring) }

@@ -71,6 +71,38 @@ extension KeyValueObservable {
     fatalError("unavailable")
   }
 
+  /// Refuses, at compile time, an optional array property, naming what to
+  /// write instead: a proxy inserts into an array, and `nil` is none.
+  ///
+  /// ```swift
+  /// // In the class: var images: [Image]? = nil
+  /// tag.mutableArrayValue(for: \.images)  // error: needs a non-optional array property
+  /// ```
+  @available(
+    *,
+    unavailable,
+    message: "mutableArrayValue(for:) needs a non-optional array property: a proxy inserts into an array, and nil is none; declare it '= []' (Objective-C's key-value coding treated a nil array as empty)"
+  )
+  public func mutableArrayValue<Element>(for keyPath: KeyPath<Self, [Element]?>) -> KeyValueMutableArray<Self, Element> {
+    fatalError("unavailable")
+  }
+
+  /// Refuses, at compile time, an optional `Set` property, as the array
+  /// form does.
+  ///
+  /// ```swift
+  /// // In the class: var ids: Set<Int>? = nil
+  /// team.mutableSetValue(for: \.ids)  // error: needs a non-optional Set property
+  /// ```
+  @available(
+    *,
+    unavailable,
+    message: "mutableSetValue(for:) needs a non-optional Set property: a proxy inserts into a set, and nil is none; declare it '= []' (Objective-C's key-value coding treated a nil set as empty)"
+  )
+  public func mutableSetValue<Element: Hashable>(for keyPath: KeyPath<Self, Set<Element>?>) -> KeyValueMutableSet<Self, Element> {
+    fatalError("unavailable")
+  }
+
   /// Refuses, at compile time, a key path that is not a writable array
   /// property, naming what ``mutableArrayValue(for:)`` needs instead of a
   /// generic-inference error.
@@ -83,7 +115,9 @@ extension KeyValueObservable {
     unavailable,
     message: "mutableArrayValue(for:) needs a writable key path to an array property ([Element]); use mutableSetValue(for:) for a Set"
   )
-  public func mutableArrayValue<Value>(for keyPath: KeyPath<Self, Value>) -> Never {
+  public func mutableArrayValue<Value>(for keyPath: KeyPath<Self, Value>) -> KeyValueMutableArray<Self, Value> {
+    // The proxy's type, not `Never`, so that a call on the result is
+    // refused with this message rather than a failed conversion.
     fatalError("unavailable")
   }
 
