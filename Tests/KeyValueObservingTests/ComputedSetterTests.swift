@@ -107,3 +107,68 @@ struct ComputedSetterTests {
     withExtendedLifetime(tokens) {}
   }
 }
+
+/// A view model base whose computed property a subclass inherits, and one
+/// that overrides it.
+@KeyValueObservable
+class PanelModel {
+  let settings = SettingsStore()
+  var pinned: Bool {
+    get { settings.bool(forKey: "pinned") }
+    set { settings.set(newValue, forKey: "pinned") }
+  }
+}
+
+@KeyValueObservable
+final class InspectorPanelModel: PanelModel {
+  var extra = 0
+}
+
+@KeyValueObservable
+final class LockedPanelModel: PanelModel {
+  override var pinned: Bool {
+    get { super.pinned }
+    set { super.pinned = newValue }
+  }
+}
+
+@Suite("A computed property over other storage, on a subclass")
+struct InheritedComputedSetterTests {
+  @Test("every form hears every announced write once, whatever class the key path is rooted at", arguments: [false, true])
+  func everyFormHearsEveryWrite(overridden: Bool) throws {
+    let model: PanelModel = overridden ? LockedPanelModel() : InspectorPanelModel()
+    var heard = [0, 0, 0]
+    let log = ChangeLog()
+    var tokens: [KeyValueObservation] = []
+    _ = try capturingDiagnostics {
+      if let inspector = model as? InspectorPanelModel {
+        tokens.append(inspector.observe(\.pinned) { _, _ in heard[0] += 1 })
+      } else if let locked = model as? LockedPanelModel {
+        tokens.append(locked.observe(\.pinned) { _, _ in heard[0] += 1 })
+      }
+      tokens.append(model.observe(\.pinned) { _, _ in heard[1] += 1 })
+      try model.addObserver(log, forKeyPath: "pinned")
+    }
+    defer { model.removeObserver(log, forKeyPath: "pinned") }
+    try model.setValue(true, forKey: "pinned")
+    heard[2] = log.count
+    #expect(heard == [1, 1, 1], "setValue(_:forKey:)")
+    if let inspector = model as? InspectorPanelModel {
+      inspector.withChange(for: \.pinned) { inspector.pinned = false }
+    } else if let locked = model as? LockedPanelModel {
+      locked.withChange(for: \.pinned) { locked.pinned = false }
+    }
+    heard[2] = log.count
+    #expect(heard == [2, 2, 2], "withChange(for:) on the subclass's key path")
+    let checkbox = Checkbox()
+    if let inspector = model as? InspectorPanelModel {
+      tokens.append(checkbox.bind(\.isOn, to: inspector, \.pinned))
+    } else if let locked = model as? LockedPanelModel {
+      tokens.append(checkbox.bind(\.isOn, to: locked, \.pinned))
+    }
+    checkbox.isOn = true
+    heard[2] = log.count
+    #expect(model.pinned && heard == [3, 3, 3], "a binding's write")
+    withExtendedLifetime(tokens) {}
+  }
+}

@@ -27,7 +27,7 @@ final class ComputedWriteAnnouncement: @unchecked Sendable {
   static func ofComputed<Object: KeyValueObservable>(
     _ keyPath: AnyKeyPath, on object: Object
   ) -> ComputedWriteAnnouncement? {
-    guard Object._$kvoGetter(for: keyPath) != nil else { return nil }
+    guard Object._$kvoNamesComputedProperty(keyPath) else { return nil }
     return ComputedWriteAnnouncement(storage: object._$kvoStorage(), keyPath: keyPath)
   }
 

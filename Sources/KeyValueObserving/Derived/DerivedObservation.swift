@@ -163,7 +163,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     self.handler = handler
     self.hooks = hooks
     self.changes = changes
-    super.init(keyPath: keyPath, rootStorage: storage, options: options, slot: slot)
+    // Filed as every form of the same property files it, and announces it.
+    super.init(keyPath: Root._$kvoFilingKeyPath(keyPath), rootStorage: storage, options: options, slot: slot)
   }
 
   deinit {

@@ -84,6 +84,20 @@ extension KeyValueObservable {
     _$kvoKeys.otherKey(forKey: key)?.isConstant ?? false
   }
 
+  /// The key path the observations of the property `keyPath` names are
+  /// filed under, and its announcements made under (see
+  /// ``_KeyValueKeyTable/filingKeyPath(for:)``): the same whatever class
+  /// of the hierarchy `keyPath` is rooted at.
+  static func _$kvoFilingKeyPath(_ keyPath: AnyKeyPath) -> AnyKeyPath {
+    _$kvoKeys.filingKeyPath(for: keyPath)
+  }
+
+  /// Whether `keyPath` names one computed property of the class or a
+  /// superclass, whose writes key-value coding and bindings announce.
+  static func _$kvoNamesComputedProperty(_ keyPath: AnyKeyPath) -> Bool {
+    _$kvoKeys.namesComputedProperty(keyPath)
+  }
+
   /// Whether the property called `key` is stored but announces nothing:
   /// an ignored or a lazy one.
   static func _$kvoIsUnannounced(forKey key: String) -> Bool {

@@ -214,7 +214,7 @@ extension _KeyValueObservationStorage {
   /// binding is announced.
   @usableFromInline
   func forwardManualChange(of keyPath: AnyKeyPath, isPrior: Bool) {
-    guard let anchors = beginChange(of: keyPath) else { return }
+    guard let anchors = beginChange(of: objectType._$kvoFilingKeyPath(keyPath)) else { return }
     anchors.forEachLive(closingChanges: !isPrior) { $0.forwardChange(isPrior: isPrior, from: nil) }
     endChange(anchors)
   }
