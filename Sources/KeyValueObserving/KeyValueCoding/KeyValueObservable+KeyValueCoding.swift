@@ -129,7 +129,9 @@ extension KeyValueObservable {
 
   /// Sets the value at a dotted key path such as `"address.city"`, through
   /// the last object's setter (its observers, and those of any chain through
-  /// it, are notified once).
+  /// it, are notified once; a computed last property's write is announced
+  /// to the observations of that property on the last object, as
+  /// ``setValue(_:forKey:)`` announces it).
   ///
   /// ```swift
   /// try person.setValue("Oslo", forKeyPath: "address.city")
