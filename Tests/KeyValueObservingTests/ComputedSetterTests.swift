@@ -172,3 +172,77 @@ struct InheritedComputedSetterTests {
     withExtendedLifetime(tokens) {}
   }
 }
+
+/// A computed key declared to depend on a computed property over other
+/// storage: Cocoa's `keyPathsForValuesAffectingLabel` returning `volume`.
+@KeyValueObservable
+final class Mixer: KeyValueObservingCustomization {
+  let settings = SettingsStore()
+  var volume: Bool {
+    get { settings.bool(forKey: "volume") }
+    set { settings.set(newValue, forKey: "volume") }
+  }
+  var label: String { volume ? "loud" : "quiet" }
+
+  static func keyPathsAffectingValue(for key: AnyKeyPath) -> Set<AnyKeyPath> {
+    key == \Mixer.label ? [\Mixer.volume] : []
+  }
+}
+
+@Suite("A key declared to depend on a computed property over other storage")
+struct DeclaredComputedDependencyTests {
+  @Test("hears the property's announced writes, typed and by string, with nothing reported")
+  func declaredDependentHears() throws {
+    let mixer = Mixer()
+    let log = ChangeLog()
+    var typed: [String] = []
+    var token: KeyValueObservation?
+    let diagnostics = try capturingDiagnostics {
+      token = mixer.observe(\.label, options: [.old, .new]) { _, change in
+        typed.append("\(change.oldValue!)→\(change.newValue!)")
+      }
+      try mixer.addObserver(log, forKeyPath: "label", options: .new)
+    }
+    defer { mixer.removeObserver(log, forKeyPath: "label") }
+    #expect(diagnostics.isEmpty, "a declared dependency is something to hear: nothing to report")
+    try mixer.setValue(true, forKey: "volume")
+    #expect(typed == ["quiet→loud"] && log.last?.change[.new] as? String == "loud")
+    mixer.withChange(for: \.volume) { mixer.volume = false }
+    #expect(typed == ["quiet→loud", "loud→quiet"] && log.count == 2)
+    #expect(mixer.observationInfo.contains { $0.dependencies.contains("volume") }, "listed as what it depends on")
+    _ = token
+  }
+}
+
+@KeyValueObservable
+final class SidebarWindow {
+  let sidebar = SidebarViewModel()
+  var replaceable = SidebarViewModel()
+}
+
+@Suite("A chain by string through to a computed property over other storage")
+struct ComputedLeafChainTests {
+  @Test("hears the leaf's announced writes, through a let link and a var link")
+  func stringChainHearsLeaf() throws {
+    let window = SidebarWindow()
+    let log = ChangeLog()
+    _ = try capturingDiagnostics {
+      try window.addObserver(log, forKeyPath: "sidebar.collapsed", options: [.old, .new])
+      try window.addObserver(log, forKeyPath: "replaceable.collapsed", options: [.old, .new])
+    }
+    defer {
+      window.removeObserver(log, forKeyPath: "sidebar.collapsed")
+      window.removeObserver(log, forKeyPath: "replaceable.collapsed")
+    }
+    try window.setValue(true, forKeyPath: "sidebar.collapsed")
+    #expect(log.calls.elements.map(\.keyPath) == ["sidebar.collapsed"])
+    #expect(log.last?.change[.old] as? Bool == false && log.last?.change[.new] as? Bool == true)
+    window.replaceable.withChange(for: \.collapsed) { window.replaceable.collapsed = true }
+    #expect(log.calls.elements.map(\.keyPath) == ["sidebar.collapsed", "replaceable.collapsed"])
+    // Replacing the link re-registers with the new object's property.
+    let next = SidebarViewModel()
+    window.replaceable = next
+    try next.setValue(false, forKey: "collapsed")
+    #expect(log.count == 4, "the link's change, then the new leaf's")
+  }
+}

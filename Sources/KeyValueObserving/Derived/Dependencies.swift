@@ -1,20 +1,41 @@
 /// One observable key of one object that a derived key depends on, as a
 /// resolution finds it (see ``DependencyRegistration`` for one registered
-/// with).
+/// with): a stored property, by its slot, or a computed one declared as a
+/// dependency, by the key path its announcements are made under (see
+/// ``KeyValueObservable/setValue(_:forKey:)``).
 @usableFromInline
 struct Dependency {
   /// The object's storage, which the derived observation registers with.
   /// Holding it keeps its identity from being reused.
   @usableFromInline let storage: _KeyValueObservationStorage
   @usableFromInline let slot: Int
+  /// A computed property's filing key path (see
+  /// ``_KeyValueKeyTable/filingKeyPath(for:)``), with ``slot`` the
+  /// registrations' key-path slot; `nil` for a stored property.
+  let keyPath: AnyKeyPath?
+
+  init(storage: _KeyValueObservationStorage, slot: Int, keyPath: AnyKeyPath? = nil) {
+    self.storage = storage
+    self.slot = slot
+    self.keyPath = keyPath
+  }
+
+  /// A dependency on the computed property `keyPath` of `object`.
+  init(computed keyPath: AnyKeyPath, of object: some KeyValueObservable) {
+    self.init(
+      storage: object._$kvoStorage(), slot: _KeyValueRegistration.keyPathSlot,
+      keyPath: type(of: object)._$kvoFilingKeyPath(keyPath)
+    )
+  }
 
   func isSame(as other: Dependency) -> Bool {
-    storage === other.storage && slot == other.slot
+    storage === other.storage && slot == other.slot && keyPath == other.keyPath
   }
 
   /// The key's name on its object's type (`#3` where the type has none).
   var keyName: String {
-    storage.objectType._$kvoKey(forSlot: slot) ?? "#\(slot)"
+    if let keyPath { return storage.objectType._$kvoName(for: keyPath) ?? "\(keyPath)" }
+    return storage.objectType._$kvoKey(forSlot: slot) ?? "#\(slot)"
   }
 }
 
@@ -38,7 +59,13 @@ struct ReadKey {
 /// key path) is read once, so cycles of declarations end.
 func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]) -> [Dependency] {
   var resolution = DependencyResolution(expectedCount: accesses.count)
-  for key in keys {
+  for (index, key) in keys.enumerated() {
+    // A computed property a string key path goes through, after its
+    // first key (under which the observation itself is filed), is heard
+    // through its announcements, as a declared one is.
+    if index > 0 {
+      resolution.addIfComputed(key.keyPath, on: key.object)
+    }
     guard let customization = type(of: key.object) as? any KeyValueObservingCustomization.Type else { continue }
     resolution.markRead(key.keyPath, on: key.object)
     resolution.declare(customization.keyPathsAffectingValue(for: key.keyPath), on: key.object)
@@ -58,6 +85,7 @@ private struct DependencyResolution {
   private struct Key: Hashable {
     let storage: ObjectIdentifier
     let slot: Int
+    let keyPath: AnyKeyPath?
   }
 
   private(set) var dependencies: [Dependency] = []
@@ -107,9 +135,12 @@ private struct DependencyResolution {
       guard !dependencies.contains(where: { $0.isSame(as: dependency) }) else { return false }
     } else {
       if seen.isEmpty {
-        seen = Set(dependencies.map { Key(storage: ObjectIdentifier($0.storage), slot: $0.slot) })
+        seen = Set(dependencies.map { Key(storage: ObjectIdentifier($0.storage), slot: $0.slot, keyPath: $0.keyPath) })
       }
-      guard seen.insert(Key(storage: ObjectIdentifier(dependency.storage), slot: dependency.slot)).inserted else {
+      guard
+        seen.insert(Key(storage: ObjectIdentifier(dependency.storage), slot: dependency.slot, keyPath: dependency.keyPath))
+          .inserted
+      else {
         return false
       }
     }
@@ -125,12 +156,25 @@ private struct DependencyResolution {
     while let (object, keyPath) = pending.popLast() {
       guard read.insert(Read(object: ObjectIdentifier(object), keyPath: keyPath)).inserted else { continue }
       objects.append(object)
+      addIfComputed(keyPath, on: object)
       let (_, accesses) = withAccessTracking { Self.read(keyPath, on: object) }
       if let customization = type(of: object) as? any KeyValueObservingCustomization.Type {
         declare(customization.keyPathsAffectingValue(for: keyPath), on: object)
       }
       add(accesses)
     }
+  }
+
+  /// Depends on `keyPath` of `object` when it names a computed property:
+  /// one over storage nothing tracks is heard through its announcements
+  /// (a write through key-value coding or a binding, or `withChange` in
+  /// its setter), filed under its key path.
+  mutating func addIfComputed(_ keyPath: AnyKeyPath, on object: any KeyValueObservable) {
+    func add(_ object: some KeyValueObservable) {
+      guard type(of: object)._$kvoNamesComputedProperty(keyPath) else { return }
+      _ = insert(Dependency(computed: keyPath, of: object))
+    }
+    add(object)
   }
 
   private static func read(_ keyPath: AnyKeyPath, on object: some KeyValueObservable) -> Any? {

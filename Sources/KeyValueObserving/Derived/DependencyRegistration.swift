@@ -18,19 +18,27 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
   /// is in. Holding it keeps its identity from being reused; the storage
   /// holds this registration only until it removes it or closes.
   @usableFromInline let storage: _KeyValueObservationStorage
+  /// The key path it is filed under, for a computed property's
+  /// announcements (see ``Dependency/keyPath``); `nil` for a slot.
+  private let keyPath: AnyKeyPath?
 
-  init(forwardingTo observer: DerivedObservationBase, storage: _KeyValueObservationStorage, slot: Int) {
-    self.storage = storage
-    super.init(forwardingTo: observer, options: .prior, slot: slot)
+  init(forwardingTo observer: DerivedObservationBase, dependency: Dependency) {
+    self.storage = dependency.storage
+    self.keyPath = dependency.keyPath
+    super.init(forwardingTo: observer, options: .prior, slot: dependency.slot)
   }
 
   /// The key it observes.
-  var dependency: Dependency { Dependency(storage: storage, slot: slot) }
+  var dependency: Dependency { Dependency(storage: storage, slot: slot, keyPath: keyPath) }
 
   /// Whether it observes `dependency`.
   func isSame(as dependency: Dependency) -> Bool {
-    storage === dependency.storage && slot == dependency.slot
+    storage === dependency.storage && slot == dependency.slot && keyPath == dependency.keyPath
   }
+
+  override var anchorKeyPath: AnyKeyPath? { keyPath }
+
+  override var keyDescription: String? { keyPath == nil ? nil : dependency.keyName }
 
   /// Removes it from its storage; at most once, by the observation that
   /// made it.

@@ -188,7 +188,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
           next.append(previous.remove(at: index))
           continue
         }
-        let registration = DependencyRegistration(forwardingTo: self, storage: dependency.storage, slot: dependency.slot)
+        let registration = DependencyRegistration(forwardingTo: self, dependency: dependency)
         // Storage locks are taken inside this one, never the other way
         // round: the storages call out only after releasing their own lock.
         if dependency.storage.add(registration) {
