@@ -45,9 +45,9 @@ extension KeyValueObservable {
   ///   announced by hand; so is a path of constants (`let`s) and computed
   ///   properties that read nothing observable — a constant computed
   ///   `title` through a `let` link — as Objective-C KVO accepts one: its
-  ///   registration is sent `.initial` and never fires, and a debug build
-  ///   reports it when a computed property is on the path, as the typed
-  ///   form does.
+  ///   registration is sent `.initial` and told only of the computed
+  ///   properties' announcements; a debug build reports a lone computed
+  ///   key over nothing observable, as the typed form does.
   /// - Complexity: O(1) amortised in the other registrations on this object
   ///   (plus, for a computed key or a chain, one read of the key path).
   public func addObserver(
