@@ -211,6 +211,9 @@ extension KeyValueObservable {
     // through a class that announces nothing.
     if let plain = components?.unannouncingClass(lastRead: observation.lastDependencyValueType) {
       reportProblem(.unobservableKeyPath, Self.unannouncedChainMessage(Self.describe(keyPath), through: plain))
+    } else if observation.dependencyCount > 0, let leaf = components?.unannouncedLeaf {
+      // As the string form refuses it: the last property is never heard.
+      reportProblem(.unobservableKeyPath, Self.unannouncedLeafMessage(Self.describe(keyPath), leaf: leaf.name, of: leaf.type))
     }
     sendInitial(options: options, isLive: observation.isLive, value: value) { changeHandler(self, $0) }
     return RegistrationHandle(storage: storage, registration: .passUnretained(observation))

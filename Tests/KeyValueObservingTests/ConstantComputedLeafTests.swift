@@ -129,3 +129,34 @@ struct ConstantComputedLeafTests {
     _ = token
   }
 }
+
+@KeyValueObservable
+final class PortedPanel {
+  var count = 0
+  @KeyValueIgnored var scratch = 0
+}
+
+@KeyValueObservable
+final class PortedPanelHost {
+  var panel = PortedPanel()
+}
+
+@Suite("A typed chain whose last property is ignored")
+struct IgnoredLeafTypedChainTests {
+  @Test("registers, and is reported as the string form is refused, naming the property")
+  func typedIgnoredLeafReported() throws {
+    let host = PortedPanelHost()
+    var token: KeyValueObservation?
+    let diagnostics = capturingDiagnostics {
+      token = host.observe(\.panel.scratch) { _, _ in }
+    }
+    #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
+    #expect(diagnostics.first?.message.contains("misses every change of PortedPanel.scratch") == true)
+    #expect(capturingDiagnostics { _ = host.observe(\.panel.count) { _, _ in } }.isEmpty, "an announced leaf is not")
+    let log = ChangeLog()
+    #expect(throws: KeyValueCodingError.notObservable(keyPath: "panel.scratch", key: "scratch", type: "PortedPanel")) {
+      try host.addObserver(log, forKeyPath: "panel.scratch")
+    }
+    _ = token
+  }
+}

@@ -27,6 +27,15 @@ extension KeyValueObservable {
       + "in its setter)"
   }
 
+  /// The report of a chain whose last property announces nothing (see
+  /// ``KeyPathComponents/unannouncedLeaf``).
+  static func unannouncedLeafMessage(_ key: String, leaf: String?, of type: Any.Type) -> String {
+    let property = leaf.map { "\(type).\($0)" } ?? "its last property, of \(type),"
+    return "observe(\(key)) on \(Self.self) misses every change of \(property): it is @KeyValueIgnored, so nothing "
+      + "announces it, and only a new object on the way notifies; observe a property that is not ignored, or "
+      + "announce its changes with withChange(for:)"
+  }
+
   /// The report of a chain through a class that announces nothing (see
   /// ``KeyPathComponents/unannouncingClass(lastRead:)``).
   static func unannouncedChainMessage(_ key: String, through plain: Any.Type) -> String {

@@ -136,6 +136,24 @@ struct KeyPathComponents {
     return ObjectIdentifier(read) == ObjectIdentifier(plain) ? plain : nil
   }
 
+  /// The class and name of the property that ends a key path of more than
+  /// one property when it is a stored `var` that a class the macro marked
+  /// declares without announcing it — a `@KeyValueIgnored` one —, or
+  /// `nil`: only a new object on the way notifies then, never the
+  /// property's own changes. Seen where the key path reads the property
+  /// by its offset: a final class's (a non-final class's stored property
+  /// is read through accessors, as a computed one is).
+  var unannouncedLeaf: (type: Any.Type, name: String?)? {
+    guard let index = steps.lastIndex(where: { if case .optionalWrap = $0.component { false } else { true } }),
+      index > 0
+    else { return nil }
+    let step = steps[index]
+    guard case .stored = step.component, step.isWritable, step.input is any KeyValueObservable.Type,
+      !Self.announcesNothing(step.input)
+    else { return nil }
+    return (step.input, storedPropertyNames()[index])
+  }
+
   /// Whether the properties `type` declares announce nothing: a class the
   /// macro did not mark, or an unmarked subclass of a marked one.
   private static func announcesNothing(_ type: Any.Type) -> Bool {
