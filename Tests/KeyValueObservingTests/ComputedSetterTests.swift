@@ -210,7 +210,12 @@ struct DeclaredComputedDependencyTests {
     mixer.withChange(for: \.volume) { mixer.volume = false }
     #expect(typed == ["quiet→loud", "loud→quiet"] && log.count == 2)
     #expect(mixer.observationInfo.contains { $0.dependencies.contains("volume") }, "listed as what it depends on")
-    _ = token
+    let graph = "\(KeyValueObservationGraph(from: [mixer]))"
+    #expect(graph.contains("label [.new, .old] ← volume") && graph.contains("label [.new] ← volume"), "\(graph)")
+    token?.invalidate()
+    try mixer.setValue(false, forKey: "volume")
+    #expect(typed.count == 2 && log.count == 3, "an invalidated observation hears nothing more; the other does")
+    #expect(!"\(KeyValueObservationGraph(from: [mixer]))".contains("label [.new, .old]"))
   }
 }
 
