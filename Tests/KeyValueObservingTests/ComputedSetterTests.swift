@@ -1,3 +1,4 @@
+import Dispatch
 import KeyValueObserving
 import Synchronization
 import Testing
@@ -176,7 +177,7 @@ struct InheritedComputedSetterTests {
 /// A computed key declared to depend on a computed property over other
 /// storage: Cocoa's `keyPathsForValuesAffectingLabel` returning `volume`.
 @KeyValueObservable
-final class Mixer: KeyValueObservingCustomization {
+final class Mixer: KeyValueObservingCustomization, Sendable {
   let settings = SettingsStore()
   var volume: Bool {
     get { settings.bool(forKey: "volume") }
@@ -249,5 +250,29 @@ struct ComputedLeafChainTests {
     window.replaceable = next
     try next.setValue(false, forKey: "collapsed")
     #expect(log.count == 4, "the link's change, then the new leaf's")
+  }
+}
+
+@Suite("Computed writes announced from two threads at once")
+struct ConcurrentComputedWriteTests {
+  @Test("every setValue is heard once by the property's observer and by a key declaring it")
+  func twoThreadsOfAnnouncedWrites() throws {
+    let mixer = Mixer()
+    let volumeChanges = Mutex(0)
+    let labelChanges = Mutex(0)
+    var tokens: [KeyValueObservation] = []
+    _ = capturingDiagnostics {
+      tokens.append(mixer.observe(\.volume) { _, _ in volumeChanges.withLock { $0 += 1 } })
+      tokens.append(mixer.observe(\.label) { _, _ in labelChanges.withLock { $0 += 1 } })
+    }
+    let writes = 500
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+      for index in 0..<writes {
+        try? mixer.setValue((index + thread) % 2 == 0, forKey: "volume")
+      }
+    }
+    #expect(volumeChanges.withLock { $0 } == 2 * writes)
+    #expect(labelChanges.withLock { $0 } == 2 * writes)
+    withExtendedLifetime(tokens) {}
   }
 }

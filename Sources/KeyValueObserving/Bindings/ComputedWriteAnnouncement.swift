@@ -27,8 +27,8 @@ final class ComputedWriteAnnouncement: @unchecked Sendable {
   static func ofComputed<Object: KeyValueObservable>(
     _ keyPath: AnyKeyPath, on object: Object
   ) -> ComputedWriteAnnouncement? {
-    guard Object._$kvoNamesComputedProperty(keyPath) else { return nil }
-    return ComputedWriteAnnouncement(storage: object._$kvoStorage(), keyPath: keyPath)
+    guard let filed = Object._$kvoFilingKeyPath(ofComputed: keyPath) else { return nil }
+    return ComputedWriteAnnouncement(storage: object._$kvoStorage(), keyPath: filed)
   }
 
   private init(storage: _KeyValueObservationStorage, keyPath: AnyKeyPath) {

@@ -211,9 +211,9 @@ extension KeyValueObservable {
   /// cause when a property on the way announces nothing — an ignored, lazy
   /// or property-wrapped stored one — and it is the last, or nothing
   /// observable is read, so that a registration that could miss every
-  /// change is an error, not silence. `isConstant`: whether
-  /// the path reads constants (`let`s) only, so that it is expected never
-  /// to notify.
+  /// change is an error, not silence. `isConstant`: whether the path
+  /// reads constants (`let`s) only, so that it is expected never to
+  /// notify, and is not reported.
   ///
   /// Accepted, as Objective-C KVO accepts them: a first key whose
   /// automatic notification is turned off (see
@@ -221,9 +221,9 @@ extension KeyValueObservable {
   /// whose changes are announced by hand; a path that reads an observable
   /// key anywhere (a link that can be replaced); and a path of constants
   /// and computed properties that read nothing observable — a constant
-  /// computed `title` through a `let` link — which never changes, and
-  /// whose registration never fires (the typed form's report says so when
-  /// a computed property is among them: see ``DerivedObservation/start(root:constant:site:)``).
+  /// computed `title` through a `let` link —, which hears only the
+  /// computed properties' announcements (a lone computed key is reported,
+  /// as the typed form reports it: see ``DerivedObservation/start(root:constant:site:)``).
   func checkedObservableComponents(of path: String) throws(KeyValueCodingError) -> (components: [String], isConstant: Bool) {
     let components = try Self.checkedComponents(of: path)
     if components.count == 1, Self._$kvoSlot(forKey: components[0]) != nil {

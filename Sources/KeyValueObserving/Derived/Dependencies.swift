@@ -20,14 +20,6 @@ struct Dependency {
     self.keyPath = keyPath
   }
 
-  /// A dependency on the computed property `keyPath` of `object`.
-  init(computed keyPath: AnyKeyPath, of object: some KeyValueObservable) {
-    self.init(
-      storage: object._$kvoStorage(), slot: _KeyValueRegistration.keyPathSlot,
-      keyPath: type(of: object)._$kvoFilingKeyPath(keyPath)
-    )
-  }
-
   func isSame(as other: Dependency) -> Bool {
     storage === other.storage && slot == other.slot && keyPath == other.keyPath
   }
@@ -170,11 +162,8 @@ private struct DependencyResolution {
   /// (a write through key-value coding or a binding, or `withChange` in
   /// its setter), filed under its key path.
   mutating func addIfComputed(_ keyPath: AnyKeyPath, on object: any KeyValueObservable) {
-    func add(_ object: some KeyValueObservable) {
-      guard type(of: object)._$kvoNamesComputedProperty(keyPath) else { return }
-      _ = insert(Dependency(computed: keyPath, of: object))
-    }
-    add(object)
+    guard let filed = type(of: object)._$kvoFilingKeyPath(ofComputed: keyPath) else { return }
+    _ = insert(Dependency(storage: object._$kvoStorage(), slot: _KeyValueRegistration.keyPathSlot, keyPath: filed))
   }
 
   private static func read(_ keyPath: AnyKeyPath, on object: some KeyValueObservable) -> Any? {

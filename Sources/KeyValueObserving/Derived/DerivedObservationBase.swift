@@ -273,7 +273,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// Who receives the changes, for ``KeyValueObservable/observationInfo``.
   override var observerDescription: String { "derived observation" }
 
-  /// How many keys the value depends on now.
   /// The type of the value of the key the last read registered with last
   /// (see ``KeyPathComponents/unannouncingClass(lastRead:)``), or `nil`.
   final var lastDependencyValueType: Any.Type? {
@@ -283,6 +282,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     return type(of: keyPath).valueType
   }
 
+  /// How many keys the value depends on now.
   final var dependencyCount: Int {
     state.withLock { $0.dependencies.count }
   }

@@ -92,10 +92,11 @@ extension KeyValueObservable {
     _$kvoKeys.filingKeyPath(for: keyPath)
   }
 
-  /// Whether `keyPath` names one computed property of the class or a
-  /// superclass, whose writes key-value coding and bindings announce.
-  static func _$kvoNamesComputedProperty(_ keyPath: AnyKeyPath) -> Bool {
-    _$kvoKeys.namesComputedProperty(keyPath)
+  /// The filing key path of the computed property of the class or a
+  /// superclass that `keyPath` names, whose writes key-value coding and
+  /// bindings announce; `nil` for any other key path.
+  static func _$kvoFilingKeyPath(ofComputed keyPath: AnyKeyPath) -> AnyKeyPath? {
+    _$kvoKeys.filingKeyPath(ofComputed: keyPath)
   }
 
   /// Whether the property called `key` is stored but announces nothing:

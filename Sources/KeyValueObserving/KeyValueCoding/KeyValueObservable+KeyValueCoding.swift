@@ -81,7 +81,7 @@ extension KeyValueObservable {
     // swizzled setter announces it: its observers read the getter before
     // and after. Changes its setter makes to observable properties join
     // this one.
-    let announced = Self._$kvoNamesComputedProperty(keyPath) ? _$kvoObservedStorage?.takeUnretainedValue() : nil
+    let announced = Self._$kvoFilingKeyPath(ofComputed: keyPath) == nil ? nil : _$kvoObservedStorage?.takeUnretainedValue()
 
     // Opens the key path's root and value types, then writes through it.
     func write<Root>(_: Root.Type) -> KeyValueCodingError? {
