@@ -28,7 +28,25 @@ public final class KeyValueObservation: Sendable {
   /// names it, so the first `invalidate()` can hand it back exactly once.
   /// Cleared under the storage's lock, which decides which of two racing
   /// `invalidate()` calls removes the registration.
+  ///
+  /// With no storage and ``ownedBit`` set, the address of a tracked
+  /// closure's observation, which is filed in no storage: the token owns
+  /// it (retained) until it ends. Its `end()` clears the word, under the
+  /// observation's lock (see ``DerivedObservationBase/end()``), and lets
+  /// go of the token's reference — unless an `invalidate()` marked the
+  /// word with ``endingBit`` first: that call ends it and lets go itself,
+  /// and any other waits until the word is clear.
   private let registration: AtomicUInt
+
+  /// Marks an observation the token owns; an object's address never has
+  /// it.
+  static let ownedBit: UInt = 1
+
+  /// Marks an owned observation an `invalidate()` is ending.
+  static let endingBit: UInt = 2
+
+  /// Both marks.
+  static let ownedBits: UInt = ownedBit | endingBit
 
   /// A token for what `handle` names; the token takes over its reference
   /// to the storage. A token for nothing is inert from the start.
@@ -39,10 +57,22 @@ public final class KeyValueObservation: Sendable {
     } else {
       self.storage = nil
     }
-    if let registration = handle.registration {
+    if let registration = handle.registration, handle.storage != nil {
       self.registration = AtomicUInt(UInt(bitPattern: registration.toOpaque()))
     } else {
       self.registration = AtomicUInt(0)
+    }
+  }
+
+  /// A token that owns `observation`, a tracked closure's, and ends it
+  /// when invalidated or released; inert when it ended already.
+  init(owning observation: TrackedObservationBase) {
+    storage = nil
+    let retained = Unmanaged.passRetained(observation)
+    registration = AtomicUInt(UInt(bitPattern: retained.toOpaque()) | Self.ownedBit)
+    if !observation.attachToken(word: registration.address) {
+      registration.store(0, ordering: .relaxed)
+      retained.release()
     }
   }
 
@@ -65,7 +95,8 @@ public final class KeyValueObservation: Sendable {
   /// token.invalidate()  // harmless
   /// ```
   public func invalidate() {
-    guard let storage, registration.load(ordering: .relaxed) != 0 else { return }
+    guard let storage else { return endOwnedObservation() }
+    guard registration.load(ordering: .relaxed) != 0 else { return }
     storage._withUnsafeGuaranteedRef { $0.remove(claimingFrom: registration) }
   }
 
@@ -79,14 +110,43 @@ public final class KeyValueObservation: Sendable {
   /// assert(!token.isActive)
   /// ```
   public var isActive: Bool {
-    guard let storage, registration.load(ordering: .acquiring) != 0 else { return false }
+    // An owned observation's word is claimed when it ends, however it ends.
+    guard let storage else { return registration.load(ordering: .acquiring) != 0 }
+    guard registration.load(ordering: .acquiring) != 0 else { return false }
     return !storage._withUnsafeGuaranteedRef { $0.isClosed }
   }
 
+  /// Ends the observation the token owns, if it still does: the first
+  /// call marks the word, ends it (its `end()` clears the word) and lets
+  /// go of it; a call racing with it, or with an end the observation met
+  /// itself, waits until the word is clear, so that every call returns with
+  /// the observation ended.
+  private func endOwnedObservation() {
+    var word = registration.load(ordering: .acquiring)
+    while word != 0 && word & Self.endingBit == 0 {
+      let (exchanged, original) = registration.compareExchange(
+        expected: word, desired: word | Self.endingBit, ordering: .acquiringAndReleasing
+      )
+      if exchanged {
+        // Marked: the reference is this call's to let go of.
+        let observation = Unmanaged<TrackedObservationBase>.fromOpaque(
+          UnsafeRawPointer(bitPattern: word & ~Self.ownedBits).unsafelyUnwrapped
+        )
+        observation._withUnsafeGuaranteedRef { $0.end() }
+        observation.release()
+        return
+      }
+      word = original
+    }
+    while registration.load(ordering: .acquiring) != 0 {
+      yieldThread()
+    }
+  }
+
   deinit {
-    // Nothing else can reach a token in its deinit: a plain load tells
-    // whether `invalidate()` already ran.
-    if registration.load(ordering: .relaxed) != 0 {
+    // Another thread may still clear the word (an owned observation that
+    // ended itself): an acquiring load orders this token's end after that.
+    if registration.load(ordering: .acquiring) != 0 {
       invalidate()
     }
     storage?.release()

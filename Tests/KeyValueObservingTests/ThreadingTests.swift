@@ -147,6 +147,53 @@ struct ThreadingTests {
       #expect(box.tokens.allSatisfy { !$0.isActive })
     }
   }
+
+  @Test("a tracked closure's object freed on one thread while its token is released, asked or invalidated on others")
+  func trackedClosureEndingAcrossThreads() {
+    // Its token owns the observation; ending it by the object's deinit
+    // and by the token race to claim it: whichever wins, it ends once,
+    // the closure's captures are released once, and the token turns
+    // inactive.
+    let freed = Counter()
+    let runs = Counter()
+    let stillActive = Counter()
+    for round in 0..<200 {
+      let holder = UncheckedBox(ObjectHolder(Counters()))
+      let capture = DeinitCounter(freed)
+      weak let weakCounters = holder.value.counters
+      let box = TokenBox()
+      box.tokens = [
+        withKeyValueObservation {
+          withExtendedLifetime(capture) { runs.increment() }
+          _ = weakCounters?.a
+        }
+      ]
+      let shared = UncheckedBox(box)
+      // Released by one thread (the box holds the only reference), or
+      // invalidated by two.
+      let releases = round.isMultiple(of: 2)
+      let token = UncheckedBox(releases ? nil : box.tokens[0])
+      DispatchQueue.concurrentPerform(iterations: 3) { thread in
+        switch (thread, token.value) {
+        case (0, _):
+          holder.value.counters = nil
+        case (1, nil):
+          shared.value.tokens = []
+        case (_, let token?):
+          _ = token.isActive
+          token.invalidate()
+          // Whichever call ended it, it has ended when this one returns.
+          if token.isActive { stillActive.increment() }
+        default:
+          break
+        }
+      }
+      #expect(token.value.map { !$0.isActive } ?? true)
+    }
+    #expect(stillActive.count == 0, "invalidate() returns with the closure ended, whoever ends it")
+    #expect(freed.count == 200, "every closure's captures are released once, by whichever end won")
+    #expect(runs.count == 200, "each ran once, at the start: the object's deinit changes nothing it read")
+  }
 }
 
 @Suite("Threads: derived keys")

@@ -186,11 +186,21 @@ struct TrackedClosureTests {
     second.name = "Ada"
     #expect(runs == 2)
     var last: Person? = Person()
+    weak var weakLastMarker: Marker?
     let lastToken: KeyValueObservation = {
       weak let weakLast = last
-      return withKeyValueObservation { _ = weakLast?.name }
+      let marker = Marker()
+      weakLastMarker = marker
+      return withKeyValueObservation {
+        withExtendedLifetime(marker) {}
+        _ = weakLast?.name
+      }
     }()
+    #expect(weakLastMarker != nil)
     last = nil
+    #expect(!lastToken.isActive)
+    #expect(weakLastMarker == nil, "the ended closure is released though its token lives")
+    lastToken.invalidate()
     #expect(!lastToken.isActive)
     withExtendedLifetime(token) {}
     #expect(weakMarker != nil)

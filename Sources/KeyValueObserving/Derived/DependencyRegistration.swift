@@ -54,7 +54,3 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
     observer.dependencyEnded()
   }
 }
-
-/// The registrations of a derived observation with what its value depends
-/// on, in the order its reads found them.
-@usableFromInline typealias RegisteredDependencies = [DependencyRegistration]

@@ -21,8 +21,6 @@ extension DerivedObservation {
   /// ``isDependency(_:)`` after a dependency ended.
   @usableFromInline
   final func recheckDependency(_ sender: _KeyValueRegistration) -> Bool {
-    // A tracked closure is not run to find out: its next run re-tracks.
-    guard rerun == nil else { return true }
     guard dependenciesMayBeStale.exchange(false, ordering: .acquiring), !isEnded, let root = root.object else {
       return true
     }

@@ -2,16 +2,19 @@
 /// or a string key path walked key by key — calling `handler` with values of
 /// the value's own type.
 ///
-/// Its typed work (``willChange()``, ``didChange()``) is inlinable and runs
-/// through ``Changes``, closures made where the observation is made: made in
-/// a caller's specialised code (`observe` on a concrete class), they run
+/// Its typed work — the change path of every derived observation (see
+/// ``DerivedValueObservation``) — is inlinable and runs through
+/// ``Changes``, a closure made where the observation is made: made in a
+/// caller's specialised code (`observe` on a concrete class), it runs
 /// specialised, with no run-time type lookups.
 ///
 /// It holds the observed object without keeping it alive, and uses it only
 /// while it lives (``UnownedReference``): a notification may reach it from
 /// another object's change while the observed object is being freed.
 @usableFromInline
-final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservationBase, @unchecked Sendable {
+final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservationBase, DerivedValueObservation,
+  @unchecked Sendable
+{
   // @unchecked Sendable: `root` is read through the runtime's atomic
   // reference counts; the rest is immutable or behind a lock. The handler
   // runs on the thread that made the change, as for stored keys.
@@ -19,34 +22,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// Reads the value, adding the keys whose declared dependencies count.
   @usableFromInline typealias Reader = (Root, inout [ReadKey]) -> Value
 
-  /// The typed work of a dependency's will (`isPrior`) and did, made by
-  /// ``changes()`` where the caller's types are known: one closure, not
-  /// one each, so that it takes two words of every observation, not four.
-  @usableFromInline
-  struct Changes {
-    @usableFromInline let change: (DerivedObservation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void
+  /// The typed work of its changes (see ``DerivedValueObservation/changes()``).
+  @usableFromInline typealias Changes = DerivedChanges<DerivedObservation>
 
-    @inlinable
-    init(_ change: @escaping (DerivedObservation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void) {
-      self.change = change
-    }
-  }
-
-  /// The closure that runs ``willChange(from:on:)`` and
-  /// ``didChange(from:on:)``: specialised when the caller is.
-  @inlinable
-  static func changes() -> Changes {
-    Changes { observation, sender, object, isPrior in
-      if isPrior {
-        observation.willChange(from: sender, on: object)
-      } else {
-        observation.didChange(from: sender, on: object)
-      }
-    }
-  }
-
-  // The one-byte fields first, in the word the base class's last field
-  // leaves.
+  // The one-byte fields first.
 
   /// Whether there is a ``chainFinder``: a computed key's read never
   /// looks for a chain, nor calls out to find that it need not.
@@ -74,28 +53,13 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// How many dependencies the read had at the furthest look for the chain.
   private let chainLookDepth = AtomicInt(0)
   private let changes: Changes
-  /// The change a thread opens when no other thread has it open, so that
-  /// a change allocates nothing; its identity names the observation's
-  /// changes in the threads' records (see ``DerivedChange``). Made by the
-  /// first will (``ownChange()``), so that an observation nothing has
-  /// changed yet pays for no change; retained, set once.
-  @usableFromInline let ownChangeMade = AtomicUInt(0)
-  /// The thread that has the own change open (its
-  /// `currentThreadIdentity()`), or 0: set and cleared only by that thread,
-  /// so a thread that reads its own identity here has the change open.
-  @usableFromInline let ownChangeThread = AtomicUInt(0)
-  /// How many changes made for a thread (when another had the own change)
-  /// are open, on all threads: while there are none, a thread without the
-  /// own change has no change of this observation open.
-  @usableFromInline let sharedChangesOpen = AtomicInt(0)
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
-  /// How a tracked closure runs again (see ``Rerun``); `nil` for a key
-  /// path's observation, which reads again at each did. A tracked
-  /// closure's ``read`` is a plain call of it: a read with tracking runs
-  /// it as one run (``Rerun/run(_:)``), a read without (the old value, at
-  /// a will) just calls it.
-  @usableFromInline let rerun: Rerun?
+  /// The key path it is filed under, as every form of the same property
+  /// files it (see ``KeyValueObservable/_$kvoFilingKeyPath(_:)``).
+  let filedKeyPath: AnyKeyPath
+  /// The observed object's storage, which it is filed in.
+  let rootStorage: _KeyValueObservationStorage
 
   /// An observation of `keyPath`.
   convenience init(
@@ -138,24 +102,20 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   }
 
   /// An observation of what `read` reads, filed in the root's storage under
-  /// `filedUnder` (manual changes of that key path reach it) or in `slot`
-  /// (a host's, see ``ObservationHost``), with `hooks`, whose source also
-  /// names the key when the key path does not (see
-  /// ``DerivedObservationBase/keyPathDescription``).
+  /// `filedUnder` (manual changes of that key path reach it), with
+  /// `hooks`, whose source also names the key when the key path does not
+  /// (see ``DerivedObservationBase/keyPathDescription``).
   init(
     root: Root,
     storage: _KeyValueObservationStorage,
     filedUnder keyPath: AnyKeyPath,
-    slot: Int = keyPathSlot,
     read: @escaping Reader,
     chainFinder: ((Root) -> StoredChain<Value>?)? = nil,
     options: KeyValueObservingOptions,
     hooks: ObservationHooks,
-    rerun: Rerun? = nil,
     changes: Changes,
     handler: @escaping (Root, KeyValueObservedChange<Value>) -> Void
   ) {
-    self.rerun = rerun
     self.root = UnownedReference(root)
     self.read = read
     self.chainFinder = chainFinder
@@ -164,40 +124,13 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     self.hooks = hooks
     self.changes = changes
     // Filed as every form of the same property files it, and announces it.
-    super.init(keyPath: Root._$kvoFilingKeyPath(keyPath), rootStorage: storage, options: options, slot: slot)
+    self.filedKeyPath = Root._$kvoFilingKeyPath(keyPath)
+    self.rootStorage = storage
+    super.init(options: options, slot: Self.keyPathSlot)
   }
 
   deinit {
-    // Ended with its own change open on a thread whose did never came
-    // (a will-change of the observed key path left open): the thread's
-    // record still names the change, so it is kept.
-    if let ownChange = ownChangeIfMade, ownChangeThread.load(ordering: .acquiring) == 0 {
-      ownChange.release()
-    }
     foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring)?.release()
-  }
-
-  /// The own change, if a will made it.
-  @inlinable
-  final var ownChangeIfMade: Unmanaged<DerivedChange<Value>>? {
-    ownChangeMade.loadObject(DerivedChange<Value>.self, ordering: .acquiring)
-  }
-
-  /// The own change, made if no will made it yet. Two threads may make one
-  /// at once; the first one kept is the one used. Unmanaged: the
-  /// observation keeps it, and a change borrows it without a retain.
-  @inlinable
-  final func ownChange() -> Unmanaged<DerivedChange<Value>> {
-    if let made = ownChangeIfMade { return made }
-    return makeOwnChange()
-  }
-
-  @usableFromInline
-  final func makeOwnChange() -> Unmanaged<DerivedChange<Value>> {
-    let made = Unmanaged.passRetained(DerivedChange<Value>())
-    let (stored, current) = ownChangeMade.storeObjectIfNone(made, ordering: .acquiringAndReleasing)
-    if !stored { made.release() }
-    return current
   }
 
   /// Files the observation in the root's storage, as its own anchor (the
@@ -222,7 +155,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// dependencies are as they were.
   @inlinable
   final func refresh(_ root: Root) -> Value {
-    let numbered = beginRead(wantsLast: mayBeChain && foundChain.load(ordering: .relaxed) != 0)
+    var value: Value? = nil
+    guard mayBeChain, foundChain.load(ordering: .relaxed) != 0 else {
+      // No chain to read link by link: the read is checked against the
+      // dependencies as it runs.
+      trackRead { keys in value = read(root, &keys) }
+      if mayBeChain { lookForChain(root) }
+      return value.unsafelyUnwrapped
+    }
+    let numbered = beginRead(wantsLast: true)
     if let expected = numbered.expected, let read = readChain(from: root, matching: expected) {
       // The chain holds the objects it held, up to the last link: it ends
       // where the last dependency is.
@@ -231,16 +172,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       }
       return read.value
     }
-    var value: Value? = nil
-    if rerun == nil {
-      trackRead(numbered) { keys in value = read(root, &keys) }
-    } else {
-      // Asked through the optional, not bound: see `didChange(from:on:)`.
-      trackRead(numbered) { keys in rerun?.run { value = read(root, &keys) } }
-    }
-    if mayBeChain, foundChain.load(ordering: .relaxed) == 0 {
-      lookForChain(root)
-    }
+    trackRead(numbered) { keys in value = read(root, &keys) }
     return value.unsafelyUnwrapped
   }
 
@@ -305,11 +237,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   override func dependencyEnded() {
     if mayBeChain { forgetChainEnd() }
     dependenciesMayBeStale.store(true, ordering: .releasing)
-    // A tracked closure that nothing can change again has ended: its host
-    // closes, which ends it and makes its token inactive.
-    if let rerun, !isEnded, !rerun.tracksObservation, dependsOnFreedObjectsOnly {
-      rootStorage.close()
-    }
   }
 
   override func didEnd() {
@@ -323,17 +250,29 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
 
   override var observerSource: ObserverSource { hooks.source }
 
-  /// Runs the tracked closure again, for a run ``Rerun`` scheduled: reads
-  /// the value with tracking, re-registers, and hands the handler the
-  /// value read, with no old value.
-  override func runScheduled() {
-    guard !isEnded, let root = root.object else { return }
-    let newValue = refresh(root)
-    guard !isEnded else { return }
-    handler(root, KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
+  override var observedStorage: _KeyValueObservationStorage? { rootStorage }
+
+  override var anchorKeyPath: AnyKeyPath? { filedKeyPath }
+
+  override var keyPathDescription: String { description(of: filedKeyPath, on: rootStorage) }
+
+  // MARK: The change path's requirements
+
+  @inlinable
+  var liveRoot: Root? { root.object }
+
+  @inlinable @inline(__always)
+  func deliver(_ change: KeyValueObservedChange<Value>, from root: Root) {
+    handler(root, change)
   }
 
-  // The typed will and did they run: DerivedObservation+Change.swift.
+  @inlinable @inline(__always)
+  func whenToRun() -> RunTime { .now }
+
+  @inlinable
+  func scheduleRun() {}
+
+  // The typed will and did they run: DerivedValueObservation+Change.swift.
 
   override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
     changes.change(self, sender, object, true)

@@ -14,65 +14,71 @@
 ///
 /// This class keeps the state and does the bookkeeping, without generics, so
 /// that none of it pays for run-time type lookups; ``DerivedObservation``
-/// adds the typed reads and the handler.
+/// (a key path's), ``TrackedClosure`` and ``TrackedObservation`` (a tracked
+/// closure's, and a tracked value's: see ``TrackedObservationBase``) add the
+/// typed reads and the handler, and share the typed change path (see
+/// ``DerivedValueObservation``).
 ///
-/// It is also its own anchor: the registration that files it in the
-/// observed object's storage, under its key path (or, a tracked closure's,
-/// in its host's one slot: see ``ObservationHost``), and that its token
-/// names. Invalidating the token removes it, and the observed object's
-/// deinit closes the storage with it; either way ``registrationEnded()``
-/// ends the observation. Manual `willChangeValue`/`didChangeValue` on the
-/// key path reach it there. Owned by that storage and by its dependency
-/// registrations.
+/// A key path's observation is also its own anchor: the registration that
+/// files it in the observed object's storage, under its key path, and that
+/// its token names. Invalidating the token removes it, and the observed
+/// object's deinit closes the storage with it; either way
+/// ``registrationEnded()`` ends the observation. Manual
+/// `willChangeValue`/`didChangeValue` on the key path reach it there. Owned
+/// by that storage and by its dependency registrations. A tracked closure's
+/// is filed nowhere: its token owns it, and ends it.
 @usableFromInline
 class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: `state` is behind its lock; the rest is immutable,
   // atomic, or guarded by the registration base class.
 
-  /// An ordinary allocation, not cache lines of its own, which cost
-  /// every derived observation 32 B more: the lock is taken to number
-  /// each read of the value and to change what it depends on, by the
-  /// thread that changes a dependency, so only two threads changing what
-  /// two derived observations depend on can meet on a line the allocator
-  /// gave both; a storage's lock, which every write to an observed key
-  /// takes, keeps its own lines.
-  private let state = LockedState(State(), ownsCacheLines: false)
+  /// What the value depends on, behind a lock in this object (see
+  /// ``LockedDependencies``).
+  private let state = LockedDependencies()
 
-  /// The observed key path.
-  let anyKeyPath: AnyKeyPath
-
-  /// The observed object's storage.
-  let rootStorage: _KeyValueObservationStorage
+  /// The change a thread opens when no other thread has it open, so that
+  /// a change allocates nothing; its identity names the observation's
+  /// changes in the threads' records (see ``DerivedChange``). Made by the
+  /// first will (``DerivedValueObservation/ownChange()``), so that an
+  /// observation nothing has changed yet pays for no change; retained, set
+  /// once.
+  @usableFromInline let ownChangeMade = AtomicUInt(0)
+  /// The thread that has the own change open (its
+  /// `currentThreadIdentity()`), or 0: set and cleared only by that thread,
+  /// so a thread that reads its own identity here has the change open.
+  @usableFromInline let ownChangeThread = AtomicUInt(0)
+  /// How many changes made for a thread (when another had the own change)
+  /// are open, on all threads: while there are none, a thread without the
+  /// own change has no change of this observation open.
+  @usableFromInline let sharedChangesOpen = AtomicInt(0)
 
   /// Set once, when the observation ends; checked before each callback.
   /// Last, so that a subclass's one-byte fields share its word.
   private let ended = AtomicFlag(false)
 
-  private struct State {
-    /// The registrations with what the value depends on, in the order the
-    /// reads found them.
-    var dependencies: RegisteredDependencies = []
-    /// Whether a verifying read can check its reads against
-    /// `dependencies` (see ``TrackingScope``): not when declared
-    /// dependencies counted, which only a full resolution finds.
-    var isVerifiable = true
-    /// Numbers the reads of the value, so that a slower read on one thread
-    /// cannot replace the dependencies a later read on another installed.
-    var nextRead = 0
-    var appliedRead = -1
-  }
-
-  /// An observation of `keyPath` on the object of `rootStorage`, with
-  /// `options`, filed in `slot` or, by default, under the key path.
-  init(keyPath: AnyKeyPath, rootStorage: _KeyValueObservationStorage, options: KeyValueObservingOptions, slot: Int) {
-    self.anyKeyPath = keyPath
-    self.rootStorage = rootStorage
+  /// An observation with `options`, filed in `slot` of the storage it is
+  /// filed in, if any.
+  init(options: KeyValueObservingOptions, slot: Int) {
     super.init(options: options, slot: slot, receiver: .forwarding)
   }
 
-  // MARK: Filed as a registration
+  deinit {
+    // Ended with its own change open on a thread whose did never came
+    // (a will-change of the observed key path left open): the thread's
+    // record still names the change, so it is kept.
+    let ownChange = ownChangeMade.load(ordering: .acquiring)
+    if ownChange != 0, ownChangeThread.load(ordering: .acquiring) == 0,
+      let pointer = UnsafeRawPointer(bitPattern: ownChange)
+    {
+      Unmanaged<AnyObject>.fromOpaque(pointer).release()
+    }
+  }
 
-  override var anchorKeyPath: AnyKeyPath? { anyKeyPath }
+  /// The storage of the object whose value is observed; `nil` for a
+  /// tracked closure, which observes no one object.
+  var observedStorage: _KeyValueObservationStorage? { nil }
+
+  // MARK: Filed as a registration
 
   override var keyDescription: String? { keyPathDescription }
 
@@ -118,10 +124,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// needs it), or its object deinitialised. Called with no lock held.
   func dependencyEnded() {}
 
-  /// Reads the value again and notifies, for a tracked closure's run that
-  /// ``Rerun`` scheduled. Overridden with the typed read.
-  func runScheduled() {}
-
   // MARK: Dependencies
 
   /// Numbers a read of the value (pass the number to
@@ -154,13 +156,32 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   @usableFromInline
   final func trackRead(_ numbered: NumberedRead, _ read: (inout [ReadKey]) -> Void) {
     var scope = numbered.expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
+    track(read, in: &scope, number: numbered.number)
+  }
+
+  /// ``trackRead(_:_:)`` from the start: numbers the read itself, and
+  /// checks it against the dependencies copied once, straight from the
+  /// lock into the scope — the read of a value that is no chain found.
+  @usableFromInline
+  final func trackRead(_ read: (inout [ReadKey]) -> Void) {
+    var (scope, number) = state.withLock { state -> (TrackingScope?, Int) in
+      defer { state.nextRead += 1 }
+      return (state.isVerifiable ? TrackingScope(verifying: state.dependencies) : nil, state.nextRead)
+    }
+    if scope == nil { scope = TrackingScope(capacity: 8) }
+    track(read, in: &scope!, number: number)
+  }
+
+  /// Runs `read` in `scope`, and registers with what it read, unless it
+  /// read exactly what the scope expected.
+  private func track(_ read: (inout [ReadKey]) -> Void, in scope: inout TrackingScope, number: Int) {
     var keys: [ReadKey] = []
     withAccessTracking(in: &scope) { read(&keys) }
     if scope.matchedExpected && keys.isEmpty { return }
     let reads = scope.reads
     install(
       resolveDependencies(tracked: reads, read: keys),
-      read: numbered.number,
+      read: number,
       verifiable: keys.isEmpty && reads.allSatisfy { $0.declaringObject == nil }
     )
   }
@@ -170,7 +191,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// whether they were found without declared dependencies, so that the
   /// next read can check its reads against them.
   final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
-    let stale: RegisteredDependencies = state.withLock { state in
+    let stale: [DependencyRegistration] = state.withLock { state in
       guard !isEnded, read > state.appliedRead else { return [] }
       state.appliedRead = read
       state.isVerifiable = verifiable
@@ -180,7 +201,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
       {
         return []
       }
-      var previous = state.dependencies
+      var previous = Array(state.dependencies)
       var next: RegisteredDependencies = []
       next.reserveCapacity(dependencies.count)
       for dependency in dependencies {
@@ -212,10 +233,15 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     state.withLock { state in state.dependencies.allSatisfy { $0.storage.isClosed } }
   }
 
-  /// The observed key path as the user wrote it: `closure` for a tracked
-  /// closure; the string key path for one observed by string (a classic
-  /// observer's, which its target keeps); the property's name for one property
-  /// (`fullName`); the properties and subscripts it goes through
+  /// What is observed, as the user wrote it: `closure` for a tracked
+  /// closure; a key path's observation describes its key path (see
+  /// ``description(of:on:)``).
+  var keyPathDescription: String { "closure" }
+
+  /// `keyPath`, observed on the object of `rootStorage`, as the user wrote
+  /// it: the string key path for one observed by string (a classic
+  /// observer's, which its target keeps); the property's name for one
+  /// property (`fullName`); the properties and subscripts it goes through
   /// (`address?.street`, whatever the objects on the way are now: a cycle
   /// of links, or a `nil` one, describes it the same); Swift's description
   /// without its root type where it names the properties; and otherwise —
@@ -223,14 +249,10 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// where key paths have no names at run time — the keys read, each one
   /// read on another object continuing the path before it
   /// (`address.street`).
-  final var keyPathDescription: String {
-    switch observerSource {
-    case .trackedClosure: return "closure"
-    case .classic(let target): return target.keyPath
-    default: break
-    }
-    if let written = rootStorage.objectType.writtenDescription(of: anyKeyPath) { return written }
-    let described = "\(anyKeyPath)"
+  final func description(of keyPath: AnyKeyPath, on rootStorage: _KeyValueObservationStorage) -> String {
+    if case .classic(let target) = observerSource { return target.keyPath }
+    if let written = rootStorage.objectType.writtenDescription(of: keyPath) { return written }
+    let described = "\(keyPath)"
     if !described.hasText("<computed") {
       let withoutRoot = described.drop { $0 != "." }.dropFirst()
       return withoutRoot.isEmpty ? described : String(withoutRoot)
@@ -248,7 +270,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     case 0:
       // Reads nothing observable: the key path's components, a property no
       // key table names shown by its class and type.
-      return KeyPathComponents(of: anyKeyPath)?.readable ?? described
+      return KeyPathComponents(of: keyPath)?.readable ?? described
     case 1: return paths[0]
     default: return "derived(\(paths.joined(separator: ", ")))"
     }
@@ -258,11 +280,11 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// type where that is not the observed object's: `address`,
   /// `Address.street`.
   final override var dependencyDescriptions: [String] {
-    let rootType = ObjectIdentifier(rootStorage.objectType)
+    let rootStorage = observedStorage
     return currentDependencies().map { dependency in
       let type = dependency.storage.objectType
       let key = dependency.keyName
-      return ObjectIdentifier(type) == rootType && dependency.storage === rootStorage ? key : "\(type).\(key)"
+      return dependency.storage === rootStorage ? key : "\(type).\(key)"
     }
   }
 
@@ -287,18 +309,45 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     state.withLock { $0.dependencies.count }
   }
 
-  /// Ends the observation and removes its registrations; idempotent.
+  /// Ends the observation and removes its registrations; idempotent. The
+  /// token that owns it, if one does, turns inactive: its word is cleared
+  /// here, under the lock, and the token's reference let go of — unless
+  /// the token's `invalidate()` marked the word, ending it itself, which
+  /// lets go then (see ``KeyValueObservation``).
   final func end() {
-    let (first, registered): (Bool, RegisteredDependencies) = state.withLock { state in
-      guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, []) }
-      defer { state.dependencies = [] }
-      return (true, state.dependencies)
+    let (first, registered, tokenWord): (Bool, RegisteredDependencies, UInt) = state.withLock { state in
+      guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return (false, [], 0) }
+      defer {
+        state.dependencies = []
+        state.tokenWord = nil
+      }
+      // Cleared under the lock: a token in its deinit, which waits for
+      // the word, cannot go before this is done with it.
+      let claimed = state.tokenWord.map { $0.atomicExchange(0 as UInt, ordering: .acquiringAndReleasing) } ?? 0
+      return (true, state.dependencies, claimed)
     }
     for registration in registered {
       registration.remove()
     }
     if first {
       didEnd()
+    }
+    // The token's reference, unless its `invalidate()` keeps it to let go
+    // of: released last, as it may be the last one.
+    if tokenWord & KeyValueObservation.endingBit == 0,
+      let address = UnsafeRawPointer(bitPattern: tokenWord & ~KeyValueObservation.ownedBits)
+    {
+      Unmanaged<AnyObject>.fromOpaque(address).release()
+    }
+  }
+
+  /// Gives the token whose word is at `tokenWord` the observation to own;
+  /// `false`, and nothing given, when it ended already.
+  final func attachToken(word tokenWord: UnsafeMutableRawPointer) -> Bool {
+    state.withLock { state in
+      guard !isEnded else { return false }
+      state.tokenWord = tokenWord
+      return true
     }
   }
 

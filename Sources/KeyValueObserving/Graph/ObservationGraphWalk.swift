@@ -48,8 +48,7 @@ struct ObservationGraphWalk {
     let observed = objectNode(storage)
     for registration in storage.liveRegistrations() {
       if let dependency = registration as? DependencyRegistration {
-        let dependent = dependency.observer.rootStorage
-        if ObservationHost.hosts(dependent) {
+        guard let dependent = dependency.observer.observedStorage else {
           // A tracked closure: drawn as observing each key it reads, and
           // the walk goes on to the other objects it reads.
           let closure = number(of: dependency.observer, kind: .anonymous, label: dependency.observer.observerDescription)
@@ -60,13 +59,13 @@ struct ObservationGraphWalk {
             Edge(
               from: closure,
               to: observed, key: registration.keyName(on: storage.objectType), options: [], kind: .token,
-              dependencies: [], site: dependent.liveRegistrations().first?.site.description
+              dependencies: [], site: dependency.observer.site.description
             )
           )
-        } else {
-          // Drawn from the object whose key depends on this one.
-          queue(dependent, distance: distance + 1)
+          continue
         }
+        // Drawn from the object whose key depends on this one.
+        queue(dependent, distance: distance + 1)
         continue
       }
       guard let found = observerNode(of: registration, distance: distance) else { continue }

@@ -1,14 +1,3 @@
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Bionic)
-  import Bionic
-#elseif os(Windows)
-  import WinSDK
-#endif
 /// A lock and the state it guards, in memory of their own aligned to a cache
 /// line; the state is reached only inside ``withLock(_:)``.
 ///
@@ -26,10 +15,7 @@
 /// rarely contended, asks for an ordinary allocation instead
 /// (`ownsCacheLines: false`).
 ///
-/// On Darwin the lock word is an `os_unfair_lock`: as cheap as an atomic,
-/// and it donates priority to the holder. Elsewhere it is one atomic byte,
-/// taken with a compare-and-swap and released with a store, spinning briefly
-/// and then yielding while another thread holds it.
+/// The lock word is a ``LockWord``.
 ///
 /// Why not a platform mutex or `Synchronization.Mutex`: a `pthread_mutex_t`
 /// call pair cost a third of an observed write when the registrar used one.
@@ -82,11 +68,7 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
     } else {
       line = .allocate(byteCount: trailingOffset + trailingBytes, alignment: max(8, MemoryLayout<State>.alignment))
     }
-    #if canImport(Darwin)
-      line.bindMemory(to: os_unfair_lock.self, capacity: 1).initialize(to: os_unfair_lock())
-    #else
-      AtomicFlagPointer.initialize(at: line)
-    #endif
+    LockWord.initialize(at: line)
     (line + 4).storeBytes(of: UInt32(stateOffset), as: UInt32.self)
     (line + stateOffset).bindMemory(to: State.self, capacity: 1).initialize(to: initial)
   }
@@ -124,46 +106,9 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
     return try body(&state.pointee)
   }
 
-  #if canImport(Darwin)
-    @inlinable @inline(__always)
-    func lock() {
-      os_unfair_lock_lock(line.assumingMemoryBound(to: os_unfair_lock.self))
-    }
+  @inlinable @inline(__always)
+  func lock() { LockWord(line).lock() }
 
-    @inlinable @inline(__always)
-    func unlock() {
-      os_unfair_lock_unlock(line.assumingMemoryBound(to: os_unfair_lock.self))
-    }
-  #else
-    /// The lock word: `true` while held.
-    @inlinable @inline(__always)
-    var word: AtomicFlagPointer {
-      AtomicFlagPointer(line)
-    }
-
-    @inlinable @inline(__always)
-    func lock() {
-      if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
-      lockContended()
-    }
-
-    @usableFromInline
-    func lockContended() {
-      var spins = 0
-      while true {
-        // Wait for the word to look free before trying again, so that
-        // waiting threads do not keep the cache line bouncing.
-        while word.load(ordering: .relaxed) {
-          spins += 1
-          if spins > 64 { yieldThread() }
-        }
-        if word.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged { return }
-      }
-    }
-
-    @inlinable @inline(__always)
-    func unlock() {
-      word.store(false, ordering: .releasing)
-    }
-  #endif
+  @inlinable @inline(__always)
+  func unlock() { LockWord(line).unlock() }
 }

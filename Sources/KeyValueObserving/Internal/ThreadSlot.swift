@@ -12,7 +12,7 @@ enum ThreadSlot: Int32, CaseIterable {
   case runningCallback
   /// The thread's identity, given on first use (`currentThreadIdentity()`).
   case threadIdentity
-  /// The innermost tracked closure running on the thread (`Derived/Rerun.swift`).
+  /// The innermost tracked closure running on the thread (`Tracking/TrackedObservationBase.swift`).
   case runningClosure
   /// The innermost write a binding makes on the thread (`Bindings/BindingWriteChain.swift`).
   case bindingWrite

@@ -118,12 +118,6 @@ extension _KeyValueObservationStorage {
     }
   }
 
-  /// The first live registration of `slot`, if any: a host's one
-  /// registration (see ``ObservationHost``).
-  func firstRegistration(inSlot slot: Int) -> _KeyValueRegistration? {
-    withState { _, slots in slot >= 0 && slot < slots.count ? slots[slot].first : nil }
-  }
-
   /// The live registrations, slot by slot in registration order.
   func liveRegistrations() -> [_KeyValueRegistration] {
     withState { state, slots in state.table.registrations(slots: slots) }

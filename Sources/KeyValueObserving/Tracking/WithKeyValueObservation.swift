@@ -49,14 +49,10 @@ public func withKeyValueObservation(
   line: UInt = #line,
   _ apply: @escaping () -> Void
 ) -> KeyValueObservation {
-  // The closure is kept by its host, the rerun, and the read reaches it
-  // there: a read that captures nothing needs no context of its own.
-  trackedObservation(
-    body: apply, read: { rerun, _ in rerun.callBody() }, options: [], tracking: options,
-    isolation: isolation,
-    site: RegistrationSite(fileID: fileID, line: line), changes: DerivedObservation<Rerun, Void>.changes(),
-    changeHandler: nil
-  )
+  let site = RegistrationSite(fileID: fileID, line: line)
+  let defers = TrackedObservationBase.defers(options, isolation: isolation, site: site)
+  let closure = TrackedClosure(read: apply, tracking: options, defers: defers, isolation: isolation, site: site)
+  return startTrackedObservation(closure) { _ in }
 }
 
 /// Observes the value `read` returns: calls `changeHandler` after each
@@ -97,56 +93,39 @@ public func withKeyValueObservation<Value>(
   changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
 ) -> KeyValueObservation {
   trackedObservation(
-    body: nil, read: { _, _ in read() }, options: options, tracking: tracking, isolation: isolation,
+    read: read, options: options, tracking: tracking, isolation: isolation,
     site: RegistrationSite(fileID: fileID, line: line),
     // Made here, where `Value` is known: each change's typed work runs
-    // specialised (see `DerivedObservation.changes()`).
-    changes: DerivedObservation<Rerun, Value>.changes(), changeHandler: changeHandler
+    // specialised (see `DerivedValueObservation.changes()`).
+    changes: TrackedObservation<Value>.changes(), changeHandler: changeHandler
   )
 }
 
-/// The one path of both forms: a derived observation of what `read` reads
-/// (with `body`, the closure form's closure, kept by the rerun), filed in
-/// its rerun, which hosts it (see ``ObservationHost``). Inlinable, so
-/// that what runs at each change — the read, the handler, `changes` — is
-/// made where `Value` is known, and runs specialised; the rest is set up
-/// once, in ``startTrackedObservation(rerun:read:options:changes:handler:initial:site:)``.
+/// The value form's tracked observation of what `read` reads. Inlinable,
+/// so that what runs at each change — the read, the handler, `changes` —
+/// is made where `Value` is known, and runs specialised; the rest is set
+/// up once, in ``startTrackedObservation(_:initial:)``.
 @inlinable
 func trackedObservation<Value>(
-  body: (() -> Void)?,
-  read: @escaping DerivedObservation<Rerun, Value>.Reader,
+  read: @escaping () -> Value,
   options: KeyValueObservingOptions,
   tracking: KeyValueTrackingOptions,
   isolation: (any Actor)?,
   site: RegistrationSite,
-  changes: DerivedObservation<Rerun, Value>.Changes,
-  changeHandler: ((KeyValueObservedChange<Value>) -> Void)?
+  changes: DerivedChanges<TrackedObservation<Value>>,
+  changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
 ) -> KeyValueObservation {
-  let rerun = Rerun(body: body, tracking: tracking, isolation: isolation, site: site)
+  let defers = TrackedObservationBase.defers(tracking, isolation: isolation, site: site)
   // Coalesced changes carry the value the last run handed over as old:
   // the runs read new values for it even when the handler wants none.
-  let lastValue = rerun.defers && options.contains(.old) ? LastValue<Value>() : nil
+  let lastValue = defers && options.contains(.old) ? LastValue<Value>() : nil
   let observedOptions = lastValue == nil ? options : options.union(.new)
-  // The handler itself, not the optional, is captured: an optional
-  // closure takes a larger context. With none (the closure form), a
-  // handler that captures nothing needs no context at all. Bound with
-  // `if let`, not mapped: a closure through `Optional.map` is called
-  // through two reabstraction thunks at every change.
-  let direct: (Rerun, KeyValueObservedChange<Value>) -> Void
-  if let changeHandler {
-    direct = { _, change in changeHandler(change) }
-  } else {
-    direct = { _, _ in }
-  }
-  return startTrackedObservation(
-    rerun: rerun,
+  let observation = TrackedObservation(
     read: read,
-    options: observedOptions,
-    changes: changes,
     handler: lastValue == nil
-      ? direct
-      : { _, change in
-        guard let changeHandler, let lastValue else { return }
+      ? changeHandler
+      : { change in
+        guard let lastValue else { return }
         guard !change.isPrior else { return changeHandler(change) }
         let old = lastValue.value.withLock { last in
           defer { last = change.newValue }
@@ -155,57 +134,43 @@ func trackedObservation<Value>(
         let new = options.contains(.new) ? change.newValue : nil
         changeHandler(KeyValueObservedChange(kind: .setting, newValue: new, oldValue: old, isPrior: false))
       },
-    initial: { value in
-      lastValue?.value.withLock { $0 = value }
-      guard let changeHandler else { return }
-      sendInitial(options: options, isLive: true, value: value) { changeHandler($0) }
-    },
+    changes: changes,
+    options: observedOptions,
+    tracking: tracking,
+    defers: defers,
+    isolation: isolation,
     site: site
   )
+  return startTrackedObservation(observation) { value in
+    lastValue?.value.withLock { $0 = value }
+    sendInitial(options: options, isLive: true, value: value) { changeHandler($0) }
+  }
 }
 
-/// What ``trackedObservation(body:read:options:tracking:isolation:site:changes:changeHandler:)``
-/// sets up once: files the observation in `rerun`, its host, runs it a
-/// first time (handing `initial` the value), and ends it at once,
-/// reported, when it read nothing that can change.
+/// What both forms set up once: runs `observation` a first time (handing
+/// `initial` the value), and ends it at once, reported, when it read
+/// nothing that can change; returns the token that owns it.
 @usableFromInline
-func startTrackedObservation<Value>(
-  rerun: Rerun,
-  read: @escaping DerivedObservation<Rerun, Value>.Reader,
-  options: KeyValueObservingOptions,
-  changes: DerivedObservation<Rerun, Value>.Changes,
-  handler: @escaping (Rerun, KeyValueObservedChange<Value>) -> Void,
-  initial: (Value) -> Void,
-  site: RegistrationSite
-) -> KeyValueObservation {
+func startTrackedObservation<Observation: TrackedObservationBase & DerivedValueObservation>(
+  _ observation: Observation,
+  initial: (Observation.Value) -> Void
+) -> KeyValueObservation where Observation.Root == Void {
   // Nested in another's run, its first run and its `.initial` handler
   // read for this observation, not for the outer one.
   let hidden = _KeyValueAccessTracking.suspendTracking()
   defer { _KeyValueAccessTracking.resumeTracking(hidden) }
-  let storage = rerun.storage
-  let observation = DerivedObservation<Rerun, Value>(
-    root: rerun,
-    storage: storage,
-    filedUnder: \Rerun.self,
-    slot: ObservationHost.observationSlot,
-    read: read,
-    options: options,
-    hooks: ObservationHooks(source: .trackedClosure),
-    rerun: rerun,
-    changes: changes,
-    handler: handler
-  )
-  let value = observation.start(root: rerun, constant: true, site: site)
-  if observation.dependencyCount == 0 && !rerun.tracksObservation {
+  let value = observation.refresh(())
+  if observation.dependencyCount == 0 && !observation.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
-      "withKeyValueObservation at \(site.description ?? "a call") read no observable property, so nothing can run it "
-        + "again: it ran once and ended; read a property of a @KeyValueObservable or @Observable class in it"
+      "withKeyValueObservation at \(observation.site.description ?? "a call") read no observable property, so "
+        + "nothing can run it again: it ran once and ended; read a property of a @KeyValueObservable or "
+        + "@Observable class in it"
     )
-    storage.close()
+    observation.end()
   }
-  if observation.isLive { initial(value) }
-  return KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(observation)))
+  if !observation.isEnded { initial(value) }
+  return KeyValueObservation(owning: observation)
 }
 
 /// The value a coalesced observation last handed over.

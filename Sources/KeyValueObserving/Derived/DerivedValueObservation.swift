@@ -1,0 +1,87 @@
+/// A derived observation with typed values: what the one change path (see
+/// DerivedValueObservation+Change.swift) asks of a key path's observation
+/// (``DerivedObservation``) and of a tracked closure's
+/// (``TrackedObservation``).
+///
+/// Both classes are final and conform where their types are known, so
+/// that the path, made into a ``DerivedChanges`` closure where the caller's
+/// types are known, runs specialised, each requirement a direct call.
+///
+/// ```swift
+/// let changes = DerivedObservation<Person, String>.changes()
+/// changes.change(observation, sender, object, true)   // a will
+/// ```
+@usableFromInline
+protocol DerivedValueObservation: DerivedObservationBase {
+  /// What the value is read from: the observed object, or nothing (`Void`)
+  /// for a tracked closure.
+  associatedtype Root
+  associatedtype Value
+
+  /// What the value is read from, while it lives.
+  var liveRoot: Root? { get }
+
+  /// Reads the value without tracking.
+  func currentValue(_ root: Root) -> Value
+
+  /// Reads the value with tracking, and registers with what it depends on
+  /// now.
+  func refresh(_ root: Root) -> Value
+
+  /// Whether the value still depends on what `sender` is registered with.
+  func isDependency(_ sender: _KeyValueRegistration) -> Bool
+
+  /// Whether `sender` is the registration where an observed chain ends
+  /// (see ``DerivedObservation/chainEnd``).
+  func isChainEnd(_ sender: _KeyValueRegistration) -> Bool
+
+  /// The value read from `object`, where the chain ends, when it can be.
+  func valueAtChainEnd(from sender: _KeyValueRegistration, on object: AnyObject?) -> Value?
+
+  /// Hands `change` to the handler.
+  func deliver(_ change: KeyValueObservedChange<Value>, from root: Root)
+
+  /// When a change told now, on this thread, is read again.
+  func whenToRun() -> RunTime
+
+  /// Asks for one read, later, where the observation is isolated.
+  func scheduleRun()
+}
+
+/// When a derived observation reads its value again after a change told
+/// now, on this thread: at its did (``now``), once, later, on the actor a
+/// tracked closure is isolated to (``later``), or not at all, for a change
+/// a tracked closure makes while it runs (``never``).
+@usableFromInline
+enum RunTime {
+  case now, later, never
+}
+
+/// The typed work of a dependency's will (`isPrior`) and did for one class
+/// of derived observation, made by ``DerivedValueObservation/changes()``
+/// where the caller's types are known: one closure, not one each, so that
+/// it takes two words of every observation, not four.
+@usableFromInline
+struct DerivedChanges<Observation: DerivedValueObservation> {
+  @usableFromInline let change: (Observation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void
+
+  @inlinable
+  init(_ change: @escaping (Observation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void) {
+    self.change = change
+  }
+}
+
+extension DerivedValueObservation {
+  /// The closure that runs ``willChange(from:on:)`` and
+  /// ``didChange(from:on:)``: specialised when the caller is.
+  @inlinable
+  static func changes() -> DerivedChanges<Self> {
+    DerivedChanges { observation, sender, object, isPrior in
+      if isPrior {
+        observation.willChange(from: sender, on: object)
+      } else {
+        observation.didChange(from: sender, on: object)
+      }
+    }
+  }
+}
