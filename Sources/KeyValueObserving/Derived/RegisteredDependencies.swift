@@ -1,7 +1,8 @@
 /// The registrations of a derived observation with what its value depends
-/// on, in the order its reads found them: the first two inline, the rest in
-/// an array, so that the common observation — of one or two keys — keeps
-/// its list in its own object, with no allocation of its own.
+/// on, in the order its reads found them: up to two inline, more in an
+/// array that then holds them all, so that the common observation — of
+/// one or two keys — keeps its list in its own object, with no allocation
+/// of its own, and a long one is indexed as an array.
 ///
 /// ```swift
 /// var list: RegisteredDependencies = []
@@ -12,9 +13,10 @@
 struct RegisteredDependencies: RandomAccessCollection, ExpressibleByArrayLiteral {
   @usableFromInline var first: DependencyRegistration?
   @usableFromInline var second: DependencyRegistration?
-  /// The third and later; `nil` while there are two or fewer, so that a
-  /// copy of a short list retains only what it holds.
-  @usableFromInline var rest: [DependencyRegistration]? = nil
+  /// Every registration, once there are more than two (`first` and
+  /// `second` are `nil` then); `nil` while there are two or fewer, so that
+  /// a copy of a short list retains only what it holds.
+  @usableFromInline var all: [DependencyRegistration]? = nil
 
   @usableFromInline
   init(arrayLiteral elements: DependencyRegistration...) {
@@ -24,33 +26,42 @@ struct RegisteredDependencies: RandomAccessCollection, ExpressibleByArrayLiteral
   @usableFromInline var startIndex: Int { 0 }
 
   @usableFromInline var endIndex: Int {
-    first == nil ? 0 : second == nil ? 1 : 2 + (rest?.count ?? 0)
+    if let all { return all.count }
+    return first == nil ? 0 : second == nil ? 1 : 2
   }
 
   @usableFromInline
   subscript(position: Int) -> DependencyRegistration {
-    switch position {
-    case 0: return first.unsafelyUnwrapped
-    case 1: return second.unsafelyUnwrapped
-    default: return rest.unsafelyUnwrapped[position - 2]
-    }
+    if let all { return all[position] }
+    return (position == 0 ? first : second).unsafelyUnwrapped
   }
 
   mutating func append(_ registration: DependencyRegistration) {
-    if first == nil {
+    if all != nil {
+      all!.append(registration)
+    } else if first == nil {
       first = registration
     } else if second == nil {
       second = registration
     } else {
-      if rest == nil { rest = [] }
-      rest!.append(registration)
+      all = [first.unsafelyUnwrapped, second.unsafelyUnwrapped, registration]
+      first = nil
+      second = nil
     }
   }
 
   mutating func reserveCapacity(_ count: Int) {
-    if count > 2 {
-      if rest == nil { rest = [] }
-      rest!.reserveCapacity(count - 2)
+    guard count > 2 else { return }
+    if all == nil {
+      var moved: [DependencyRegistration] = []
+      moved.reserveCapacity(count)
+      if let first { moved.append(first) }
+      if let second { moved.append(second) }
+      all = moved
+      first = nil
+      second = nil
+    } else {
+      all!.reserveCapacity(count)
     }
   }
 }
