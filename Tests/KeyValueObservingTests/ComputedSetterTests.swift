@@ -254,6 +254,38 @@ struct ComputedLeafChainTests {
     try next.setValue(false, forKey: "collapsed")
     #expect(log.count == 4, "the link's change, then the new leaf's")
   }
+
+  @Test("a typed chain hears the leaf's announced writes as the string form does, through let and var links")
+  func typedChainHearsLeaf() throws {
+    let window = SidebarWindow()
+    var typed: [String] = []
+    let log = ChangeLog()
+    var tokens: [KeyValueObservation] = []
+    _ = try capturingDiagnostics {
+      tokens.append(window.observe(\.sidebar.collapsed, options: [.old, .new]) { _, change in
+        typed.append("sidebar \(change.oldValue!)→\(change.newValue!)")
+      })
+      tokens.append(window.observe(\.replaceable.collapsed, options: [.old, .new]) { _, change in
+        typed.append("replaceable \(change.oldValue!)→\(change.newValue!)")
+      })
+      try window.addObserver(log, forKeyPath: "sidebar.collapsed", options: [.old, .new])
+    }
+    defer { window.removeObserver(log, forKeyPath: "sidebar.collapsed") }
+    try window.setValue(true, forKeyPath: "sidebar.collapsed")
+    #expect(typed == ["sidebar false→true"] && log.count == 1, "the typed and string forms agree")
+    let checkbox = Checkbox()
+    tokens.append(checkbox.bind(\.isOn, to: window.replaceable, \.collapsed))
+    checkbox.isOn = true
+    #expect(typed.last == "replaceable false→true", "a binding's write is heard through the chain")
+    // Replacing the link re-registers with the new object's property.
+    let next = SidebarViewModel()
+    window.replaceable = next
+    #expect(typed.last == "replaceable true→false", "the link's change")
+    try next.setValue(true, forKey: "collapsed")
+    #expect(typed.last == "replaceable false→true", "the new leaf's announced write")
+    #expect(typed.count == 4)
+    withExtendedLifetime(tokens) {}
+  }
 }
 
 @Suite("Computed writes announced from two threads at once")

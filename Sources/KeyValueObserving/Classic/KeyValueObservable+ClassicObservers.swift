@@ -322,7 +322,7 @@ private func readStringPath(
   var object = root
   for (index, key) in components.enumerated() {
     guard let keyPath = try? type(of: object).readableKeyPath(forKey: key) else { return nil }
-    keys.append(ReadKey(object: object, keyPath: keyPath))
+    keys.append(ReadKey(object: object, keyPath: keyPath, isObservedKey: index == 0))
     let value = flattened(object[keyPath: keyPath])
     guard index < components.count - 1 else { return value }
     guard let next = value as? any KeyValueObservable else { return nil }

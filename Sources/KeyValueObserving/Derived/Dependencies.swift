@@ -37,6 +37,10 @@ struct Dependency {
 struct ReadKey {
   let object: any KeyValueObservable
   let keyPath: AnyKeyPath
+  /// Whether it is the observed key path itself, under which the
+  /// observation is filed; otherwise a property a chain goes through or
+  /// ends in, past its first key.
+  let isObservedKey: Bool
 }
 
 /// What a derived key depends on: every observable key that reading it
@@ -51,11 +55,11 @@ struct ReadKey {
 /// key path) is read once, so cycles of declarations end.
 func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]) -> [Dependency] {
   var resolution = DependencyResolution(expectedCount: accesses.count)
-  for (index, key) in keys.enumerated() {
-    // A computed property a string key path goes through, after its
-    // first key (under which the observation itself is filed), is heard
-    // through its announcements, as a declared one is.
-    if index > 0 {
+  for key in keys {
+    // A computed property a chain goes through or ends in, past its first
+    // key (under which the observation itself is filed), is heard through
+    // its announcements, as a declared one is.
+    if !key.isObservedKey {
       resolution.addIfComputed(key.keyPath, on: key.object)
     }
     guard let customization = type(of: key.object) as? any KeyValueObservingCustomization.Type else { continue }

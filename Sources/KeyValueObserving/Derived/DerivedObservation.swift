@@ -83,14 +83,27 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     // Not optional: an optional unwrapped on each read is a copy of the
     // function, retained and released.
     let get: (Root) -> Value = getter ?? { $0[keyPath: keyPath] }
+    let read: Reader
+    if getter == nil, let leaf = ComputedLeaf(keyPath) {
+      // A chain that ends in a computed property over storage nothing
+      // tracks: the property is named on the object the links hold, at
+      // each read, for its announcements.
+      read = { root, keys in
+        if declares { keys.append(ReadKey(object: root, keyPath: keyPath, isObservedKey: true)) }
+        if let key = leaf.readKey(from: root) { keys.append(key) }
+        return get(root)
+      }
+    } else {
+      read = { root, keys in
+        if declares { keys.append(ReadKey(object: root, keyPath: keyPath, isObservedKey: true)) }
+        return get(root)
+      }
+    }
     self.init(
       root: root,
       storage: storage,
       filedUnder: keyPath,
-      read: { root, keys in
-        if declares { keys.append(ReadKey(object: root, keyPath: keyPath)) }
-        return get(root)
-      },
+      read: read,
       // A computed property the class declares is not a chain: not read
       // again to find out.
       chainFinder: getter == nil ? { StoredChain(keyPath, of: $0) } : nil,
