@@ -29,6 +29,9 @@ struct ComputedLeaf {
       leafIndex > 0,
       case .computed(let identity, argumentSize: 0, _) = steps[leafIndex].component,
       let holderType = steps[leafIndex].input as? any KeyValueObservable.Type,
+      // Asked first: naming the property by its identity reads every key
+      // path of the class's table.
+      holderType._$kvoKeys.mayHaveAnnouncedComputedKeys,
       let name = holderType._$kvoKeys.name(ofPropertyWithIdentity: identity),
       let leafKeyPath = try? holderType.readableKeyPath(forKey: name),
       holderType._$kvoFilingKeyPath(ofComputed: leafKeyPath) != nil

@@ -46,6 +46,16 @@ extension _KeyValueKeyTable {
     superTable?.rootmostKey(named: name) ?? (stored + others).first { $0.name == name }
   }
 
+  /// Whether this class or a superclass may have a computed property
+  /// whose announcements are filed under its key path (see
+  /// ``filingKeyPath(ofComputed:)``): a property that is neither stored
+  /// nor a constant nor unannounced. Most model classes have none, and a
+  /// chain ending in one of their properties looks no further (see
+  /// ``ComputedLeaf``).
+  var mayHaveAnnouncedComputedKeys: Bool {
+    others.contains { !$0.isConstant && !$0.isUnannounced } || superTable?.mayHaveAnnouncedComputedKeys == true
+  }
+
   /// The filing key path (see ``filingKeyPath(for:)``) of the computed
   /// property `keyPath` names — one with no storage of its own, neither a
   /// constant nor an unannounced stored one, whose writes key-value coding
