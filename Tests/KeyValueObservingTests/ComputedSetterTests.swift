@@ -286,6 +286,46 @@ struct ComputedLeafChainTests {
     #expect(typed.count == 4)
     withExtendedLifetime(tokens) {}
   }
+
+  @Test("a binding whose target is such a chain announces its writes on the object the links hold")
+  func bindingThroughChainAnnounces() throws {
+    let window = SidebarWindow()
+    var typed: [String] = []
+    var leafHeard = 0
+    let log = ChangeLog()
+    var tokens: [KeyValueObservation] = []
+    _ = try capturingDiagnostics {
+      tokens.append(window.observe(\.replaceable.collapsed, options: [.old, .new]) { _, change in
+        typed.append("\(change.oldValue!)→\(change.newValue!)")
+      })
+      tokens.append(window.replaceable.observe(\.collapsed) { _, _ in leafHeard += 1 })
+      try window.addObserver(log, forKeyPath: "replaceable.collapsed", options: [.old, .new])
+    }
+    defer { window.removeObserver(log, forKeyPath: "replaceable.collapsed") }
+    let checkbox = Checkbox()
+    tokens.append(checkbox.bind(\.isOn, to: window, \.replaceable.collapsed))
+    checkbox.isOn = true
+    #expect(window.replaceable.collapsed)
+    #expect(typed == ["false→true"] && log.count == 1 && leafHeard == 1, "typed, by string and on the leaf, once each")
+    // After the link is replaced, the write is announced on the new object.
+    let next = SidebarViewModel()
+    window.replaceable = next
+    checkbox.isOn = false
+    checkbox.isOn = true
+    #expect(next.collapsed)
+    #expect(typed == ["false→true", "true→false", "false→true"], "the link's change; the equal write skipped; the new leaf's")
+    #expect(log.count == 3, "the typed and string forms agree")
+
+    // Two ways: the side's write is heard and not carried back.
+    let other = Checkbox()
+    tokens.append(other.bind(\.isOn, twoWayTo: window, \.replaceable.collapsed, initialValueFrom: .target))
+    #expect(other.isOn)
+    let before = typed.count
+    other.isOn = false
+    #expect(!window.replaceable.collapsed && typed.count == before + 1 && typed.last == "true→false")
+    #expect(checkbox.isOn, "a one-way binding from the checkbox is not written back")
+    withExtendedLifetime(tokens) {}
+  }
 }
 
 @Suite("Computed writes announced from two threads at once")

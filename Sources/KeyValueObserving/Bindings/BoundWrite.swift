@@ -54,9 +54,13 @@ extension ReferenceWritableKeyPath {
   func write(_ value: Value, to object: Root, announcing announced: Unmanaged<ComputedWriteAnnouncement>?) {
     // Unmanaged: the binding holds the announcement, and a retained
     // optional would cost every write a retain and a release.
-    announced?._withUnsafeGuaranteedRef { $0.willWrite() }
+    guard let announced else {
+      object[keyPath: self] = value
+      return
+    }
+    let announcing = announced._withUnsafeGuaranteedRef { $0.willWrite(on: object as AnyObject) }
     object[keyPath: self] = value
-    announced?._withUnsafeGuaranteedRef { $0.didWrite() }
+    announced._withUnsafeGuaranteedRef { $0.didWrite(announcing) }
   }
 }
 

@@ -10,39 +10,68 @@
 /// second use makes the optimiser form the key path at every write; see
 /// ``BindingAccessor``).
 ///
+/// A chain that ends in such a property (`\.sidebar.collapsed`) announces
+/// it on the object its links hold at the write (see ``ComputedLeaf``).
+///
 /// ```swift
-/// announcement?.willWrite()
+/// let announced = announcement?.willWrite(on: model)
 /// model[keyPath: \.collapsed] = true
-/// announcement?.didWrite()
+/// announcement?.didWrite(announced)
 /// ```
 @usableFromInline
 final class ComputedWriteAnnouncement: @unchecked Sendable {
   // @unchecked Sendable: immutable.
-  private let storage: _KeyValueObservationStorage
-  private let keyPath: AnyKeyPath
 
-  /// The announcement of writes to `keyPath` of the object of `storage`,
-  /// when `keyPath` is one computed property its class's table names;
+  /// Where a write is announced: the storage of the object that holds the
+  /// property, and the key path its observations are filed under.
+  @usableFromInline
+  struct Announced {
+    let storage: _KeyValueObservationStorage
+    let keyPath: AnyKeyPath
+  }
+
+  /// The property's, when it is one property of the bound object.
+  private let fixed: Announced?
+  /// The chain's last property, found at each write, otherwise.
+  private let leaf: ComputedLeaf?
+
+  /// The announcement of writes to `keyPath` of `object`: one computed
+  /// property its class's table names, or a chain that ends in one;
   /// otherwise `nil`, as a stored property announces its own writes.
   static func ofComputed<Object: KeyValueObservable>(
     _ keyPath: AnyKeyPath, on object: Object
   ) -> ComputedWriteAnnouncement? {
-    guard let filed = Object._$kvoFilingKeyPath(ofComputed: keyPath) else { return nil }
-    return ComputedWriteAnnouncement(storage: object._$kvoStorage(), keyPath: filed)
+    if let filed = Object._$kvoFilingKeyPath(ofComputed: keyPath) {
+      return ComputedWriteAnnouncement(fixed: Announced(storage: object._$kvoStorage(), keyPath: filed), leaf: nil)
+    }
+    guard let leaf = ComputedLeaf(keyPath) else { return nil }
+    return ComputedWriteAnnouncement(fixed: nil, leaf: leaf)
   }
 
-  private init(storage: _KeyValueObservationStorage, keyPath: AnyKeyPath) {
-    self.storage = storage
-    self.keyPath = keyPath
+  private init(fixed: Announced?, leaf: ComputedLeaf?) {
+    self.fixed = fixed
+    self.leaf = leaf
   }
 
+  /// Announces the will of a write to `object`; what it gives, the did
+  /// takes.
   @usableFromInline
-  func willWrite() {
-    storage.forwardManualChange(of: keyPath, isPrior: true)
+  func willWrite(on object: AnyObject) -> Announced? {
+    var announced = fixed
+    if announced == nil, let leaf, let root = object as? any KeyValueObservable,
+      let key = leaf.readKey(from: root),
+      let filed = type(of: key.object)._$kvoFilingKeyPath(ofComputed: key.keyPath)
+    {
+      announced = Announced(storage: key.object._$kvoStorage(), keyPath: filed)
+    }
+    announced?.storage.forwardManualChange(of: announced.unsafelyUnwrapped.keyPath, isPrior: true)
+    return announced
   }
 
+  /// Announces the did of the write whose will gave `announced`.
   @usableFromInline
-  func didWrite() {
-    storage.forwardManualChange(of: keyPath, isPrior: false)
+  func didWrite(_ announced: Announced?) {
+    guard let announced else { return }
+    announced.storage.forwardManualChange(of: announced.keyPath, isPrior: false)
   }
 }
