@@ -292,13 +292,16 @@ def main(path, instructions_path):
 
     # O(1) amortised in the other registrations: the time per call next to
     # 20,000 others against next to 1,000.
-    for label, name in [
-        ("controller observe + unobserve", "ours: controller observe + unobserve, {} other observations"),
-        ("classic add + remove", "ours: classic add + remove, {} other observers"),
+    for label, name, paired in [
+        ("controller observe + unobserve", "ours: controller observe + unobserve, {} other observations",
+         "paired: controller observe + unobserve, 20000 other observations ÷ 1000"),
+        ("classic add + remove", "ours: classic add + remove, {} other observers",
+         "paired: classic add + remove, 20000 other observers ÷ 1000"),
     ]:
         few = ns_per_op(rows, name.format(1000))
         many = ns_per_op(rows, name.format(20000))
-        ratio_row(f"{label}, 20000 others", many, "1000 others", few, 2, names=(name.format(20000), name.format(1000)))
+        ratio_row(f"{label}, 20000 others", many, "1000 others", few, 2, paired,
+                  names=(name.format(20000), name.format(1000)))
 
     # Memory budgets are on the heap (allocator headers and rounding
     # included); the bytes asked for are shown next to each.

@@ -57,6 +57,15 @@ func beyondStoredKeyBenchmarks() {
     return Pair(reference: observedWrites(observers: 1), ours: kept(observer) { index in model.value = index })
   }
 
+  // O(1) amortised in the other registrations, paired: the separate rows'
+  // times moved by half between quiet runs of unchanged code.
+  paired("paired: classic add + remove, 20000 other observers ÷ 1000", operations: 2_000) {
+    Pair(reference: classicAddAndRemove(otherObservers: 1_000), ours: classicAddAndRemove(otherObservers: 20_000))
+  }
+  paired("paired: controller observe + unobserve, 20000 other observations ÷ 1000", operations: 2_000) {
+    Pair(reference: controllerObserveAndUnobserve(others: 1_000), ours: controllerObserveAndUnobserve(others: 20_000))
+  }
+
   paired("paired: setValue(forKey:) ÷ write, 1 observer", operations: 2_000) {
     let model = PairedObserved()
     let token = model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
@@ -154,6 +163,41 @@ private func appends(startingAt start: Int, observer: KeyValueObservingOptions?,
         for index in 0..<count {
           model.items.append(index)
         }
+      }
+    }
+  }
+}
+
+/// `count` classic add + remove pairs on a key `otherObservers` other
+/// classic observers observe.
+private func classicAddAndRemove(otherObservers: Int) -> (Int) -> Void {
+  let model = PairedObserved()
+  let observers = (0..<otherObservers).map { _ in PairedSink() }
+  for observer in observers { try! model.addObserver(observer, forKeyPath: "value") }
+  let observer = PairedSink()
+  return { count in
+    withExtendedLifetime(observers) {
+      for _ in 0..<count {
+        try! model.addObserver(observer, forKeyPath: "value")
+        model.removeObserver(observer, forKeyPath: "value")
+      }
+    }
+  }
+}
+
+/// `count` controller observe + unobserve pairs, by a controller observing
+/// `others` other objects.
+private func controllerObserveAndUnobserve(others: Int) -> (Int) -> Void {
+  let owner = PairedSink()
+  let controller = KVOController(observer: owner)
+  let observed = (0..<others).map { _ in PairedObserved() }
+  for model in observed { controller.observe(model, \.value) { _, _, _ in } }
+  let model = PairedObserved()
+  return { count in
+    withExtendedLifetime((observed, owner)) {
+      for _ in 0..<count {
+        controller.observe(model, \.value) { _, _, _ in }
+        controller.unobserve(model, \.value)
       }
     }
   }
