@@ -287,6 +287,21 @@ struct ComputedLeafChainTests {
     withExtendedLifetime(tokens) {}
   }
 
+  @Test("a tracked closure that reads the chain hears a new link, not the leaf's announcements, as documented")
+  func trackedClosureHearsLinkOnly() throws {
+    let window = SidebarWindow()
+    var runs = 0
+    let token = withKeyValueObservation {
+      runs += 1
+      _ = window.replaceable.collapsed
+    }
+    try window.replaceable.setValue(true, forKey: "collapsed")
+    #expect(runs == 1, "a closure runs getters and names no key path: the leaf is not found")
+    window.replaceable = SidebarViewModel()
+    #expect(runs == 2, "the link it read is observed")
+    #expect(token.isActive)
+  }
+
   @Test("a binding whose target is such a chain announces its writes on the object the links hold")
   func bindingThroughChainAnnounces() throws {
     let window = SidebarWindow()

@@ -194,6 +194,35 @@ struct ThreadingTests {
     #expect(freed.count == 200, "every closure's captures are released once, by whichever end won")
     #expect(runs.count == 200, "each ran once, at the start: the object's deinit changes nothing it read")
   }
+
+  @Test("after invalidate() returns, a change started on another thread does not run the tracked closure")
+  func noRunAfterInvalidate() {
+    let lateRuns = Counter()
+    for _ in 0..<200 {
+      let counters = Counters()
+      let invalidated = Counter()
+      // Read and written by the writing thread only, which runs the closure.
+      let writeStartedAfter = UncheckedBox(Counter())
+      let token = withKeyValueObservation {
+        _ = counters.a
+        if writeStartedAfter.value.count > 0 { lateRuns.increment() }
+      }
+      let shared = UncheckedBox(token)
+      DispatchQueue.concurrentPerform(iterations: 2) { thread in
+        if thread == 0 {
+          for value in 1...200 {
+            if invalidated.count > 0, writeStartedAfter.value.count == 0 { writeStartedAfter.value.increment() }
+            counters.a = value
+          }
+        } else {
+          _ = shared.value.isActive
+          shared.value.invalidate()
+          invalidated.increment()
+        }
+      }
+    }
+    #expect(lateRuns.count == 0, "no run for a change that started after invalidate() returned")
+  }
 }
 
 @Suite("Threads: derived keys")

@@ -57,15 +57,18 @@ final class ComputedWriteAnnouncement: @unchecked Sendable {
   /// takes.
   @usableFromInline
   func willWrite(on object: AnyObject) -> Announced? {
-    var announced = fixed
-    if announced == nil, let leaf, let root = object as? any KeyValueObservable,
-      let key = leaf.readKey(from: root),
-      let filed = type(of: key.object)._$kvoFilingKeyPath(ofComputed: key.keyPath)
-    {
-      announced = Announced(storage: key.object._$kvoStorage(), keyPath: filed)
-    }
-    announced?.storage.forwardManualChange(of: announced.unsafelyUnwrapped.keyPath, isPrior: true)
+    guard let announced = fixed ?? announced(byLinksOf: object) else { return nil }
+    announced.storage.forwardManualChange(of: announced.keyPath, isPrior: true)
     return announced
+  }
+
+  /// Where the chain's last property is announced on the object the links
+  /// of `object` hold now, if they hold one that has it.
+  private func announced(byLinksOf object: AnyObject) -> Announced? {
+    guard let leaf, let root = object as? any KeyValueObservable, let key = leaf.readKey(from: root),
+      let filed = type(of: key.object)._$kvoFilingKeyPath(ofComputed: key.keyPath)
+    else { return nil }
+    return Announced(storage: key.object._$kvoStorage(), keyPath: filed)
   }
 
   /// Announces the did of the write whose will gave `announced`.
