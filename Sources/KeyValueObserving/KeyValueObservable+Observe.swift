@@ -124,7 +124,14 @@ extension KeyValueObservable {
     defer { _KeyValueAccessTracking.resumeTracking(hidden) }
     let storage = _$kvoStorage()
     let slot: Int
-    if let remembered = storage.rememberedSlot(for: keyPath) {
+    if options.contains(.deallocation), ObjectLifetime.mayHoldObject(Value.self) {
+      // A key that may hold an object it hears freed is derived (see
+      // `ObjectLifetime`).
+      return registerDerived(
+        keyPath, in: storage, options: options, hooks: hooks ?? ObservationHooks(), site: site,
+        changeHandler: changeHandler
+      )
+    } else if let remembered = storage.rememberedSlot(for: keyPath) {
       slot = remembered
     } else {
       guard let found = Self._$kvoSlot(for: keyPath), !storage.hasDeclaredDependencies(keyPath) else {
@@ -214,6 +221,11 @@ extension KeyValueObservable {
     } else if observation.dependencyCount > 0, let leaf = components?.unannouncedLeaf {
       // As the string form refuses it: the last property is never heard.
       reportProblem(.unobservableKeyPath, Self.unannouncedLeafMessage(Self.describe(keyPath), leaf: leaf.name, of: leaf.type))
+    }
+    if options.contains(.deallocation),
+      let unheard = unheardDeallocationClass(types: components?.steps.map(\.output) ?? [], values: [value])
+    {
+      reportUnheardDeallocation(of: Self.describe(keyPath), on: Self.self, unheard: unheard)
     }
     sendInitial(options: options, isLive: observation.isLive, value: value) { changeHandler(self, $0) }
     return RegistrationHandle(storage: storage, registration: .passUnretained(observation))

@@ -12,6 +12,15 @@
 ///   ``KeyValueObservedChange/isPrior`` set (and the old value if ``old`` is
 ///   also given; never a new value).
 ///
+/// And one Apple's KVO does not have, off by default:
+///
+/// - ``deallocation``: an object on the observed path that is freed — the
+///   object of a `weak` link, zeroed without a setter — is a change: the
+///   value is read again (`nil` past the freed link) and notified, as
+///   RxSwift's `observeWeakly` and ReactiveCocoa's `signal(forKeyPath:)`
+///   do; async sequences and publishers finish when the observed object
+///   is freed.
+///
 /// ```swift
 /// let token = person.observe(\.name, options: [.old, .new]) { person, change in
 ///     print("name went from \(change.oldValue!) to \(change.newValue!)")
@@ -61,6 +70,43 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
   /// }
   /// ```
   @inlinable public static var prior: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 1 << 3) }
+
+  /// A freed object on the observed path is a change.
+  ///
+  /// Apple's KVO, and this library by default, say nothing when the
+  /// object of a `weak` link is freed: the link reads `nil` from then on,
+  /// but no setter ran. With this option the observation hears every
+  /// `@KeyValueObservable` object on its path deinitialise — a link's, or
+  /// the value's own when the value is such an object — reads the value
+  /// again (`nil` past the freed link), re-registers, and notifies once:
+  /// kind ``KeyValueChange/setting``, the new value with ``new``, the value
+  /// last notified or read as the old one with ``old`` (kept for that, so
+  /// only ``old`` pays to keep it), and a prior notification first with
+  /// ``prior``. A freed object a change under way on the same thread let
+  /// go of (the old object of a link being replaced) is that change, and
+  /// notifies once, with it.
+  ///
+  /// The observed object's own deinit ends the observation: an async
+  /// sequence (``KeyValueObservable/changes(for:options:bufferingPolicy:fileID:line:)``,
+  /// ``KeyValueObservable/values(for:options:bufferingPolicy:fileID:line:)``)
+  /// finishes, as it always does, and a Combine publisher sends
+  /// `.finished`, which it does only with this option. A handler that
+  /// takes the object (`observe`, a classic observer, a controller's
+  /// block) is not called: there is no object to hand it.
+  ///
+  /// An object on the path whose class is not `@KeyValueObservable`
+  /// cannot be heard when it is freed: the registration reports it
+  /// (``KeyValueObservingDiagnostic/Kind/unheardDeallocation``).
+  ///
+  /// ```swift
+  /// @KeyValueObservable final class Cell { weak var item: Item?; var title = "" }
+  ///
+  /// let token = cell.observe(\.item?.name, options: [.old, .new, .deallocation]) { _, change in
+  ///     print(change.oldValue!, "→", change.newValue!)
+  /// }
+  /// item = nil  // the last reference: prints Optional("Ada") → nil
+  /// ```
+  @inlinable public static var deallocation: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 1 << 4) }
 }
 
 extension KeyValueObservingOptions: CustomStringConvertible {
@@ -71,7 +117,7 @@ extension KeyValueObservingOptions: CustomStringConvertible {
   /// ```
   public var description: String {
     let names: [(KeyValueObservingOptions, String)] = [
-      (.new, ".new"), (.old, ".old"), (.initial, ".initial"), (.prior, ".prior"),
+      (.new, ".new"), (.old, ".old"), (.initial, ".initial"), (.prior, ".prior"), (.deallocation, ".deallocation"),
     ]
     let present = names.filter { contains($0.0) }.map(\.1)
     return "[" + present.joined(separator: ", ") + "]"

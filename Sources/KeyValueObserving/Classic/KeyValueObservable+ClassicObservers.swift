@@ -161,8 +161,12 @@ extension KeyValueObservable {
     )
     let registration: _KeyValueRegistration
     let initialValue: () -> Any?
+    let hearsDeallocation = options.contains(.deallocation)
     if components.count == 1, let slot = Self._$kvoSlot(forKey: components[0]),
-      !storage.hasDeclaredDependencies(first)
+      !storage.hasDeclaredDependencies(first),
+      // A key that may hold an object it hears freed is derived (see
+      // `ObjectLifetime`).
+      !(hearsDeallocation && ObjectLifetime.mayHoldObject(type(of: first).valueType))
     {
       registration = ClassicRegistration(target: target, slot: slot, valueType: type(of: first).valueType)
       registration.site = site
@@ -176,13 +180,25 @@ extension KeyValueObservable {
         root: self,
         storage: storage,
         filedUnder: first,
-        read: { root, keys in readStringPath(components, from: root, into: &keys) },
+        read: { root, keys in
+          let value = readStringPath(components, from: root, into: &keys)
+          if hearsDeallocation { ObjectLifetime.track(value, in: &keys) }
+          return value
+        },
         options: options,
         hooks: ObservationHooks(source: .classic(target)),
         changes: DerivedObservation<Self, Any?>.changes(),
         handler: { root, change in target.send(change, from: root) }
       )
       let value = observation.start(root: self, constant: isConstant, site: site)
+      if hearsDeallocation {
+        var keys: [ReadKey] = []
+        var values: [Any?] = []
+        _ = readStringPath(components, from: self, into: &keys) { values.append($0) }
+        if let unheard = unheardDeallocationClass(types: [], values: values) {
+          reportUnheardDeallocation(of: "\"\(keyPath)\"", on: Self.self, unheard: unheard)
+        }
+      }
       registration = observation
       initialValue = { value }
     }
@@ -313,17 +329,20 @@ private struct PathProperties {
 
 /// Reads a string key path from `root` key by key, through the dynamic type
 /// of each object on the way; `nil` when a link is `nil` or not observable.
-/// Each key read is added to `keys`, for its declared dependencies.
+/// Each key read is added to `keys`, for its declared dependencies, and
+/// each value read handed to `visit`.
 private func readStringPath(
   _ components: [String],
   from root: any KeyValueObservable,
-  into keys: inout [ReadKey]
+  into keys: inout [ReadKey],
+  visit: ((Any?) -> Void)? = nil
 ) -> Any? {
   var object = root
   for (index, key) in components.enumerated() {
     guard let keyPath = try? type(of: object).readableKeyPath(forKey: key) else { return nil }
     keys.append(ReadKey(object: object, keyPath: keyPath, isObservedKey: index == 0))
     let value = flattened(object[keyPath: keyPath])
+    visit?(value)
     guard index < components.count - 1 else { return value }
     guard let next = value as? any KeyValueObservable else { return nil }
     object = next

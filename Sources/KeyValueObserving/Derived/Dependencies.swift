@@ -24,8 +24,12 @@ struct Dependency {
     storage === other.storage && slot == other.slot && keyPath == other.keyPath
   }
 
+  /// Whether it is its object's lifetime (see ``ObjectLifetime``).
+  var isLifetime: Bool { keyPath === ObjectLifetime.keyPath }
+
   /// The key's name on its object's type (`#3` where the type has none).
   var keyName: String {
+    if isLifetime { return ObjectLifetime.keyName }
     if let keyPath { return storage.objectType._$kvoName(for: keyPath) ?? "\(keyPath)" }
     return storage.objectType._$kvoKey(forSlot: slot) ?? "#\(slot)"
   }
@@ -56,6 +60,10 @@ struct ReadKey {
 func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]) -> [Dependency] {
   var resolution = DependencyResolution(expectedCount: accesses.count)
   for key in keys {
+    if key.keyPath === ObjectLifetime.keyPath {
+      resolution.addLifetime(of: key.object)
+      continue
+    }
     // A computed property a chain goes through or ends in, past its first
     // key (under which the observation itself is filed), is heard through
     // its announcements, as a declared one is.
@@ -168,6 +176,11 @@ private struct DependencyResolution {
   mutating func addIfComputed(_ keyPath: AnyKeyPath, on object: any KeyValueObservable) {
     guard let filed = type(of: object)._$kvoFilingKeyPath(ofComputed: keyPath) else { return }
     _ = insert(Dependency(storage: object._$kvoStorage(), slot: _KeyValueRegistration.keyPathSlot, keyPath: filed))
+  }
+
+  /// Depends on the lifetime of `object` (see ``ObjectLifetime``).
+  mutating func addLifetime(of object: any KeyValueObservable) {
+    _ = insert(Dependency(storage: object._$kvoStorage(), slot: _KeyValueRegistration.keyPathSlot, keyPath: ObjectLifetime.keyPath))
   }
 
   private static func read(_ keyPath: AnyKeyPath, on object: some KeyValueObservable) -> Any? {

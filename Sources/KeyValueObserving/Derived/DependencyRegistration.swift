@@ -51,6 +51,10 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
   override var isListed: Bool { false }
 
   override func registrationEnded() {
-    observer.dependencyEnded()
+    observer.dependencyEnded(freed: nil)
+  }
+
+  override func registrationClosed() {
+    observer.dependencyEnded(freed: self)
   }
 }

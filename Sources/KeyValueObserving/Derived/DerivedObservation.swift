@@ -53,6 +53,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// How many dependencies the read had at the furthest look for the chain.
   private let chainLookDepth = AtomicInt(0)
   private let changes: Changes
+  /// The value last read, for the old value of a change a freed object
+  /// makes; only with `.deallocation` and `.old`.
+  @usableFromInline let keptValue: KeptValue<Value>?
   /// Who observes, and what to do when the observation ends.
   private let hooks: ObservationHooks
   /// The key path it is filed under, as every form of the same property
@@ -83,7 +86,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     // Not optional: an optional unwrapped on each read is a copy of the
     // function, retained and released.
     let get: (Root) -> Value = getter ?? { $0[keyPath: keyPath] }
-    let read: Reader
+    var read: Reader
     if getter == nil, let leaf = ComputedLeaf(keyPath) {
       // A chain that ends in a computed property over storage nothing
       // tracks: the property is named on the object the links hold, at
@@ -97,6 +100,15 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       read = { root, keys in
         if declares { keys.append(ReadKey(object: root, keyPath: keyPath, isObservedKey: true)) }
         return get(root)
+      }
+    }
+    if options.contains(.deallocation), ObjectLifetime.mayHoldObject(Value.self) {
+      // The value's own object is heard freed too.
+      let readValue = read
+      read = { root, keys in
+        let value = readValue(root, &keys)
+        ObjectLifetime.track(value, in: &keys)
+        return value
       }
     }
     self.init(
@@ -139,6 +151,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     // Filed as every form of the same property files it, and announces it.
     self.filedKeyPath = Root._$kvoFilingKeyPath(keyPath)
     self.rootStorage = storage
+    self.keptValue = options.isSuperset(of: [.deallocation, .old]) ? KeptValue() : nil
     super.init(options: options, slot: Self.keyPathSlot)
   }
 
@@ -156,6 +169,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(self)
     let value = refresh(root)
+    if let keptValue { keptValue.keep(value) }
     if dependencyCount == 0 && !constant {
       reportProblem(.unobservableKeyPath, Root.unobservableKeyMessage(keyPathDescription))
     }
@@ -247,9 +261,14 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// object went, without a change), or no longer read — may leave the
   /// chain ending elsewhere, and the value depending on less than it is
   /// registered with.
-  override func dependencyEnded() {
+  override func dependencyEnded(freed: DependencyRegistration?) {
     if mayBeChain { forgetChainEnd() }
     dependenciesMayBeStale.store(true, ordering: .releasing)
+    if let freed, hearsDeallocation {
+      // Read again now: checking the dependencies again is part of it.
+      dependenciesMayBeStale.store(false, ordering: .releasing)
+      changes.change(self, freed, nil, .freed)
+    }
   }
 
   override func didEnd() {
@@ -288,10 +307,10 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   // The typed will and did they run: DerivedValueObservation+Change.swift.
 
   override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.change(self, sender, object, true)
+    changes.change(self, sender, object, .will)
   }
 
   override func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.change(self, sender, object, false)
+    changes.change(self, sender, object, .did)
   }
 }

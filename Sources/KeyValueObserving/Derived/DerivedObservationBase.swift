@@ -121,8 +121,20 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {}
 
   /// One of the dependencies' registrations was removed (a read no longer
-  /// needs it), or its object deinitialised. Called with no lock held.
-  func dependencyEnded() {}
+  /// needs it), or its object deinitialised: then `freed` is that
+  /// registration. Called with no lock held.
+  func dependencyEnded(freed: DependencyRegistration?) {}
+
+  /// Whether the observation hears the objects it depends on freed (see
+  /// ``KeyValueObservingOptions/deallocation``).
+  @usableFromInline
+  final var hearsDeallocation: Bool { options.contains(.deallocation) }
+
+  /// Whether `registration` is one of the dependencies' registrations.
+  @usableFromInline
+  final func isRegistered(_ registration: _KeyValueRegistration) -> Bool {
+    state.withLock { state in state.dependencies.contains { $0 === registration } }
+  }
 
   // MARK: Dependencies
 
@@ -258,7 +270,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
       return withoutRoot.isEmpty ? described : String(withoutRoot)
     }
     var paths: [String] = []
-    for dependency in currentDependencies() {
+    for dependency in currentDependencies() where !dependency.isLifetime {
       let key = dependency.keyName
       if dependency.storage === rootStorage || paths.isEmpty {
         paths.append(key)

@@ -101,7 +101,9 @@ extension DerivedValueObservation {
     }
     var newValue: Value? = nil
     if !isEnded, let root = liveRoot {
-      newValue = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? refresh(root)
+      let value = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? refresh(root)
+      if let keptValue { keptValue.keep(value) }
+      newValue = value
     }
     var oldValue: Value? = nil
     if let open {

@@ -46,6 +46,11 @@ protocol DerivedValueObservation: DerivedObservationBase {
 
   /// Asks for one read, later, where the observation is isolated.
   func scheduleRun()
+
+  /// The value last read, kept for the old value of a change that a freed
+  /// object makes (see ``KeyValueObservingOptions/deallocation``): made
+  /// only when the observation asks for both, `nil` otherwise.
+  var keptValue: KeptValue<Value>? { get }
 }
 
 /// When a derived observation reads its value again after a change told
@@ -57,30 +62,37 @@ enum RunTime {
   case now, later, never
 }
 
-/// The typed work of a dependency's will (`isPrior`) and did for one class
+/// What a dependency's registration tells a derived observation: a will,
+/// a did, or that its object was freed.
+@usableFromInline
+enum DependencyEvent {
+  case will, did, freed
+}
+
+/// The typed work of a dependency's will, did and freeing for one class
 /// of derived observation, made by ``DerivedValueObservation/changes()``
 /// where the caller's types are known: one closure, not one each, so that
-/// it takes two words of every observation, not four.
+/// it takes two words of every observation, not six.
 @usableFromInline
 struct DerivedChanges<Observation: DerivedValueObservation> {
-  @usableFromInline let change: (Observation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void
+  @usableFromInline let change: (Observation, _KeyValueRegistration, AnyObject?, DependencyEvent) -> Void
 
   @inlinable
-  init(_ change: @escaping (Observation, _KeyValueRegistration, AnyObject?, _ isPrior: Bool) -> Void) {
+  init(_ change: @escaping (Observation, _KeyValueRegistration, AnyObject?, DependencyEvent) -> Void) {
     self.change = change
   }
 }
 
 extension DerivedValueObservation {
-  /// The closure that runs ``willChange(from:on:)`` and
-  /// ``didChange(from:on:)``: specialised when the caller is.
+  /// The closure that runs ``willChange(from:on:)``, ``didChange(from:on:)``
+  /// and ``dependencyFreed(from:)``: specialised when the caller is.
   @inlinable
   static func changes() -> DerivedChanges<Self> {
-    DerivedChanges { observation, sender, object, isPrior in
-      if isPrior {
-        observation.willChange(from: sender, on: object)
-      } else {
-        observation.didChange(from: sender, on: object)
+    DerivedChanges { observation, sender, object, event in
+      switch event {
+      case .will: observation.willChange(from: sender, on: object)
+      case .did: observation.didChange(from: sender, on: object)
+      case .freed: observation.dependencyFreed(from: sender)
       }
     }
   }

@@ -150,6 +150,17 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// slider.value = 8  // on the main thread, while the binding writes: reported
     /// ```
     public static let bindingWrittenConcurrently = Kind(name: "bindingWrittenConcurrently")
+
+    /// An observation asked to hear freed objects
+    /// (``KeyValueObservingOptions/deallocation``) whose path holds an
+    /// object of a class that is not `@KeyValueObservable`: nothing tells
+    /// when such an object is freed, so a `weak` link to it reads `nil`
+    /// unheard. The observation is made; mark the class to hear it.
+    ///
+    /// ```swift
+    /// cell.observe(\.theme?.name, options: [.new, .deallocation]) { _, _ in }  // Theme is a plain class: reported
+    /// ```
+    public static let unheardDeallocation = Kind(name: "unheardDeallocation")
   }
 
   /// The category.

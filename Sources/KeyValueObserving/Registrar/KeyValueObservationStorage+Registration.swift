@@ -114,7 +114,7 @@ extension _KeyValueObservationStorage {
     // released here, after the lock: their deinitialisers may run any code.
     _ = released
     for registration in removed.registrations {
-      registration.registrationEnded()
+      registration.registrationClosed()
     }
   }
 

@@ -14,7 +14,7 @@ public class _KeyValueRegistration: @unchecked Sendable {
   // atomic, `indexInSlot`, which only the owning storage's lock guards, and
   // `site`, written before the registration is listed.
 
-  /// The options it asked for (the low four bits) and how a change reaches
+  /// The options it asked for (the low five bits) and how a change reaches
   /// it (the two above): one byte, so that with the slot and the position
   /// the registration's own fields take eight bytes, and a closure's
   /// registration is a 40-byte allocation — 48 bytes of heap, not 64.
@@ -36,14 +36,14 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// What the registration asked for.
   @inlinable
   final var options: KeyValueObservingOptions {
-    KeyValueObservingOptions(rawValue: Int(bits & 0x0F))
+    KeyValueObservingOptions(rawValue: Int(bits & 0x1F))
   }
 
   /// How a change reaches it.
   @inlinable
   final var receiver: _KeyValueReceiver {
     // The enum's cases are stored as their raw values, 0 to 3.
-    unsafeBitCast(bits >> 4, to: _KeyValueReceiver.self)
+    unsafeBitCast(bits >> 5, to: _KeyValueReceiver.self)
   }
 
   /// The key it observes.
@@ -64,7 +64,7 @@ public class _KeyValueRegistration: @unchecked Sendable {
       Int16(exactly: slot) != nil,
       "KeyValueObserving: slot \(slot) is out of range; a class and its superclasses may have at most 32,767 observable properties"
     )
-    self.bits = UInt8(truncatingIfNeeded: options.rawValue) & 0x0F | receiver.rawValue << 4
+    self.bits = UInt8(truncatingIfNeeded: options.rawValue) & 0x1F | receiver.rawValue << 5
     self.slotNumber = Int16(truncatingIfNeeded: slot)
   }
 
@@ -100,6 +100,12 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// Told, once and with no lock held, that the registration was removed:
   /// invalidated, or its object deinitialised.
   func registrationEnded() {}
+
+  /// Told instead of ``registrationEnded()`` when the registration ended
+  /// because its object deinitialised; the same by default.
+  func registrationClosed() {
+    registrationEnded()
+  }
 
   /// Receives a change of the observed key without its values: the will
   /// (`isPrior`) and the did of a dependency of a derived key, made on

@@ -43,4 +43,17 @@ public struct KeyValueTrackingOptions: OptionSet, Sendable, Hashable {
   /// let token = withKeyValueObservation(options: .keyValueOnly) { label.text = model.title }
   /// ```
   public static let keyValueOnly = KeyValueTrackingOptions(rawValue: 1 << 1)
+
+  /// Runs again when a `@KeyValueObservable` object the last run read is
+  /// freed — the object of a `weak` link, zeroed with no setter —, as
+  /// ``KeyValueObservingOptions/deallocation`` makes a freed object a
+  /// change for `observe`. Off by default: a freed object changes nothing
+  /// a setter announced.
+  ///
+  /// ```swift
+  /// let token = withKeyValueObservation(options: .deallocation) {
+  ///     label.text = cell.item?.name ?? "—"  // "—" once the item is freed
+  /// }
+  /// ```
+  public static let deallocation = KeyValueTrackingOptions(rawValue: 1 << 2)
 }

@@ -46,12 +46,19 @@ final class TrackedClosure: TrackedObservationBase, DerivedValueObservation, @un
 
   @usableFromInline func deliver(_ change: KeyValueObservedChange<Void>, from root: Void) {}
 
+  /// Never kept: the closure form has no value.
+  @usableFromInline var keptValue: KeptValue<Void>? { nil }
+
   override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
     willChange(from: sender, on: object)
   }
 
   override func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
     didChange(from: sender, on: object)
+  }
+
+  override func dependencyFreed(_ registration: DependencyRegistration) {
+    dependencyFreed(from: registration)
   }
 
   /// Runs the closure again, for a scheduled run.

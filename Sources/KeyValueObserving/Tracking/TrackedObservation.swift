@@ -22,6 +22,9 @@ final class TrackedObservation<Value>: TrackedObservationBase, DerivedValueObser
   @usableFromInline let read: () -> Value
   @usableFromInline let handler: (KeyValueObservedChange<Value>) -> Void
   private let changes: DerivedChanges<TrackedObservation>
+  /// The value last read, for the old value of a change a freed object
+  /// makes; only with `.deallocation` and `.old`.
+  @usableFromInline let keptValue: KeptValue<Value>?
 
   /// An observation of what `read` reads, calling `handler` with its
   /// changes, which `changes` runs (made where `Value` is known).
@@ -39,6 +42,10 @@ final class TrackedObservation<Value>: TrackedObservationBase, DerivedValueObser
     self.read = read
     self.handler = handler
     self.changes = changes
+    // A run that is not a did's — a scheduled one, or one a freed
+    // object asks for — takes the value the last run read as its old one.
+    let hears = options.contains(.deallocation) || tracking.contains(.deallocation)
+    self.keptValue = (defers || hears) && options.contains(.old) ? KeptValue() : nil
     super.init(options: options, tracking: tracking, defers: defers, isolation: isolation, site: site)
   }
 
@@ -65,20 +72,27 @@ final class TrackedObservation<Value>: TrackedObservationBase, DerivedValueObser
   }
 
   override func dependencyWillChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.change(self, sender, object, true)
+    changes.change(self, sender, object, .will)
   }
 
   override func dependencyDidChange(from sender: _KeyValueRegistration, on object: AnyObject?) {
-    changes.change(self, sender, object, false)
+    changes.change(self, sender, object, .did)
+  }
+
+  override func dependencyFreed(_ registration: DependencyRegistration) {
+    changes.change(self, registration, nil, .freed)
   }
 
   /// Runs the closure again, for a scheduled run: reads the value with
-  /// tracking, re-registers, and hands the handler the value read, with no
-  /// old value.
+  /// tracking, re-registers, and hands the handler the value read, with
+  /// the one the last run read as the old value when `.old` asks for it:
+  /// coalesced changes carry the value before the first of them.
   override func runScheduled() {
     guard !isEnded else { return }
+    let oldValue = options.contains(.old) ? keptValue?.value : nil
     let newValue = refresh(())
+    if let keptValue { keptValue.keep(newValue) }
     guard !isEnded else { return }
-    handler(KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: nil, isPrior: false, trimmedTo: options))
+    handler(KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: oldValue, isPrior: false, trimmedTo: options))
   }
 }

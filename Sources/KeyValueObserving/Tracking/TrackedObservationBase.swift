@@ -69,7 +69,8 @@ class TrackedObservationBase: DerivedObservationBase, @unchecked Sendable {
     self.isolation = isolation
     self.checksIsolation = _isDebugAssertConfiguration() && isolation != nil
     self.tracksObservationReads = !tracking.contains(.keyValueOnly)
-    super.init(options: options, slot: Self.keyPathSlot)
+    let heard: KeyValueObservingOptions = tracking.contains(.deallocation) ? .deallocation : []
+    super.init(options: options.union(heard), slot: Self.keyPathSlot)
     self.site = site
   }
 
@@ -97,14 +98,23 @@ class TrackedObservationBase: DerivedObservationBase, @unchecked Sendable {
 
   override var observerDescription: String { "withKeyValueObservation closure" }
 
-  /// A tracked closure that nothing can change again has ended: every
-  /// object its last run read was freed, and Swift Observation tracks
-  /// none of its reads. Its token turns inactive.
-  override func dependencyEnded() {
+  /// A freed object the closure read runs it again, when it hears them
+  /// (see ``KeyValueObservingOptions/deallocation``). Then, a tracked
+  /// closure that nothing can change again has ended: every object its
+  /// last run read was freed, and Swift Observation tracks none of its
+  /// reads. Its token turns inactive.
+  override func dependencyEnded(freed: DependencyRegistration?) {
+    if let freed, hearsDeallocation {
+      dependencyFreed(freed)
+    }
     if !isEnded, !tracksObservation, dependsOnFreedObjectsOnly {
       end()
     }
   }
+
+  /// The object of `registration` was freed, and the closure hears it:
+  /// overridden with the typed change path.
+  func dependencyFreed(_ registration: DependencyRegistration) {}
 
   /// Reads the value again and notifies, for a run ``schedule(ifNoRunSince:)``
   /// asked for. Overridden with the typed read.

@@ -116,33 +116,17 @@ func trackedObservation<Value>(
   changeHandler: @escaping (KeyValueObservedChange<Value>) -> Void
 ) -> KeyValueObservation {
   let defers = TrackedObservationBase.defers(tracking, isolation: isolation, site: site)
-  // Coalesced changes carry the value the last run handed over as old:
-  // the runs read new values for it even when the handler wants none.
-  let lastValue = defers && options.contains(.old) ? LastValue<Value>() : nil
-  let observedOptions = lastValue == nil ? options : options.union(.new)
   let observation = TrackedObservation(
     read: read,
-    handler: lastValue == nil
-      ? changeHandler
-      : { change in
-        guard let lastValue else { return }
-        guard !change.isPrior else { return changeHandler(change) }
-        let old = lastValue.value.withLock { last in
-          defer { last = change.newValue }
-          return change.oldValue ?? last
-        }
-        let new = options.contains(.new) ? change.newValue : nil
-        changeHandler(KeyValueObservedChange(kind: .setting, newValue: new, oldValue: old, isPrior: false))
-      },
+    handler: changeHandler,
     changes: changes,
-    options: observedOptions,
+    options: options,
     tracking: tracking,
     defers: defers,
     isolation: isolation,
     site: site
   )
   return startTrackedObservation(observation) { value in
-    lastValue?.value.withLock { $0 = value }
     sendInitial(options: options, isLive: true, value: value) { changeHandler($0) }
   }
 }
@@ -160,6 +144,7 @@ func startTrackedObservation<Observation: TrackedObservationBase & DerivedValueO
   let hidden = _KeyValueAccessTracking.suspendTracking()
   defer { _KeyValueAccessTracking.resumeTracking(hidden) }
   let value = observation.refresh(())
+  if let keptValue = observation.keptValue { keptValue.keep(value) }
   if observation.dependencyCount == 0 && !observation.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
@@ -171,14 +156,4 @@ func startTrackedObservation<Observation: TrackedObservationBase & DerivedValueO
   }
   if !observation.isEnded { initial(value) }
   return KeyValueObservation(owning: observation)
-}
-
-/// The value a coalesced observation last handed over.
-@usableFromInline
-final class LastValue<Value>: @unchecked Sendable {
-  // @unchecked Sendable: the value is behind its lock.
-  @usableFromInline let value = LockedState<Value?>(nil)
-
-  @usableFromInline
-  init() {}
 }
