@@ -216,13 +216,16 @@ extension KeyValueObservable {
     // One that depends on nothing was reported by `start` (and has no
     // last read); the dependencies are looked at only for a key path
     // through a class that announces nothing.
-    if let plain = components?.unannouncingClass(lastRead: observation.lastDependencyValueType) {
+    let plain = components?.unannouncingClass(lastRead: observation.lastDependencyValueType)
+    if let plain {
       reportProblem(.unobservableKeyPath, Self.unannouncedChainMessage(Self.describe(keyPath), through: plain))
     } else if observation.dependencyCount > 0, let leaf = components?.unannouncedLeaf {
       // As the string form refuses it: the last property is never heard.
       reportProblem(.unobservableKeyPath, Self.unannouncedLeafMessage(Self.describe(keyPath), leaf: leaf.name, of: leaf.type))
     }
-    if options.contains(.deallocation),
+    // A class named above to mark is named once: marked, its objects are
+    // heard freed too.
+    if plain == nil, options.contains(.deallocation),
       let unheard = unheardDeallocationClass(types: components?.steps.map(\.output) ?? [], values: [value])
     {
       reportUnheardDeallocation(of: Self.describe(keyPath), on: Self.self, unheard: unheard)

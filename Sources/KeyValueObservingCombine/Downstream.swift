@@ -24,4 +24,8 @@ class Downstream<Value> {
   func receive(_ value: Value) -> Subscribers.Demand {
     .none
   }
+
+  /// Tells the subscriber the publisher finished.
+  @usableFromInline
+  func receiveFinished() {}
 }

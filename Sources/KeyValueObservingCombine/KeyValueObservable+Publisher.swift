@@ -19,11 +19,14 @@ extension KeyValueObservable {
   ///   - keyPath: The value to publish: a stored or computed property, or a
   ///     chain through observable objects.
   ///   - options: `.initial` sends the value at subscription, `.prior` the
-  ///     value before each change.
+  ///     value before each change, `.deallocation` the value after a freed
+  ///     object on the path turned it `nil`, and `.finished` when the
+  ///     object is freed.
   ///   - fileID: Where the call is, named on the subscriptions' edges of
   ///     the observation graph in a debug build; Swift passes it for you.
   ///   - line: The line of the call, likewise.
-  /// - Returns: A publisher that never fails and never completes.
+  /// - Returns: A publisher that never fails, and completes only with
+  ///   `.deallocation`, when the object is freed.
   @inlinable
   public func publisher<Value>(
     for keyPath: KeyPath<Self, Value>,

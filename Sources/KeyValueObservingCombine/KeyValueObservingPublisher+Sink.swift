@@ -20,7 +20,8 @@ extension KeyValueObservingPublisher {
   /// returns. Calls never overlap: a change on another thread during a call
   /// is sent after it. Cancelling removes the observation before `cancel()`
   /// returns; when the object is freed the closure is released, and nothing
-  /// more is sent.
+  /// more is sent (with ``KeyValueObservingOptions/deallocation``, the
+  /// publisher finishes then: see ``sink(receiveCompletion:receiveValue:)``).
   ///
   /// ```swift
   /// let cancellable = person.publisher(for: \.name).sink { print($0) }  // prints "" (.initial)
@@ -30,7 +31,7 @@ extension KeyValueObservingPublisher {
   @inlinable
   public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
     let subscription = KeyValueObservingSubscription.started(
-      observing: keyPath, of: object, options: options, site: site, receiver: .closure(receiveValue))
+      observing: keyPath, of: object, options: options, site: site, receiver: .closure(receiveValue, completion: nil))
     subscription.add(.unlimited)
     // A closure that captures only the subscription has it as its context:
     // no allocation, and no generic call into Combine.
@@ -38,12 +39,13 @@ extension KeyValueObservingPublisher {
   }
 
   /// ``sink(receiveValue:)`` with a completion handler, for code written
-  /// against Combine's two-closure form. The publisher never completes, so
-  /// `receiveCompletion` is never called.
+  /// against Combine's two-closure form. The publisher finishes only when
+  /// it was made with ``KeyValueObservingOptions/deallocation`` and the
+  /// observed object is freed: `receiveCompletion` gets `.finished` then.
   ///
   /// ```swift
-  /// let cancellable = person.publisher(for: \.age).sink(
-  ///     receiveCompletion: { _ in },
+  /// let cancellable = person.publisher(for: \.age, options: [.new, .deallocation]).sink(
+  ///     receiveCompletion: { _ in print("person freed") },
   ///     receiveValue: { print($0) }
   /// )
   /// ```
@@ -52,6 +54,10 @@ extension KeyValueObservingPublisher {
     receiveCompletion: @escaping (Subscribers.Completion<Never>) -> Void,
     receiveValue: @escaping (Value) -> Void
   ) -> AnyCancellable {
-    sink(receiveValue: receiveValue)
+    let subscription = KeyValueObservingSubscription.started(
+      observing: keyPath, of: object, options: options, site: site,
+      receiver: .closure(receiveValue, completion: receiveCompletion))
+    subscription.add(.unlimited)
+    return AnyCancellable { subscription.cancel() }
   }
 }

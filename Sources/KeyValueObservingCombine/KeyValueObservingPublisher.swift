@@ -32,11 +32,12 @@ public import KeyValueObserving
 /// subscribes without Combine's `Subscribers.Sink` (same values, same
 /// rules, a fraction of the cost); after an operator, Combine's runs.
 ///
-/// **Ending.** The publisher never completes. Cancelling removes the
-/// observation before `cancel()` returns. The subscription does not keep
-/// the object alive: when the object is freed, the subscription ends
-/// silently and releases its subscriber. The publisher itself holds the
-/// object strongly, as Apple's does.
+/// **Ending.** Cancelling removes the observation before `cancel()`
+/// returns. The subscription does not keep the object alive: when the
+/// object is freed, the subscription ends and releases its subscriber —
+/// silently, as Apple's never completes, or, made with
+/// ``KeyValueObservingOptions/deallocation``, sending `.finished` first.
+/// The publisher itself holds the object strongly, as Apple's does.
 ///
 /// ```swift
 /// let person = Person()

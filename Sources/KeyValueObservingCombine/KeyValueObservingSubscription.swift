@@ -16,7 +16,8 @@ import KeyValueObserving
 /// hold, without a token object of its own), never the observed object: the
 /// object's registration keeps the subscription until the subscription is
 /// cancelled or the object is freed, and either ends it the same way —
-/// subscriber, registration and waiting values released, nothing sent.
+/// subscriber, registration and waiting values released, nothing sent but,
+/// for a freed object observed with `.deallocation`, `.finished`.
 ///
 /// Generic over the object and the value, not the subscriber, which is
 /// reached through a ``Receiver``: so the subscription's code is
@@ -117,15 +118,17 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     // The registration carries the values the publisher sends: the new one,
     // and the old one before a change when `.prior` asks for it.
     var registrationOptions = KeyValueObservingOptions.new
-    if options.contains(.initial) {
-      registrationOptions.insert(.initial)
-    }
+    registrationOptions.formUnion(options.intersection([.initial, .deallocation]))
     if options.contains(.prior) {
       registrationOptions.formUnion([.prior, .old])
     }
+    // Ended by the object's deinit (a cancel takes the receiver out
+    // first): with `.deallocation` the subscriber hears the publisher
+    // finish.
+    let finishes = options.contains(.deallocation)
     let hooks = ObservationHooks(
       source: .publisher,
-      ended: { self.end() }
+      ended: { self.end(finishing: finishes) }
     )
     let registration = object.register(keyPath, options: registrationOptions, hooks: hooks, site: site) { object, change in
       self.receive(self.value(of: change, in: object))
@@ -210,9 +213,9 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   }
 
   /// ``cancel()``'s work; also how the subscription ends when its object
-  /// is freed.
+  /// is freed, `finishing` the subscriber then if it was not cancelled.
   @inlinable
-  func end() {
+  func end(finishing: Bool = false) {
     // Everything leaves the lock together and is released after it: a
     // subscriber's or a value's deinit is user code.
     let ended = state.withLock { state in
@@ -221,6 +224,7 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
       return ended
     }
     ended.registration?.remove()
+    if finishing { ended.receiver?.finish() }
   }
 
   @usableFromInline

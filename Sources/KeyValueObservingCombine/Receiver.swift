@@ -13,7 +13,8 @@
 @usableFromInline
 enum Receiver<Value> {
   case subscriber(Downstream<Value>)
-  case closure((Value) -> Void)
+  /// A `sink`'s closures: the values', and the completion's, if any.
+  case closure((Value) -> Void, completion: ((Subscribers.Completion<Never>) -> Void)?)
 
   /// Sends `value`; returns the demand the receiver adds.
   @inlinable
@@ -21,9 +22,18 @@ enum Receiver<Value> {
     switch self {
     case .subscriber(let downstream):
       return downstream.receive(value)
-    case .closure(let receiveValue):
+    case .closure(let receiveValue, _):
       receiveValue(value)
       return .none
+    }
+  }
+
+  /// Tells the receiver the publisher finished.
+  @inlinable
+  func finish() {
+    switch self {
+    case .subscriber(let downstream): downstream.receiveFinished()
+    case .closure(_, let completion): completion?(.finished)
     }
   }
 }

@@ -14,4 +14,9 @@ final class SubscriberDownstream<Target: Subscriber>: Downstream<Target.Input> w
   override func receive(_ value: Target.Input) -> Subscribers.Demand {
     target.receive(value)
   }
+
+  @usableFromInline
+  override func receiveFinished() {
+    target.receive(completion: .finished)
+  }
 }

@@ -8,7 +8,12 @@ extension KeyValueObservable {
   /// model, or a view. The binding holds neither object alive, and ends
   /// when its token is invalidated or released, when this object is
   /// freed, or when a change finds `target` freed (an observable `target`
-  /// ends it as it is freed).
+  /// ends it as it is freed). A `@KeyValueObservable` object on the path
+  /// that is freed — a `weak` link's — changes the value as a setter would,
+  /// and the target is written with the value read again (`nil`, or the
+  /// placeholder): a binding always observes with
+  /// ``KeyValueObservingOptions/deallocation``, so that the target never
+  /// shows a freed object's value.
   ///
   /// ```swift
   /// let token = model.bind(\.title, to: titleLabel, \.text)  // label.text: String?
@@ -107,8 +112,10 @@ extension KeyValueObservable {
   /// the pair from one thread or actor at a time (a change on another
   /// thread while the binding writes is reported). The binding holds
   /// neither object alive and ends when its token is invalidated or
-  /// released, or when either object is freed. A property bound to
-  /// itself is refused, with an inactive token.
+  /// released, or when either object is freed. A freed object on a
+  /// side's path (the object of a `weak` property bound itself) is a
+  /// change of that side, carried as one. A property bound to itself is
+  /// refused, with an inactive token.
   ///
   /// ```swift
   /// let token = settings.bind(\.volume, twoWayTo: slider, \.value, initialValueFrom: .source)
@@ -191,7 +198,9 @@ extension KeyValueObservable {
       source: self, site: site, initialValueFrom: initialValueFrom,
       sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
       observeTarget: { target, targetKeyPath, hooks in
-        target.register(targetKeyPath, options: [], hooks: hooks, site: site) { _, _ in binding.carry(from: .target) }
+        target.register(targetKeyPath, options: .deallocation, hooks: hooks, site: site) { _, _ in
+          binding.carry(from: .target)
+        }
       }
     )
   }

@@ -156,7 +156,9 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
     let hidden = _KeyValueAccessTracking.suspendTracking()
     defer { _KeyValueAccessTracking.resumeTracking(hidden) }
     let hooks = ObservationHooks(source: .binding(self), ended: { [self] in end() })
-    keep(source.register(sourceKeyPath, options: [], hooks: hooks, site: site, changeHandler: sourceChanged))
+    // A freed object on a side's path (a `weak` link's) changes its value,
+    // as a setter would: carried too, so that the sides stay equal.
+    keep(source.register(sourceKeyPath, options: .deallocation, hooks: hooks, site: site, changeHandler: sourceChanged))
     if let observeTarget, let target = target.object {
       keep(observeTarget(target, targetKeyPath, hooks))
     } else if let targetStorage {

@@ -58,8 +58,22 @@ extension KeyValueObservable {
   /// }
   /// ```
   ///
+  /// With ``KeyValueObservingOptions/deallocation``, an object on the
+  /// path that is freed — a `weak` link's — yields the value read again
+  /// (`nil` past the freed link), as RxSwift's `observeWeakly` does:
+  ///
+  /// ```swift
+  /// for await name in cell.values(for: \.item?.name, options: .deallocation) {
+  ///     label.text = name ?? "—"  // "—" once the item is freed
+  /// }
+  /// ```
+  ///
   /// - Parameters:
   ///   - keyPath: The value to observe.
+  ///   - options: ``KeyValueObservingOptions/deallocation``, or nothing:
+  ///     the one option that changes which values come. (Every value is
+  ///     the new one, and the first the value now, whatever else is
+  ///     given.)
   ///   - bufferingPolicy: How many values wait for the consumer; the
   ///     newest one by default.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph`` in a
@@ -68,6 +82,7 @@ extension KeyValueObservable {
   @inlinable
   public func values<Value: Sendable>(
     for keyPath: KeyPath<Self, Value>,
+    options: KeyValueObservingOptions = [],
     bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1),
     fileID: StaticString = #fileID,
     line: UInt = #line
@@ -75,7 +90,8 @@ extension KeyValueObservable {
     let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
     let hooks = ObservationHooks(source: .valuesSequence, ended: { continuation.finish() })
     let site = RegistrationSite(fileID: fileID, line: line)
-    let token = observe(keyPath, options: [.initial, .new], hooks: hooks, site: site) { _, change in
+    let registered = options.intersection(.deallocation).union([.initial, .new])
+    let token = observe(keyPath, options: registered, hooks: hooks, site: site) { _, change in
       // `.new` was asked for: every change holds the value.
       if let value = change.newValue {
         continuation.yield(value)
