@@ -1,3 +1,4 @@
+import Foundation
 import KeyValueObserving
 import Testing
 
@@ -19,6 +20,22 @@ final class CellItem {
 @KeyValueObservable
 final class CellDetail {
   var text = "detail"
+}
+
+/// A class the macro did not mark: nothing tells when one is freed.
+final class UnmarkedTheme {
+  var name = "plain"
+}
+
+@KeyValueObservable
+final class UnmarkedThemeCell {
+  weak var theme: UnmarkedTheme?
+  var title = ""
+}
+
+/// A label a binding writes, not observable itself.
+final class PlainLabel {
+  var text = ""
 }
 
 /// A strong link whose object holds the weak one.
@@ -107,4 +124,229 @@ struct DeallocationOptionTests {
     #expect(count.count == 0)
     #expect(!token.isActive)
   }
+
+  @Test("two keys read on the freed object give one change, not one per registration")
+  func oneChangePerFreedObject() {
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    item?.detail = CellDetail()
+    cell.item = item
+    let seen = Recorder<String>()
+    let token = withKeyValueObservation(of: { "\(cell.item?.name ?? "-") \(cell.item?.detail?.text ?? "-")" },
+      options: [.old, .new, .deallocation]) { change in
+      seen.append("\(change.oldValue ?? "?") → \(change.newValue ?? "?")")
+    }
+    item = nil
+    #expect(seen.elements == ["Ada detail → - -"])
+    _ = token
+  }
+
+  @Test("an object freed by the change of a link it is observed through is that change, once")
+  func freedByTheObservedChange() {
+    let cell = WeakCell()
+    cell.holder = CellHolder()
+    let item = CellItem("Ada")
+    cell.holder?.item = item
+    let seen = Recorder<String?>()
+    let token = cell.observe(\.holder?.item?.name, options: [.new, .deallocation]) { _, change in
+      seen.append(change.newValue!)
+    }
+    cell.holder = nil  // frees the holder inside the setter's change
+    #expect(seen.elements == [nil])
+    _ = token
+  }
+
+  @Test("a classic observer by string hears a freed link, with old and new in the dictionary")
+  func classicStringKeyPath() throws {
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell.item = item
+    let log = ChangeLog()
+    try cell.addObserver(log, forKeyPath: "item.name", options: [.old, .new, .deallocation])
+    item = nil
+    #expect(log.count == 1)
+    #expect(log.last?.kind == .setting)
+    #expect(log.last?.change[.old] as? String == "Ada")
+    #expect(log.last?.keys == ["kind", "new", "old"])
+    #expect(log.last?.change[.new] as? String == nil, "the key is there, holding nil")
+    cell.removeObserver(log, forKeyPath: "item.name")
+  }
+
+  @Test("a classic observer of the weak property itself, by string, hears its object freed")
+  func classicStringWeakProperty() throws {
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell.item = item
+    let log = ChangeLog()
+    try cell.addObserver(log, forKeyPath: "item", options: [.new, .deallocation])
+    item = nil
+    #expect(log.count == 1)
+    #expect(log.last?.keys == ["kind", "new"])
+    #expect(log.last?.change[.new] as? CellItem == nil)
+    let next = CellItem("Lin")
+    cell.item = next
+    #expect(log.count == 2)
+    #expect(log.last?.change[.new] as? CellItem === next)
+    cell.removeObserver(log, forKeyPath: "item")
+  }
+
+  @Test("a controller passes the option on, for key paths and for strings")
+  func controller() throws {
+    let owner = NSObject()
+    let controller = KVOController(observer: owner)
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell.item = item
+    let typed = Recorder<String?>()
+    let byString = Counter()
+    controller.observe(cell, \.item?.name, options: [.new, .deallocation]) { _, _, change in
+      typed.append(change.newValue!)
+    }
+    try controller.observe(cell, keyPath: "item.name", options: [.new, .deallocation]) { _, _, _ in
+      byString.increment()
+    }
+    item = nil
+    #expect(typed.elements == [nil])
+    #expect(byString.count == 1)
+  }
+
+  @Test("changes(for:) yields the freed link's change and finishes when the object is freed")
+  func changesSequence() async {
+    var cell: WeakCell? = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell?.item = item
+    let changes = cell!.changes(for: \.item?.name, options: [.old, .new, .deallocation])
+    item = nil
+    cell = nil
+    var seen: [String] = []
+    for await change in changes {
+      seen.append("\(change.oldValue.map { $0 ?? "nil" } ?? "-") → \(change.newValue.map { $0 ?? "nil" } ?? "-")")
+    }
+    #expect(seen == ["Ada → nil"])
+  }
+
+  @Test("values(for:options:) yields nil when the link's object is freed")
+  func valuesSequence() async {
+    var cell: WeakCell? = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell?.item = item
+    let values = cell!.values(for: \.item?.name, options: .deallocation, bufferingPolicy: .unbounded)
+    item = nil
+    cell = nil
+    var seen: [String?] = []
+    for await value in values { seen.append(value) }
+    #expect(seen == ["Ada", nil])
+  }
+
+  @Test("a tracked closure runs again when an object it read is freed, only with the option")
+  func trackedClosure() {
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell.item = item
+    let heard = Recorder<String>()
+    let unheard = Recorder<String>()
+    let hearing = withKeyValueObservation(options: .deallocation) { heard.append(cell.item?.name ?? "—") }
+    let deaf = withKeyValueObservation { unheard.append(cell.item?.name ?? "—") }
+    item = nil
+    #expect(heard.elements == ["Ada", "—"])
+    #expect(unheard.elements == ["Ada"])
+    cell.item = CellItem("short-lived")  // freed at once: both hear the write, only one the freeing
+    #expect(heard.elements == ["Ada", "—", "short-lived", "—"])
+    #expect(unheard.elements == ["Ada", "short-lived"])
+    _ = (hearing, deaf)
+  }
+
+  @Test("a tracked value takes the option from either option set")
+  func trackedValue() {
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell.item = item
+    let fromObserving = Recorder<String>()
+    let fromTracking = Recorder<String>()
+    let first = withKeyValueObservation(of: { cell.item?.name }, options: [.old, .new, .deallocation]) { change in
+      fromObserving.append("\(change.oldValue.map { $0 ?? "nil" } ?? "-")→\(change.newValue.map { $0 ?? "nil" } ?? "-")")
+    }
+    let second = withKeyValueObservation(of: { cell.item?.name }, options: .new, tracking: .deallocation) { change in
+      fromTracking.append(change.newValue.map { $0 ?? "nil" } ?? "-")
+    }
+    item = nil
+    #expect(fromObserving.elements == ["Ada→nil"])
+    #expect(fromTracking.elements == ["nil"])
+    _ = (first, second)
+  }
+
+  @Test("a binding writes the placeholder when the source's link object is freed")
+  func bindingCarriesFreedLink() {
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell.item = item
+    let label = PlainLabel()
+    let token = cell.bind(\.item?.name, to: label, \.text, placeholder: "—")
+    #expect(label.text == "Ada")
+    item = nil
+    #expect(label.text == "—")
+    _ = token
+  }
+
+  @Test("a plain class on the path is reported: nothing tells when it is freed")
+  func plainClassReported() {
+    let cell = UnmarkedThemeCell()
+    let theme = UnmarkedTheme()
+    cell.theme = theme
+    var token: KeyValueObservation?
+    let reported = capturingDiagnostics {
+      token = cell.observe(\.theme, options: [.new, .deallocation]) { _, _ in }
+    }
+    #expect(reported.map(\.kind) == [.unheardDeallocation])
+    #expect(reported.first?.message.contains("UnmarkedTheme is not @KeyValueObservable") == true)
+    let quiet = capturingDiagnostics {
+      _ = WeakCell().observe(\.item?.name, options: [.new, .deallocation]) { _, _ in }
+      _ = cell.observe(\.theme, options: .new) { _, _ in }
+    }
+    #expect(quiet.isEmpty)
+    _ = token
+  }
+
+  @Test("a plain object on a string path is reported too")
+  func plainClassReportedByString() throws {
+    let cell = UnmarkedThemeCell()
+    let theme = UnmarkedTheme()
+    cell.theme = theme
+    let log = ChangeLog()
+    let reported = try capturingDiagnostics {
+      try cell.addObserver(log, forKeyPath: "theme", options: [.new, .deallocation])
+    }
+    #expect(reported.map(\.kind) == [.unheardDeallocation])
+    cell.removeObserver(log, forKeyPath: "theme")
+  }
+
+  @Test("objects freed on other threads while this one writes: each change is heard, the last value is nil")
+  func freedOnOtherThreads() {
+    for _ in 0..<200 {
+      let cell = WeakCell()
+      let item = HandedOver(CellItem("start"))
+      cell.item = item.value
+      let last = Recorder<String?>()
+      let token = cell.observe(\.item?.name, options: [.new, .deallocation]) { _, change in
+        last.append(change.newValue!)
+      }
+      let released = DispatchSemaphore(value: 0)
+      onNewThread {
+        item.value = nil
+        released.signal()
+      }
+      for index in 0..<20 { cell.title = "\(index)"; cell.item?.name = "w\(index)" }
+      released.wait()
+      #expect(cell.item == nil)
+      #expect(last.elements.last == .some(nil))
+      _ = token
+    }
+  }
+}
+
+/// A value a test hands to another thread to let go of.
+private final class HandedOver<Value>: @unchecked Sendable {
+  // @unchecked Sendable: set on one thread, then read after a `Latch`.
+  var value: Value?
+  init(_ value: Value) { self.value = value }
 }
