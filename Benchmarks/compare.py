@@ -221,6 +221,8 @@ def main(path, instructions_path):
          "paired: write to the leaf of an optional 3-link chain ÷ write, 1 observer", "write, 1 observer", 10),
         ("the same through a weak link", None,
          "paired: write to the leaf of a 3-link chain through a weak link ÷ write, 1 observer", "write, 1 observer", 10),
+        ("the same, observed with .deallocation", None,
+         "paired: weak-linked chain leaf write, heard freed ÷ not", "the same without it", 1.05),
         ("replacing the middle link of an optional chain", None,
          "paired: replacing the middle link of an optional chain ÷ of a non-optional chain", "the same, non-optional", 3),
         ("classic observer write (change dictionary)", "ours: classic observer write, .old|.new",

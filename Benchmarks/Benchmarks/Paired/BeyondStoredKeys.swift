@@ -35,6 +35,12 @@ func beyondStoredKeyBenchmarks() {
     return Pair(reference: observedWrites(observers: 1), ours: kept((token, root, middle)) { index in leaf.value = index })
   }
 
+  // Issue 55: hearing a freed object costs nothing a write sees, beyond
+  // keeping the value read for the old value of a freeing.
+  paired("paired: weak-linked chain leaf write, heard freed ÷ not", operations: 2_000) {
+    Pair(reference: weakChainLeafWrites(options: [.old, .new]), ours: weakChainLeafWrites(options: [.old, .new, .deallocation]))
+  }
+
   paired("paired: replacing the middle link of an optional chain ÷ of a non-optional chain", operations: 2_000) {
     let plainRoot = PairedChainRoot()
     let plainMiddles = [PairedChainMiddle(), PairedChainMiddle()]
@@ -202,3 +208,15 @@ private func controllerObserveAndUnobserve(others: Int) -> (Int) -> Void {
     }
   }
 }
+
+/// Writes to the leaf of a 3-link chain through a `weak` link, observed
+/// with `options`.
+private func weakChainLeafWrites(options: KeyValueObservingOptions) -> (Int) -> Void {
+  let root = PairedWeakChainRoot()
+  let middle = PairedOptionalChainMiddle()
+  root.middle = middle
+  let leaf = middle.inner!
+  let token = root.observe(\.middle?.inner?.value, options: options) { _, change in blackHole(change.newValue) }
+  return kept((token, root, middle)) { index in leaf.value = index }
+}
+
