@@ -287,6 +287,32 @@ struct ComputedLeafChainTests {
     withExtendedLifetime(tokens) {}
   }
 
+  @Test("a manual change of the chain, typed, is heard typed, by string and on the leaf, once each")
+  func manualChainChangeHeardByEveryForm() throws {
+    let window = SidebarWindow()
+    var typed: [String] = []
+    var leafHeard = 0
+    let log = ChangeLog()
+    var tokens: [KeyValueObservation] = []
+    _ = try capturingDiagnostics {
+      tokens.append(window.observe(\.replaceable.collapsed, options: [.old, .new]) { _, change in
+        typed.append("\(change.oldValue!)→\(change.newValue!)")
+      })
+      tokens.append(window.replaceable.observe(\.collapsed) { _, _ in leafHeard += 1 })
+      try window.addObserver(log, forKeyPath: "replaceable.collapsed", options: [.old, .new])
+    }
+    defer { window.removeObserver(log, forKeyPath: "replaceable.collapsed") }
+    window.withChange(for: \.replaceable.collapsed) { window.replaceable.collapsed = true }
+    #expect(typed == ["false→true"])
+    #expect(log.count == 1 && log.last?.change[.new] as? Bool == true)
+    #expect(leafHeard == 1)
+    window.willChangeValue(for: \.replaceable.collapsed)
+    window.replaceable.collapsed = false
+    window.didChangeValue(for: \.replaceable.collapsed)
+    #expect(typed == ["false→true", "true→false"] && log.count == 2 && leafHeard == 2, "the split pair too")
+    withExtendedLifetime(tokens) {}
+  }
+
   @Test("a tracked closure that reads the chain hears a new link, not the leaf's announcements, as documented")
   func trackedClosureHearsLinkOnly() throws {
     let window = SidebarWindow()

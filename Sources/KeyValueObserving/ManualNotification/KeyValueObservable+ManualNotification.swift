@@ -25,11 +25,28 @@ extension KeyValueObservable {
   /// ``willChangeValue(for:)`` without the `noasync` rule, for the library's
   /// own synchronous callers.
   func openChange<Value>(for keyPath: KeyPath<Self, Value>) {
-    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     if let slot = Self._$kvoSlot(for: keyPath) {
-      storage.willChange(self, slot: slot) { $0[keyPath: keyPath] }
+      _$kvoObservedStorage?.takeUnretainedValue().willChange(self, slot: slot) { $0[keyPath: keyPath] }
     } else {
-      storage.forwardManualChange(of: keyPath, isPrior: true)
+      announceManualChange(of: keyPath, isPrior: true)
+    }
+  }
+
+  /// A manual change of `keyPath`, which is no stored property: told to
+  /// the observations filed under it here, and — for a chain that ends in
+  /// a computed property (`\.sidebar.collapsed`) — announced as that
+  /// property's change on the object the links hold now, as a binding's
+  /// write through the chain is (see ``ComputedWriteAnnouncement``): so
+  /// that the chain's observers by string, filed under its first key,
+  /// hear it as the typed ones do, and so do the property's own
+  /// observers. An observation that hears both joins them into one
+  /// change.
+  private func announceManualChange(of keyPath: AnyKeyPath, isPrior: Bool) {
+    _$kvoObservedStorage?.takeUnretainedValue().forwardManualChange(of: keyPath, isPrior: isPrior)
+    if let leaf = ComputedLeaf(keyPath), let key = leaf.readKey(from: self),
+      let filed = type(of: key.object)._$kvoFilingKeyPath(ofComputed: key.keyPath)
+    {
+      key.object._$kvoObservedStorage?.takeUnretainedValue().forwardManualChange(of: filed, isPrior: isPrior)
     }
   }
 
@@ -51,13 +68,13 @@ extension KeyValueObservable {
 
   /// ``didChangeValue(for:)`` without the `noasync` rule.
   func closeChange<Value>(for keyPath: KeyPath<Self, Value>) {
-    guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     if let slot = Self._$kvoSlot(for: keyPath) {
+      guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
       if !storage.didChange(self, slot: slot, newValue: { $0[keyPath: keyPath] }) {
         reportProblem(.unmatchedDidChange, "didChangeValue(for: \(Self.describe(keyPath))) without a matching willChangeValue on this thread; nothing was notified")
       }
     } else {
-      storage.forwardManualChange(of: keyPath, isPrior: false)
+      announceManualChange(of: keyPath, isPrior: false)
     }
   }
 
