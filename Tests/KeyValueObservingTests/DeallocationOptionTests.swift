@@ -342,6 +342,20 @@ struct DeallocationOptionTests {
       _ = token
     }
   }
+
+  @Test("observationInfo names what the observation waits to hear freed, and the graph draws no extra edge")
+  func describedInObservationInfo() {
+    let cell = WeakCell()
+    let item = CellItem("Ada")
+    cell.item = item
+    let token = cell.observe(\.item, options: [.new, .deallocation]) { _, _ in }
+    let info = cell.observationInfo
+    #expect(info.count == 1)
+    #expect(info.first?.dependencies == ["item", "CellItem.deinit"])
+    #expect(info.first?.options.contains(.deallocation) == true)
+    #expect("\(info.first?.options ?? [])" == "[.new, .deallocation]")
+    _ = token
+  }
 }
 
 /// A value a test hands to another thread to let go of.

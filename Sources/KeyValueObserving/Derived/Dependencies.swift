@@ -59,9 +59,10 @@ struct ReadKey {
 /// key path) is read once, so cycles of declarations end.
 func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]) -> [Dependency] {
   var resolution = DependencyResolution(expectedCount: accesses.count)
+  var lifetimes: [any KeyValueObservable] = []
   for key in keys {
     if key.keyPath === ObjectLifetime.keyPath {
-      resolution.addLifetime(of: key.object)
+      lifetimes.append(key.object)
       continue
     }
     // A computed property a chain goes through or ends in, past its first
@@ -76,6 +77,10 @@ func resolveDependencies(tracked accesses: [TrackedAccess], read keys: [ReadKey]
   }
   resolution.add(accesses)
   resolution.readDeclared()
+  // Last, after the keys read on the way to the objects.
+  for object in lifetimes {
+    resolution.addLifetime(of: object)
+  }
   return resolution.dependencies
 }
 
