@@ -169,7 +169,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     // `root` is alive, so its storage is open and the addition succeeds.
     _ = rootStorage.add(self)
     let value = refresh(root)
-    if let keptValue { keptValue.keep(value) }
+    keptValue?.keep(value)
     if dependencyCount == 0 && !constant {
       reportProblem(.unobservableKeyPath, Root.unobservableKeyMessage(keyPathDescription))
     }

@@ -102,7 +102,7 @@ extension DerivedValueObservation {
     var newValue: Value? = nil
     if !isEnded, let root = liveRoot {
       let value = (atChainEnd ? valueAtChainEnd(from: sender, on: object) : nil) ?? refresh(root)
-      if let keptValue { keptValue.keep(value) }
+      keptValue?.keep(value)
       newValue = value
     }
     var oldValue: Value? = nil

@@ -31,7 +31,7 @@ extension DerivedValueObservation {
       deliver(KeyValueObservedChange(kind: .setting, newValue: nil, oldValue: oldValue, isPrior: true), from: root)
     }
     let newValue = refresh(root)
-    if let keptValue { keptValue.keep(newValue) }
+    keptValue?.keep(newValue)
     guard !isEnded else { return }
     deliver(
       KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: oldValue, isPrior: false, trimmedTo: options),

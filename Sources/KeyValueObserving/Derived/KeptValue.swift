@@ -22,26 +22,40 @@
 final class KeptValue<Value>: @unchecked Sendable {
   // @unchecked Sendable: what is kept is reached only under the lock.
 
-  private struct Kept {
+  @usableFromInline
+  struct Kept {
     /// The value, unless it is an object.
-    var value: Value?
+    @usableFromInline var value: Value?
     /// The value's object, when it is one.
     weak var object: AnyObject?
     var isObject = false
+
+    init() {}
   }
 
-  private let state = LockedState(Kept(), ownsCacheLines: false)
+  @usableFromInline let state = LockedState(Kept(), ownsCacheLines: false)
   /// Whether values may be objects, looked at when kept.
-  private let mayHoldObjects = ObjectLifetime.mayHoldObject(Value.self)
+  @usableFromInline let mayHoldObjects = ObjectLifetime.mayHoldObject(Value.self)
 
   @usableFromInline init() {}
 
   /// Keeps `value` in place of the last one, which is released after the
-  /// lock: its deinit may be any code.
-  @usableFromInline
+  /// lock: its deinit may be any code. Inlinable: kept at every change of
+  /// an observation that keeps values, specialised where the change path
+  /// is.
+  @inlinable @inline(__always)
   func keep(_ value: Value) {
+    guard !mayHoldObjects else { return keepPossibleObject(value) }
+    var replaced: Value? = value
+    state.withLock { swap(&$0.value, &replaced) }
+  }
+
+  /// ``keep(_:)`` for a value that may be an object: an object is kept
+  /// weakly.
+  @usableFromInline
+  func keepPossibleObject(_ value: Value) {
     var replaced = Kept()
-    if mayHoldObjects, let object = flattened(value), type(of: object) is AnyObject.Type {
+    if let object = flattened(value), type(of: object) is AnyObject.Type {
       replaced.object = object as AnyObject
       replaced.isObject = true
     } else {

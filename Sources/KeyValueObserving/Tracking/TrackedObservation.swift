@@ -91,7 +91,7 @@ final class TrackedObservation<Value>: TrackedObservationBase, DerivedValueObser
     guard !isEnded else { return }
     let oldValue = options.contains(.old) ? keptValue?.value : nil
     let newValue = refresh(())
-    if let keptValue { keptValue.keep(newValue) }
+    keptValue?.keep(newValue)
     guard !isEnded else { return }
     handler(KeyValueObservedChange(kind: .setting, newValue: newValue, oldValue: oldValue, isPrior: false, trimmedTo: options))
   }

@@ -144,7 +144,7 @@ func startTrackedObservation<Observation: TrackedObservationBase & DerivedValueO
   let hidden = _KeyValueAccessTracking.suspendTracking()
   defer { _KeyValueAccessTracking.resumeTracking(hidden) }
   let value = observation.refresh(())
-  if let keptValue = observation.keptValue { keptValue.keep(value) }
+  observation.keptValue?.keep(value)
   if observation.dependencyCount == 0 && !observation.tracksObservation {
     reportProblem(
       .unobservableKeyPath,
