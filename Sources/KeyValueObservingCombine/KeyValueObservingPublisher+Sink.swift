@@ -20,7 +20,7 @@ extension KeyValueObservingPublisher {
   /// returns. Calls never overlap: a change on another thread during a call
   /// is sent after it. Cancelling removes the observation before `cancel()`
   /// returns; when the object is freed the closure is released, and nothing
-  /// more is sent (with ``KeyValueObservingOptions/deallocation``, the
+  /// more is sent (with `.deallocation`, the
   /// publisher finishes then: see ``sink(receiveCompletion:receiveValue:)``).
   ///
   /// ```swift
@@ -40,7 +40,7 @@ extension KeyValueObservingPublisher {
 
   /// ``sink(receiveValue:)`` with a completion handler, for code written
   /// against Combine's two-closure form. The publisher finishes only when
-  /// it was made with ``KeyValueObservingOptions/deallocation`` and the
+  /// it was made with `.deallocation` and the
   /// observed object is freed: `receiveCompletion` gets `.finished` then.
   ///
   /// ```swift

@@ -36,7 +36,7 @@ public import KeyValueObserving
 /// returns. The subscription does not keep the object alive: when the
 /// object is freed, the subscription ends and releases its subscriber —
 /// silently, as Apple's never completes, or, made with
-/// ``KeyValueObservingOptions/deallocation``, sending `.finished` first.
+/// `.deallocation`, sending `.finished` first.
 /// The publisher itself holds the object strongly, as Apple's does.
 ///
 /// ```swift
