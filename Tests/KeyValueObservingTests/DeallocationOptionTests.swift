@@ -250,10 +250,12 @@ struct DeallocationOptionTests {
     item = nil
     #expect(heard.elements == ["Ada", "—"])
     #expect(unheard.elements == ["Ada"])
-    cell.item = CellItem("short-lived")  // freed at once: both hear the write, only one the freeing
+    var shortLived: CellItem? = CellItem("short-lived")
+    cell.item = shortLived  // both hear the write, only one the freeing
+    shortLived = nil
     #expect(heard.elements == ["Ada", "—", "short-lived", "—"])
     #expect(unheard.elements == ["Ada", "short-lived"])
-    _ = (hearing, deaf)
+    _ = (hearing, deaf, shortLived)
   }
 
   @Test("a tracked value takes the option from either option set")
