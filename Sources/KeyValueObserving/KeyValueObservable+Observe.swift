@@ -228,7 +228,7 @@ extension KeyValueObservable {
     if plain == nil, options.contains(.deallocation),
       let unheard = unheardDeallocationClass(types: components?.steps.map(\.output) ?? [], values: [value])
     {
-      reportUnheardDeallocation(of: Self.describe(keyPath), on: Self.self, unheard: unheard)
+      observation.reportUnheardDeallocation(of: unheard)
     }
     sendInitial(options: options, isLive: observation.isLive, value: value) { changeHandler(self, $0) }
     return RegistrationHandle(storage: storage, registration: .passUnretained(observation))

@@ -191,14 +191,6 @@ extension KeyValueObservable {
         handler: { root, change in target.send(change, from: root) }
       )
       let value = observation.start(root: self, constant: isConstant, site: site)
-      if hearsDeallocation {
-        var keys: [ReadKey] = []
-        var values: [Any?] = []
-        _ = readStringPath(components, from: self, into: &keys) { values.append($0) }
-        if let unheard = unheardDeallocationClass(types: [], values: values) {
-          reportUnheardDeallocation(of: "\"\(keyPath)\"", on: Self.self, unheard: unheard)
-        }
-      }
       registration = observation
       initialValue = { value }
     }
@@ -329,20 +321,17 @@ private struct PathProperties {
 
 /// Reads a string key path from `root` key by key, through the dynamic type
 /// of each object on the way; `nil` when a link is `nil` or not observable.
-/// Each key read is added to `keys`, for its declared dependencies, and
-/// each value read handed to `visit`.
+/// Each key read is added to `keys`, for its declared dependencies.
 private func readStringPath(
   _ components: [String],
   from root: any KeyValueObservable,
-  into keys: inout [ReadKey],
-  visit: ((Any?) -> Void)? = nil
+  into keys: inout [ReadKey]
 ) -> Any? {
   var object = root
   for (index, key) in components.enumerated() {
     guard let keyPath = try? type(of: object).readableKeyPath(forKey: key) else { return nil }
     keys.append(ReadKey(object: object, keyPath: keyPath, isObservedKey: index == 0))
     let value = flattened(object[keyPath: keyPath])
-    visit?(value)
     guard index < components.count - 1 else { return value }
     guard let next = value as? any KeyValueObservable else { return nil }
     object = next

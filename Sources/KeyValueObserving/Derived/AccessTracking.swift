@@ -17,6 +17,9 @@ struct TrackedAccess {
   /// The object read, kept only when its class declares dependencies,
   /// which are then read on it.
   let declaringObject: (any KeyValueObservable)?
+  /// The object read, kept only by a scope that keeps them all (see
+  /// ``TrackingScope/keepsObjects``).
+  var readObject: AnyObject? = nil
 }
 
 /// What one tracking scope learns from the reads made in it.
@@ -31,6 +34,10 @@ struct TrackedAccess {
 struct TrackingScope {
   /// The reads kept, once recording.
   private(set) var accesses: [TrackedAccess] = []
+  /// Whether each read keeps the object read, for an observation that
+  /// hears freed objects: the objects its keys hold are looked at after
+  /// the read (see ``DerivedObservationBase/watchHeldObjects(of:into:)``).
+  var keepsObjects = false
   /// What a verifying scope expects, in order; empty for a recording one.
   private let expected: RegisteredDependencies
   /// How many of `expected` the reads matched so far.
@@ -76,7 +83,9 @@ struct TrackingScope {
     }
     let storage = object._$kvoStorage()
     let declaringObject = storage.declaresDependencies ? object : nil
-    accesses.append(TrackedAccess(storage: storage, slot: slot, declaringObject: declaringObject))
+    accesses.append(
+      TrackedAccess(storage: storage, slot: slot, declaringObject: declaringObject, readObject: keepsObjects ? object : nil)
+    )
   }
 
   /// Whether a read of `slot` of `storage` is the next expected one, or one

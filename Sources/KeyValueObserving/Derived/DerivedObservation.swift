@@ -151,7 +151,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     // Filed as every form of the same property files it, and announces it.
     self.filedKeyPath = Root._$kvoFilingKeyPath(keyPath)
     self.rootStorage = storage
-    self.keptValue = options.isSuperset(of: [.deallocation, .old]) ? KeptValue() : nil
+    self.keptValue = options.isSuperset(of: [.deallocation, .old]) ? KeptValue(weakly: true) : nil
     super.init(options: options, slot: Self.keyPathSlot)
   }
 

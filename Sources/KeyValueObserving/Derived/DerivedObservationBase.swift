@@ -52,6 +52,10 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// own change has no change of this observation open.
   @usableFromInline let sharedChangesOpen = AtomicInt(0)
 
+  /// Set once an object on the path that cannot be heard freed was
+  /// reported (see ``reportUnheardDeallocation(of:)``).
+  private let unheardReported = AtomicFlag(false)
+
   /// Set once, when the observation ends; checked before each callback.
   /// Last, so that a subclass's one-byte fields share its word.
   private let ended = AtomicFlag(false)
@@ -168,6 +172,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   @usableFromInline
   final func trackRead(_ numbered: NumberedRead, _ read: (inout [ReadKey]) -> Void) {
     var scope = numbered.expected.map(TrackingScope.init(verifying:)) ?? TrackingScope(capacity: 8)
+    scope.keepsObjects = hearsDeallocation
     track(read, in: &scope, number: numbered.number)
   }
 
@@ -181,6 +186,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
       return (state.isVerifiable ? TrackingScope(verifying: state.dependencies) : nil, state.nextRead)
     }
     if scope == nil { scope = TrackingScope(capacity: 8) }
+    scope!.keepsObjects = hearsDeallocation
     track(read, in: &scope!, number: number)
   }
 
@@ -191,10 +197,67 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     withAccessTracking(in: &scope) { read(&keys) }
     if scope.matchedExpected && keys.isEmpty { return }
     let reads = scope.reads
+    // A key that holds an object whose keys were not read (`item != nil`)
+    // may change its object, or lose it, without the reads changing: the
+    // next read is not checked against these, but resolved anew.
+    let holdsUnreadObjects = hearsDeallocation && watchHeldObjects(of: reads, into: &keys)
     install(
       resolveDependencies(tracked: reads, read: keys),
       read: number,
-      verifiable: keys.isEmpty && reads.allSatisfy { $0.declaringObject == nil }
+      verifiable: keys.isEmpty && !holdsUnreadObjects && reads.allSatisfy { $0.declaringObject == nil }
+    )
+  }
+
+  /// For an observation that hears freed objects: the objects the keys in
+  /// `reads` hold, whose own keys were not read — `item` of `item != nil`
+  /// — are depended on for their lifetime (see ``ObjectLifetime``), added
+  /// to `keys`; an object whose keys were read is heard freed through
+  /// them. Returns whether any key read holds such an object, or `nil`,
+  /// or an object of a class that is not `@KeyValueObservable`, which is
+  /// reported.
+  private func watchHeldObjects(of reads: [TrackedAccess], into keys: inout [ReadKey]) -> Bool {
+    // Its reads are not those of a tracked closure running outside.
+    let hidden = _KeyValueAccessTracking.suspendTracking()
+    defer { _KeyValueAccessTracking.resumeTracking(hidden) }
+    var holdsUnread = false
+    for access in reads {
+      guard let object = access.readObject as? any KeyValueObservable,
+        let keyPath = access.storage.objectType._$kvoKeyPath(forSlot: access.slot),
+        ObjectLifetime.mayHoldObject(type(of: keyPath).valueType)
+      else { continue }
+      guard let held = flattened(object[keyPath: keyPath]) else {
+        holdsUnread = true
+        continue
+      }
+      guard type(of: held) is AnyObject.Type else { continue }
+      guard let observable = held as? any KeyValueObservable else {
+        holdsUnread = true
+        reportUnheardDeallocation(of: type(of: held))
+        continue
+      }
+      let storage = observable._$kvoStorage()
+      guard !reads.contains(where: { $0.storage === storage }) else { continue }
+      holdsUnread = true
+      keys.append(ReadKey(object: observable, keyPath: ObjectLifetime.keyPath, isObservedKey: false))
+    }
+    return holdsUnread
+  }
+
+  /// Reports, once, that an object of `unheard`, a class that is not
+  /// `@KeyValueObservable`, is on the path of this observation, which
+  /// hears freed objects: nothing tells when it is freed. Not for a
+  /// binding, which hears freed objects without being asked.
+  final func reportUnheardDeallocation(of unheard: Any.Type) {
+    if case .binding = observerSource { return }
+    guard !unheardReported.exchange(true, ordering: .relaxed) else { return }
+    let what =
+      observedStorage.map { "\(keyPathDescription) on \($0.objectType)" }
+      ?? "withKeyValueObservation at \(site.description ?? "a call")"
+    reportProblem(
+      .unheardDeallocation,
+      "observing \(what) with .deallocation: \(unheard) is not @KeyValueObservable, so nothing tells when an "
+        + "object of it on the path is freed, and a weak link to one turns nil unheard; mark \(unheard) "
+        + "@KeyValueObservable"
     )
   }
 

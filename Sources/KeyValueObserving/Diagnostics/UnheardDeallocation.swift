@@ -2,7 +2,9 @@
 /// asking for ``KeyValueObservingOptions/deallocation`` cannot hear freed:
 /// one whose class is not `@KeyValueObservable`, found among the types
 /// the path's steps hold (`types`, from its key path where Swift gives
-/// them) and the objects it holds now (`values`), or `nil`.
+/// them) and the objects it holds now (`values`), or `nil`. (Objects the
+/// keys read hold are looked at as each read is resolved: see
+/// ``DerivedObservationBase/reportUnheardDeallocation(of:)``.)
 ///
 /// ```swift
 /// unheardDeallocationClass(types: [Theme?.self, String.self], values: [])  // Theme
@@ -19,16 +21,4 @@ func unheardDeallocationClass(types: [Any.Type], values: [Any?]) -> Any.Type? {
     return type(of: value)
   }
   return nil
-}
-
-/// Reports that `path`, observed with ``KeyValueObservingOptions/deallocation``
-/// on `rootType`, holds objects of `unheard`, a class nothing tells the
-/// freeing of (see ``KeyValueObservingDiagnostic/Kind/unheardDeallocation``).
-func reportUnheardDeallocation(of path: String, on rootType: Any.Type, unheard: Any.Type) {
-  reportProblem(
-    .unheardDeallocation,
-    "observing \(path) on \(rootType) with .deallocation: \(unheard) is not @KeyValueObservable, so nothing "
-      + "tells when an object of it on the path is freed, and a weak link to one turns nil unheard; mark "
-      + "\(unheard) @KeyValueObservable"
-  )
 }
