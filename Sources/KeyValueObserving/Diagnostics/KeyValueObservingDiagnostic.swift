@@ -155,10 +155,13 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// (``KeyValueObservingOptions/deallocation``) whose path holds an
     /// object of a class that is not `@KeyValueObservable`: nothing tells
     /// when such an object is freed, so a `weak` link to it reads `nil`
-    /// unheard. The observation is made; mark the class to hear it.
+    /// unheard. Reported once per observation, by the read that finds it
+    /// (at registration, or later, when such an object arrives); the
+    /// observation is made. Mark the class to hear it. A binding, which
+    /// hears freed objects without being asked, is not reported.
     ///
     /// ```swift
-    /// cell.observe(\.theme?.name, options: [.new, .deallocation]) { _, _ in }  // Theme is a plain class: reported
+    /// cell.observe(\.theme, options: [.new, .deallocation]) { _, _ in }  // Theme is a plain class: reported
     /// ```
     public static let unheardDeallocation = Kind(name: "unheardDeallocation")
   }
