@@ -31,7 +31,7 @@ extension KeyValueObservingPublisher {
   @inlinable
   public func sink(receiveValue: @escaping (Value) -> Void) -> AnyCancellable {
     let subscription = KeyValueObservingSubscription.started(
-      observing: keyPath, of: object, options: options, site: site, receiver: .closure(receiveValue, completion: nil))
+      observing: keyPath, of: object, options: options, site: site, receiver: .closure(receiveValue))
     subscription.add(.unlimited)
     // A closure that captures only the subscription has it as its context:
     // no allocation, and no generic call into Combine.
@@ -56,7 +56,7 @@ extension KeyValueObservingPublisher {
   ) -> AnyCancellable {
     let subscription = KeyValueObservingSubscription.started(
       observing: keyPath, of: object, options: options, site: site,
-      receiver: .closure(receiveValue, completion: receiveCompletion))
+      receiver: .subscriber(ClosureDownstream(receiveValue: receiveValue, receiveCompletion: receiveCompletion)))
     subscription.add(.unlimited)
     return AnyCancellable { subscription.cancel() }
   }

@@ -13,8 +13,10 @@
 @usableFromInline
 enum Receiver<Value> {
   case subscriber(Downstream<Value>)
-  /// A `sink`'s closures: the values', and the completion's, if any.
-  case closure((Value) -> Void, completion: ((Subscribers.Completion<Never>) -> Void)?)
+  /// A one-closure `sink`'s closure. (A two-closure `sink` is a
+  /// ``ClosureDownstream``: this case stays one closure wide, which every
+  /// value's delivery copies.)
+  case closure((Value) -> Void)
 
   /// Sends `value`; returns the demand the receiver adds.
   @inlinable
@@ -22,7 +24,7 @@ enum Receiver<Value> {
     switch self {
     case .subscriber(let downstream):
       return downstream.receive(value)
-    case .closure(let receiveValue, _):
+    case .closure(let receiveValue):
       receiveValue(value)
       return .none
     }
@@ -33,7 +35,7 @@ enum Receiver<Value> {
   func finish() {
     switch self {
     case .subscriber(let downstream): downstream.receiveFinished()
-    case .closure(_, let completion): completion?(.finished)
+    case .closure: break
     }
   }
 }
