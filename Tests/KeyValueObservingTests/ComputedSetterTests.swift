@@ -290,27 +290,16 @@ struct ComputedLeafChainTests {
   @Test("a manual change of the chain, typed, is heard typed, by string and on the leaf, once each")
   func manualChainChangeHeardByEveryForm() throws {
     let window = SidebarWindow()
-    var typed: [String] = []
-    var leafHeard = 0
-    let log = ChangeLog()
-    var tokens: [KeyValueObservation] = []
-    _ = try capturingDiagnostics {
-      tokens.append(window.observe(\.replaceable.collapsed, options: [.old, .new]) { _, change in
-        typed.append("\(change.oldValue!)→\(change.newValue!)")
-      })
-      tokens.append(window.replaceable.observe(\.collapsed) { _, _ in leafHeard += 1 })
-      try window.addObserver(log, forKeyPath: "replaceable.collapsed", options: [.old, .new])
-    }
-    defer { window.removeObserver(log, forKeyPath: "replaceable.collapsed") }
+    let heard = try ChainListeners(window)
+    defer { heard.stop() }
     window.withChange(for: \.replaceable.collapsed) { window.replaceable.collapsed = true }
-    #expect(typed == ["false→true"])
-    #expect(log.count == 1 && log.last?.change[.new] as? Bool == true)
-    #expect(leafHeard == 1)
+    #expect(heard.typed == ["false→true"])
+    #expect(heard.log.count == 1 && heard.log.last?.change[.new] as? Bool == true)
+    #expect(heard.leafHeard == 1)
     window.willChangeValue(for: \.replaceable.collapsed)
     window.replaceable.collapsed = false
     window.didChangeValue(for: \.replaceable.collapsed)
-    #expect(typed == ["false→true", "true→false"] && log.count == 2 && leafHeard == 2, "the split pair too")
-    withExtendedLifetime(tokens) {}
+    #expect(heard.typed == ["false→true", "true→false"] && heard.log.count == 2 && heard.leafHeard == 2, "the split pair too")
   }
 
   @Test("a tracked closure that reads the chain hears a new link, not the leaf's announcements, as documented")
@@ -331,41 +320,62 @@ struct ComputedLeafChainTests {
   @Test("a binding whose target is such a chain announces its writes on the object the links hold")
   func bindingThroughChainAnnounces() throws {
     let window = SidebarWindow()
-    var typed: [String] = []
-    var leafHeard = 0
-    let log = ChangeLog()
+    let heard = try ChainListeners(window)
+    defer { heard.stop() }
     var tokens: [KeyValueObservation] = []
-    _ = try capturingDiagnostics {
-      tokens.append(window.observe(\.replaceable.collapsed, options: [.old, .new]) { _, change in
-        typed.append("\(change.oldValue!)→\(change.newValue!)")
-      })
-      tokens.append(window.replaceable.observe(\.collapsed) { _, _ in leafHeard += 1 })
-      try window.addObserver(log, forKeyPath: "replaceable.collapsed", options: [.old, .new])
-    }
-    defer { window.removeObserver(log, forKeyPath: "replaceable.collapsed") }
     let checkbox = Checkbox()
     tokens.append(checkbox.bind(\.isOn, to: window, \.replaceable.collapsed))
     checkbox.isOn = true
     #expect(window.replaceable.collapsed)
-    #expect(typed == ["false→true"] && log.count == 1 && leafHeard == 1, "typed, by string and on the leaf, once each")
+    #expect(
+      heard.typed == ["false→true"] && heard.log.count == 1 && heard.leafHeard == 1,
+      "typed, by string and on the leaf, once each"
+    )
     // After the link is replaced, the write is announced on the new object.
     let next = SidebarViewModel()
     window.replaceable = next
     checkbox.isOn = false
     checkbox.isOn = true
     #expect(next.collapsed)
-    #expect(typed == ["false→true", "true→false", "false→true"], "the link's change; the equal write skipped; the new leaf's")
-    #expect(log.count == 3, "the typed and string forms agree")
+    #expect(heard.typed == ["false→true", "true→false", "false→true"], "the link's change; the equal write skipped; the new leaf's")
+    #expect(heard.log.count == 3, "the typed and string forms agree")
 
     // Two ways: the side's write is heard and not carried back.
     let other = Checkbox()
     tokens.append(other.bind(\.isOn, twoWayTo: window, \.replaceable.collapsed, initialValueFrom: .target))
     #expect(other.isOn)
-    let before = typed.count
+    let before = heard.typed.count
     other.isOn = false
-    #expect(!window.replaceable.collapsed && typed.count == before + 1 && typed.last == "true→false")
+    #expect(!window.replaceable.collapsed && heard.typed.count == before + 1 && heard.typed.last == "true→false")
     #expect(checkbox.isOn, "a one-way binding from the checkbox is not written back")
     withExtendedLifetime(tokens) {}
+  }
+}
+
+/// The three ways to hear `replaceable.collapsed` of a window: typed
+/// through the chain, by string through the chain, and on the object the
+/// link holds when they start.
+private final class ChainListeners {
+  private(set) var typed: [String] = []
+  private(set) var leafHeard = 0
+  let log = ChangeLog()
+  private var tokens: [KeyValueObservation] = []
+  private let window: SidebarWindow
+
+  init(_ window: SidebarWindow) throws {
+    self.window = window
+    _ = try capturingDiagnostics {
+      tokens.append(window.observe(\.replaceable.collapsed, options: [.old, .new]) { [unowned self] _, change in
+        typed.append("\(change.oldValue!)→\(change.newValue!)")
+      })
+      tokens.append(window.replaceable.observe(\.collapsed) { [unowned self] _, _ in leafHeard += 1 })
+      try window.addObserver(log, forKeyPath: "replaceable.collapsed", options: [.old, .new])
+    }
+  }
+
+  func stop() {
+    window.removeObserver(log, forKeyPath: "replaceable.collapsed")
+    tokens.removeAll()
   }
 }
 

@@ -13,6 +13,7 @@ final class WeakCell {
 @KeyValueObservable
 final class CellItem {
   var name: String
+  var tags: [String] = []
   var detail: CellDetail?
   init(_ name: String) { self.name = name }
 }
@@ -357,6 +358,32 @@ struct DeallocationOptionTests {
     #expect(info.first?.options.contains(.deallocation) == true)
     #expect("\(info.first?.options ?? [])" == "[.new, .deallocation]")
     _ = token
+  }
+
+  @Test("an observer, a tracked closure and a binding on one weak link hear a to-many change, then the freeing, once each")
+  func freedTogetherWithToManyTrackedAndBound() {
+    let cell = WeakCell()
+    var item: CellItem? = CellItem("Ada")
+    cell.item = item
+    let tags = Recorder<[String]?>()
+    let kinds = Recorder<KeyValueChange>()
+    let observed = cell.observe(\.item?.tags, options: [.new, .deallocation]) { _, change in
+      tags.append(change.newValue!)
+      kinds.append(change.kind)
+    }
+    let counts = Recorder<Int>()
+    let tracked = withKeyValueObservation(options: .deallocation) { counts.append(cell.item?.tags.count ?? -1) }
+    let label = PlainLabel()
+    let bound = cell.bind(\.item?.name, to: label, \.text, placeholder: "—")
+    item?.mutableArrayValue(for: \.tags).append("pen")
+    #expect(tags.elements == [["pen"]])
+    #expect(counts.elements == [0, 1])
+    item = nil
+    #expect(tags.elements == [["pen"], nil])
+    #expect(kinds.elements == [.setting, .setting], "a chain's change is a setting of its value")
+    #expect(counts.elements == [0, 1, -1])
+    #expect(label.text == "—")
+    _ = (observed, tracked, bound)
   }
 }
 

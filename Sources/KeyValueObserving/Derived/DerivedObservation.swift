@@ -265,8 +265,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     if mayBeChain { forgetChainEnd() }
     dependenciesMayBeStale.store(true, ordering: .releasing)
     if let freed, hearsDeallocation {
-      // Read again now: checking the dependencies again is part of it.
-      dependenciesMayBeStale.store(false, ordering: .releasing)
       changes.change(self, freed, nil, .freed)
     }
   }

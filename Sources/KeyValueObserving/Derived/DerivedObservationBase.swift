@@ -54,7 +54,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
 
   /// Set once an object on the path that cannot be heard freed was
   /// reported (see ``reportUnheardDeallocation(of:)``).
-  private let unheardReported = AtomicFlag(false)
+  let unheardReported = AtomicFlag(false)
 
   /// Set once, when the observation ends; checked before each callback.
   /// Last, so that a subclass's one-byte fields share its word.
@@ -129,11 +129,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// registration. Called with no lock held.
   func dependencyEnded(freed: DependencyRegistration?) {}
 
-  /// Whether the observation hears the objects it depends on freed (see
-  /// ``KeyValueObservingOptions/deallocation``).
-  @usableFromInline
-  final var hearsDeallocation: Bool { options.contains(.deallocation) }
-
   /// Whether `registration` is one of the dependencies' registrations.
   @usableFromInline
   final func isRegistered(_ registration: _KeyValueRegistration) -> Bool {
@@ -205,59 +200,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
       resolveDependencies(tracked: reads, read: keys),
       read: number,
       verifiable: keys.isEmpty && !holdsUnreadObjects && reads.allSatisfy { $0.declaringObject == nil }
-    )
-  }
-
-  /// For an observation that hears freed objects: the objects the keys in
-  /// `reads` hold, whose own keys were not read — `item` of `item != nil`
-  /// — are depended on for their lifetime (see ``ObjectLifetime``), added
-  /// to `keys`; an object whose keys were read is heard freed through
-  /// them. Returns whether any key read holds such an object, or `nil`,
-  /// or an object of a class that is not `@KeyValueObservable`, which is
-  /// reported.
-  private func watchHeldObjects(of reads: [TrackedAccess], into keys: inout [ReadKey]) -> Bool {
-    // Its reads are not those of a tracked closure running outside.
-    let hidden = _KeyValueAccessTracking.suspendTracking()
-    defer { _KeyValueAccessTracking.resumeTracking(hidden) }
-    var holdsUnread = false
-    for access in reads {
-      guard let object = access.readObject as? any KeyValueObservable,
-        let keyPath = access.storage.objectType._$kvoKeyPath(forSlot: access.slot),
-        ObjectLifetime.mayHoldObject(type(of: keyPath).valueType)
-      else { continue }
-      guard let held = flattened(object[keyPath: keyPath]) else {
-        holdsUnread = true
-        continue
-      }
-      guard type(of: held) is AnyObject.Type else { continue }
-      guard let observable = held as? any KeyValueObservable else {
-        holdsUnread = true
-        reportUnheardDeallocation(of: type(of: held))
-        continue
-      }
-      let storage = observable._$kvoStorage()
-      guard !reads.contains(where: { $0.storage === storage }) else { continue }
-      holdsUnread = true
-      keys.append(ReadKey(object: observable, keyPath: ObjectLifetime.keyPath, isObservedKey: false))
-    }
-    return holdsUnread
-  }
-
-  /// Reports, once, that an object of `unheard`, a class that is not
-  /// `@KeyValueObservable`, is on the path of this observation, which
-  /// hears freed objects: nothing tells when it is freed. Not for a
-  /// binding, which hears freed objects without being asked.
-  final func reportUnheardDeallocation(of unheard: Any.Type) {
-    if case .binding = observerSource { return }
-    guard !unheardReported.exchange(true, ordering: .relaxed) else { return }
-    let what =
-      observedStorage.map { "\(keyPathDescription) on \($0.objectType)" }
-      ?? "withKeyValueObservation at \(site.description ?? "a call")"
-    reportProblem(
-      .unheardDeallocation,
-      "observing \(what) with .deallocation: \(unheard) is not @KeyValueObservable, so nothing tells when an "
-        + "object of it on the path is freed, and a weak link to one turns nil unheard; mark \(unheard) "
-        + "@KeyValueObservable"
     )
   }
 
