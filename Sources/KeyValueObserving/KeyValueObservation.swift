@@ -96,7 +96,9 @@ public final class KeyValueObservation: Sendable {
   /// ```
   public func invalidate() {
     guard let storage else { return endOwnedObservation() }
-    guard registration.load(ordering: .relaxed) != 0 else { return }
+    // Acquiring: the thread that cleared the word marked the registration
+    // inactive first (see `remove(claimingFrom:)`).
+    guard registration.load(ordering: .acquiring) != 0 else { return }
     storage._withUnsafeGuaranteedRef { $0.remove(claimingFrom: registration) }
   }
 

@@ -37,3 +37,36 @@ void kvo_set_thread_slot(int slot, void *value) { kvo_thread_slots[slot] = value
 
 int kvo_thread_slot_count(void) { return KVO_THREAD_SLOT_COUNT; }
 #endif
+
+// The schedule explorer's hook and each thread's context: the context
+// first, so that a thread no explorer runs pays one thread-local load.
+#include <stdatomic.h>
+
+#if !defined(_WIN32)
+static _Atomic(kvo_schedule_hook) kvo_schedule_hook_installed;
+#if defined(__ELF__)
+__attribute__((tls_model("initial-exec")))
+#endif
+static _Thread_local void *kvo_schedule_thread_context;
+
+void kvo_schedule_point(unsigned char kind) {
+  void *context = kvo_schedule_thread_context;
+  if (context == 0) return;
+  kvo_schedule_hook hook = atomic_load_explicit(&kvo_schedule_hook_installed, memory_order_acquire);
+  if (hook) hook(context, kind);
+}
+
+void kvo_set_schedule_hook(kvo_schedule_hook hook) {
+  atomic_store_explicit(&kvo_schedule_hook_installed, hook, memory_order_release);
+}
+
+void kvo_set_schedule_context(void *context) { kvo_schedule_thread_context = context; }
+
+void *kvo_schedule_context(void) { return kvo_schedule_thread_context; }
+#else
+// No explorer on Windows: every point returns at once.
+void kvo_schedule_point(unsigned char kind) { (void)kind; }
+void kvo_set_schedule_hook(kvo_schedule_hook hook) { (void)hook; }
+void kvo_set_schedule_context(void *context) { (void)context; }
+void *kvo_schedule_context(void) { return 0; }
+#endif

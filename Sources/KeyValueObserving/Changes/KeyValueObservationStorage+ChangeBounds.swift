@@ -55,14 +55,17 @@ extension _KeyValueObservationStorage {
       snapshot.holder.release()
       return
     }
-    record.store(false, ordering: .releasing)
+    // Sequentially consistent, both: a thread retiring a list meanwhile
+    // sets the other flag, then reads this one (see `mutating`), so one of
+    // the two threads sees the other's store and releases the list.
+    record.store(false, ordering: .sequentiallyConsistent)
     if hasRetiredListsNow {
       releaseRetiredLists()
     }
   }
 
   @usableFromInline
-  var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .relaxed) }
+  var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .sequentiallyConsistent) }
 
   /// Releases the lists replaced during changes, and the registrations
   /// removed during them, once none is under way.

@@ -109,9 +109,13 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     )
   }
 
-  /// Whether the observation ended: invalidated, or the object deinitialised.
+  /// Whether the observation ended: invalidated, or the object
+  /// deinitialised. Also once its anchor was removed, under the storage's
+  /// lock and before the token's word was cleared, while ``end()`` is still
+  /// to come: an `invalidate()` that finds the word clear returns before
+  /// the end, and no change on its thread may call the handler after.
   @usableFromInline
-  final var isEnded: Bool { ended.load(ordering: .acquiring) }
+  final var isEnded: Bool { ended.load(ordering: .acquiring) || !isLive }
 
   /// A dependency is about to change on `object`, as `sender` (a
   /// registration with it, or this observation, filed as its own anchor,
@@ -208,6 +212,9 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// whether they were found without declared dependencies, so that the
   /// next read can check its reads against them.
   final func install(_ dependencies: [Dependency], read: Int, verifiable: Bool) {
+    // What the storages let go of while this lock is held: released after
+    // it, as any release may run a deinit that ends this observation.
+    var released: [AnyObject] = []
     let stale: [DependencyRegistration] = state.withLock { state in
       guard !isEnded, read > state.appliedRead else { return [] }
       state.appliedRead = read
@@ -229,13 +236,14 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
         let registration = DependencyRegistration(forwardingTo: self, dependency: dependency)
         // Storage locks are taken inside this one, never the other way
         // round: the storages call out only after releasing their own lock.
-        if dependency.storage.add(registration) {
+        if dependency.storage.add(registration, releasingInto: &released) {
           next.append(registration)
         }
       }
       state.dependencies = next
       return previous
     }
+    released = []
     // Removed after the lock, so that ``dependencyEnded()`` is never called
     // under it: no other read can reach these registrations any more, as
     // they left the list above.

@@ -65,6 +65,7 @@ struct LockWord {
         // Wait for the word to look free before trying again, so that
         // waiting threads do not keep the cache line bouncing.
         while word.load(ordering: .relaxed) {
+          SchedulePoint.reach(.waiting)
           spins += 1
           if spins > 64 { yieldThread() }
         }

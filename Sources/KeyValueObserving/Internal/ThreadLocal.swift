@@ -60,6 +60,7 @@ private let threadIdentity = ThreadLocal(.threadIdentity)
 /// Lets other threads run: what a thread waiting for another does between
 /// checks.
 func yieldThread() {
+  SchedulePoint.reach(.waiting)
   #if os(Windows)
     _ = SwitchToThread()
   #elseif !os(WASI)

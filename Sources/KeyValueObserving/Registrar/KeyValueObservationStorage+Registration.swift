@@ -10,10 +10,23 @@ extension _KeyValueObservationStorage {
   /// `consume` hands the registration to the slot list without a retain.
   @usableFromInline
   func add(_ registration: __owned _KeyValueRegistration) -> Bool {
+    var released: [AnyObject] = []
+    let added = add(registration, releasingInto: &released)
+    // What the table let go of is released here, after the lock.
+    _ = released
+    return added
+  }
+
+  /// ``add(_:)`` for a caller that holds a lock of its own (a derived
+  /// observation's): what the table lets go of (lists retired during
+  /// changes, and the registration itself when it is refused) goes into
+  /// `released`, for the caller to release after its lock. A release may
+  /// run any deinit, which may take that same lock.
+  func add(_ registration: __owned _KeyValueRegistration, releasingInto released: inout [AnyObject]) -> Bool {
     // The list takes this reference; the closure below captures only the
     // unmanaged handle, so nothing retains the registration on the way.
     let handed = Unmanaged.passRetained(consume registration)
-    let (added, released) = mutating { state, slots, busy, replaced -> Bool in
+    let (added, retired) = mutating { state, slots, busy, replaced -> Bool in
       guard !isClosed else { return false }
       switch state.table.add(handed, slots: slots, busy: busy, retired: &replaced) {
       case .refused: return false
@@ -23,8 +36,8 @@ extension _KeyValueObservationStorage {
         return true
       }
     }
-    _ = released
-    if !added { handed.release() }
+    released += retired
+    if !added { released.append(handed.takeRetainedValue()) }
     return added
   }
 
@@ -55,9 +68,12 @@ extension _KeyValueObservationStorage {
   func remove(claimingFrom token: borrowing AtomicUInt) {
     let (removed, released) = mutating { state, slots, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
       // Only this lock changes the word once the token exists, so a load
-      // and a store do what an exchange would.
+      // and a store do what an exchange would. The word is cleared last,
+      // releasing: a racing `invalidate()` that reads it clear (acquiring)
+      // and returns sees the registration inactive, and a change on its
+      // thread skips it.
       guard let pointer = UnsafeRawPointer(bitPattern: token.load(ordering: .relaxed)) else { return nil }
-      token.store(0, ordering: .relaxed)
+      defer { token.store(0, ordering: .releasing) }
       guard !isClosed else { return nil }
       return detach(Unmanaged.fromOpaque(pointer), from: &state, slots, busy: busy, replaced: &replaced)
     }

@@ -204,8 +204,12 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   }
 
   /// Whether a change may be reading a list now. Called under the lock.
-  var isDelivering: Bool {
-    for index in 0..<Line.changeFlagCount where changeFlag(index).load(ordering: .acquiring) {
+  var isDelivering: Bool { isDelivering(.acquiring) }
+
+  /// ``isDelivering``, each flag read with `ordering`.
+  @inline(__always)
+  func isDelivering(_ ordering: AtomicLoadOrdering) -> Bool {
+    for index in 0..<Line.changeFlagCount where changeFlag(index).load(ordering: ordering) {
       return true
     }
     return false
@@ -246,6 +250,13 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// whether a change may be reading, and collects the lists it replaces;
   /// those are kept while changes are under way, and otherwise returned, to
   /// be released after the lock with whatever else `body` returned.
+  ///
+  /// Lists kept are released by the last change to end, or here when
+  /// every change ended meanwhile: the flag that says there are some is
+  /// set, then the change flags are read again, while a change clears its
+  /// flag, then reads that one (``endChange(_:)``). All four are
+  /// sequentially consistent, so the two threads cannot both miss the
+  /// other's store, and nothing retired is left for an unknown later change.
   @inline(__always)
   func mutating<Result>(
     _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>, _ busy: Bool, _ replaced: inout [AnyObject]) -> Result
@@ -255,11 +266,16 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
       var replaced: [AnyObject] = []
       let result = body(&state, slots, busy, &replaced)
       if busy {
-        if !replaced.isEmpty {
-          state.table.rare.retired += replaced
-          hasRetiredLists.store(true, ordering: .relaxed)
-        }
-        return (result, [])
+        guard !replaced.isEmpty else { return (result, []) }
+        let rare = state.table.rare
+        rare.retired += replaced
+        hasRetiredLists.store(true, ordering: .sequentiallyConsistent)
+        guard !isDelivering(.sequentiallyConsistent) else { return (result, []) }
+        // Every change ended since `busy` was read, and none can start
+        // while the lock is held: nothing reads the lists.
+        hasRetiredLists.store(false, ordering: .relaxed)
+        defer { rare.retired = [] }
+        return (result, rare.retired)
       }
       if let rare = state.table.rareIfMade, !rare.retired.isEmpty {
         replaced += rare.retired

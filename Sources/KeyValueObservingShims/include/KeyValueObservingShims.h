@@ -47,4 +47,16 @@ void kvo_set_thread_slot(int slot, void *value);
 int kvo_thread_slot_count(void);
 #endif
 
+/// The schedule points of a test's schedule explorer (debug builds of the
+/// runtime call `kvo_schedule_point` at each atomic operation, lock step
+/// and spin; Internal/Scheduling/SchedulePoint.swift). A thread that set
+/// no context returns at once, after one thread-local load; one that did
+/// hands the context and the point's kind to the hook.
+typedef void (*kvo_schedule_hook)(void *context, unsigned char kind);
+
+void kvo_schedule_point(unsigned char kind);
+void kvo_set_schedule_hook(kvo_schedule_hook hook);
+void kvo_set_schedule_context(void *context);
+void *kvo_schedule_context(void);
+
 #endif

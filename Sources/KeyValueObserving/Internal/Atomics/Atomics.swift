@@ -19,18 +19,22 @@ import Builtin
 @usableFromInline
 enum AtomicLoadOrdering {
   case relaxed, acquiring
+  /// Also ordered with every other sequentially consistent operation: a
+  /// store then a load on two threads (each its own flag, then the
+  /// other's) cannot both miss the other's store.
+  case sequentiallyConsistent
 }
 
 /// The orderings of a store.
 @usableFromInline
 enum AtomicStoreOrdering {
-  case relaxed, releasing
+  case relaxed, releasing, sequentiallyConsistent
 }
 
 /// The orderings of a read-modify-write operation.
 @usableFromInline
 enum AtomicUpdateOrdering {
-  case relaxed, acquiring, releasing, acquiringAndReleasing
+  case relaxed, acquiring, releasing, acquiringAndReleasing, sequentiallyConsistent
 }
 
 /// An atomic `Bool`, stored in place (one byte).

@@ -1,0 +1,157 @@
+import Foundation
+import KeyValueObserving
+import Testing
+
+/// An object of the scenarios: a few keys and a link to another.
+@KeyValueObservable
+final class Junction {
+  var a = 0
+  var x = 0
+  var link: Junction?
+}
+
+/// Where a scenario's threads leave what the check reads. Touched by one
+/// thread at a time: the explorer runs them so.
+final class ScenarioNotes: @unchecked Sendable {
+  weak var captured: AnyObject?
+  var token: KeyValueObservation?
+  var tokens: [KeyValueObservation] = []
+  /// The threads whose `invalidate()` returned.
+  var invalidated: Set<UInt> = []
+  var broken: String?
+
+  /// Marks `message` as the promise broken, once.
+  func breaks(_ message: String) {
+    if broken == nil { broken = message }
+  }
+}
+
+/// A reference handed to one thread, which takes it (and so lets go of
+/// it when done).
+final class HandedReference<Object: AnyObject>: @unchecked Sendable {
+  private var object: Object?
+  init(_ object: Object) { self.object = object }
+  func take() -> Object? {
+    defer { object = nil }
+    return object
+  }
+}
+
+/// The calling thread, as the scenarios tell threads apart.
+func currentThread() -> UInt {
+  UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(Unmanaged.passUnretained(Thread.current).toOpaque())))
+}
+
+/// The windows issue 63 found, each forced by the schedule explorer: the
+/// regression test of each fix, which failed before it.
+@Suite("Scheduled: the four races, forced", .enabled(if: SchedulePoint.areCompiledIn))
+struct ScheduledRaceTests {
+  @Test("a change ending while another thread invalidates releases the handler's captures")
+  func invalidateDuringDeliveryReleasesCaptures() {
+    ScheduleExplorer("invalidate during a delivery").explore {
+      let notes = ScenarioNotes()
+      let object = Junction()
+      let captured = Junction()
+      notes.captured = captured
+      notes.token = object.observe(\.a) { _, _ in _ = captured }
+      return ScenarioRun(
+        threads: [{ object.a = 1 }, { notes.token?.invalidate() }],
+        check: { notes.captured == nil ? nil : "the handler's capture outlived invalidate() and the change" }
+      )
+    }
+  }
+
+  @Test("a handler that captures its observed object is freed with it after invalidate()")
+  func invalidateDuringDeliveryBreaksTheCycle() {
+    ScheduleExplorer("invalidate during a delivery, cycle").explore {
+      let notes = ScenarioNotes()
+      var object: Junction? = Junction()
+      notes.captured = object
+      let cycle = object!.observe(\.x) { [object] _, _ in _ = object }
+      // The writing thread holds the object only while it writes.
+      let writer = UncheckedSendable(HandedReference(object.take()!))
+      return ScenarioRun(
+        threads: [{ writer.value.take()?.x = 1 }, { cycle.invalidate() }],
+        check: { notes.captured == nil ? nil : "the observed object, captured by its handler, leaked" }
+      )
+    }
+  }
+
+  @Test("invalidate() racing invalidate(): no handler runs after either returns on its thread")
+  func invalidateRacingInvalidate() {
+    ScheduleExplorer("invalidate racing invalidate").explore {
+      let notes = ScenarioNotes()
+      let object = Junction()
+      let first = object.observe(\.a) { _, _ in
+        notes.token?.invalidate()
+        notes.invalidated.insert(currentThread())
+      }
+      notes.token = object.observe(\.a) { _, _ in
+        if notes.invalidated.contains(currentThread()) {
+          notes.breaks("a handler ran after invalidate() returned on its thread")
+        }
+      }
+      return ScenarioRun(
+        threads: [
+          { object.a = 1 },
+          {
+            notes.token?.invalidate()
+            notes.invalidated.insert(currentThread())
+          },
+        ],
+        check: {
+          _ = first
+          return notes.broken
+        }
+      )
+    }
+  }
+
+  @Test("a chain's token invalidated on two threads: neither thread's write reaches its handler after")
+  func chainInvalidateRacingInvalidate() {
+    ScheduleExplorer("chain invalidate racing invalidate").explore {
+      let notes = ScenarioNotes()
+      let root = Junction()
+      let link = Junction()
+      root.link = link
+      notes.token = root.observe(\.link?.a) { _, _ in
+        if notes.invalidated.contains(currentThread()) {
+          notes.breaks("a chain's handler ran after invalidate() returned on its thread")
+        }
+      }
+      let token = notes.token!
+      let body = { (value: Int) in
+        token.invalidate()
+        notes.invalidated.insert(currentThread())
+        link.a = value
+      }
+      return ScenarioRun(threads: [{ body(1) }, { body(2) }], check: { notes.broken })
+    }
+  }
+
+  @Test("a chain re-read after a release does not free a handler under the observation's lock")
+  func chainInstallReleasesAfterItsLock() {
+    ScheduleExplorer("chain install releases after its lock").explore {
+      let object = Junction()
+      let root = Junction()
+      root.link = Junction()
+      let notes = ScenarioNotes()
+      // The chain's token is held only by the handler of `x`: freeing that
+      // handler ends the chain, which takes the chain's lock.
+      let chain = root.observe(\.link?.a) { _, _ in }
+      let holder = object.observe(\.x) { _, _ in _ = chain }
+      notes.token = holder
+      return ScenarioRun(
+        threads: [
+          { object.x = 1 },
+          {
+            notes.token?.invalidate()
+            notes.token = nil
+            root.link = object
+          },
+        ],
+        check: { nil }
+      )
+    }
+  }
+}
