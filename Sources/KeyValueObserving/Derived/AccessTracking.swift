@@ -42,6 +42,10 @@ struct TrackingScope {
   private let expected: RegisteredDependencies
   /// How many of `expected` the reads matched so far.
   private var matched = 0
+  /// The objects of the reads matched so far, in order, when the scope
+  /// keeps objects: a read that stops early (a branch no longer taken)
+  /// resolves them anew, and the objects its keys hold are watched too.
+  private var matchedObjects: [AnyObject] = []
   /// Whether the scope keeps reads (from the start, or since a mismatch).
   private(set) var isRecording: Bool
 
@@ -71,12 +75,24 @@ struct TrackingScope {
 
   /// Every read, matched ones included.
   var reads: [TrackedAccess] {
-    isRecording ? accesses : expected[..<matched].map(TrackedAccess.init)
+    isRecording ? accesses : matchedReads
+  }
+
+  /// The reads matched so far, each with its object when the scope keeps
+  /// objects.
+  private var matchedReads: [TrackedAccess] {
+    expected[..<matched].enumerated().map { index, dependency in
+      var access = TrackedAccess(dependency)
+      if index < matchedObjects.count { access.readObject = matchedObjects[index] }
+      return access
+    }
   }
 
   mutating func record(_ object: any KeyValueObservable, slot: Int) {
     if !isRecording {
+      let before = matched
       if let storage = object._$kvoObservedStorage, storage._withUnsafeGuaranteedRef({ verify($0, slot: slot) }) {
+        if keepsObjects, matched > before { matchedObjects.append(object) }
         return
       }
       startRecording()
@@ -102,7 +118,8 @@ struct TrackingScope {
 
   private mutating func startRecording() {
     isRecording = true
-    accesses = expected[..<matched].map(TrackedAccess.init)
+    accesses = matchedReads
+    matchedObjects = []
   }
 }
 

@@ -128,6 +128,8 @@ final class StoredChain<Value> {
         guard let held = linkObject(object) else {
           return dependencies(expected, endAt: index) ? .endedAtNil : .mismatched
         }
+        // Where another thread may replace the link and free what it held.
+        SchedulePoint.reach(.sharedRead)
         return held._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
       }
     }

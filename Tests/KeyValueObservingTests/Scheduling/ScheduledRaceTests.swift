@@ -155,3 +155,40 @@ struct ScheduledRaceTests {
     }
   }
 }
+
+/// The fourth window: a chain's walk, on a thread that writes only the
+/// leaf, following a link another thread replaces. The link's old object
+/// is freed as soon as it is replaced; the walk must not touch it after.
+/// Under the address sanitizer (CI), a touch is a report that fails the run.
+@Suite("Scheduled: a chain re-linked while its leaf changes elsewhere", .enabled(if: SchedulePoint.areCompiledIn))
+struct ScheduledChainWalkTests {
+  @Test("the walk holds each link it follows: re-linking frees nothing it still reads")
+  func relinkWhileLeafChanges() {
+    ScheduleExplorer("a chain re-linked while its leaf changes", randomSchedules: 200, exhaustiveLimit: 500).explore {
+      let root = Junction()
+      let leaf = Junction()
+      root.link = Junction()
+      let notes = ScenarioNotes()
+      var values: [Int?] = []
+      notes.token = root.observe(\.link?.a, options: .new) { _, change in values.append(change.newValue ?? nil) }
+      return ScenarioRun(
+        threads: [
+          { leaf.a = 1 },
+          {
+            // The walk may be at this object when it is replaced and freed.
+            root.link = leaf
+            root.link = Junction()
+            root.link = leaf
+          },
+        ],
+        check: {
+          // Two threads' notifications may arrive in either order (the
+          // Safety article's table): each carries a value the chain had.
+          guard notes.token?.isActive == true else { return "the chain's observation ended" }
+          let seen = values.compactMap { $0 }
+          return seen.allSatisfy({ $0 == 0 || $0 == 1 }) && !seen.isEmpty ? nil : "the chain reported \(values)"
+        }
+      )
+    }
+  }
+}

@@ -1,0 +1,157 @@
+import Dispatch
+import Foundation
+import KeyValueObserving
+import Testing
+
+/// Two real threads meeting at each window the schedule explorer forces
+/// (ScheduledRaceTests): a start barrier, a random spin before one of them
+/// acts, many rounds. What the explorer cannot model — the compiler's and
+/// the processor's reordering, the allocator — can only show here, and
+/// under the sanitizers in CI. Bounded in rounds and in seconds.
+@Suite("Racing windows: two real threads at each window")
+struct RacingWindowTests {
+  /// Rounds per window; `KVO_RACING_ROUNDS` overrides.
+  static let rounds = ProcessInfo.processInfo.environment["KVO_RACING_ROUNDS"].flatMap(Int.init) ?? 2_000
+  /// The longest a window is hammered, whatever the rounds.
+  static let limit: Duration = .seconds(3)
+
+  @Test("invalidate during a delivery: the handler's captures are released every round")
+  func invalidateDuringDelivery() {
+    var leaks = 0
+    race { spin in
+      let object = Junction()
+      var captured: Junction? = Junction()
+      weak let weakCaptured = captured
+      let token = object.observe(\.a) { [captured] _, _ in _ = captured }
+      captured = nil
+      return (
+        { object.a = 1 },
+        {
+          spin()
+          token.invalidate()
+        },
+        { if weakCaptured != nil { leaks += 1 } }
+      )
+    }
+    #expect(leaks == 0)
+  }
+
+  @Test("invalidate racing invalidate inside a handler: no handler after invalidate() returns on its thread")
+  func invalidateRacingInvalidate() {
+    var late = 0
+    race { spin in
+      let object = Junction()
+      let state = RaceState()
+      let first = object.observe(\.a) { _, _ in
+        state.second?.invalidate()
+        state.returned = true
+      }
+      state.second = object.observe(\.a) { _, _ in
+        if state.returned { state.late = true }
+      }
+      return (
+        {
+          object.a = 1
+          _ = first
+        },
+        {
+          spin()
+          state.second?.invalidate()
+        },
+        { if state.late { late += 1 } }
+      )
+    }
+    #expect(late == 0)
+  }
+
+  @Test("a chain re-linked while its leaf changes: no freed link is touched (address sanitizer in CI)")
+  func relinkWhileLeafChanges() {
+    var notified = 0
+    race { spin in
+      let root = Junction()
+      let leaf = Junction()
+      root.link = Junction()
+      let counter = RaceState()
+      let token = root.observe(\.link?.a) { _, _ in counter.countOne() }
+      return (
+        {
+          for value in 1...4 { leaf.a = value }
+        },
+        {
+          spin()
+          for _ in 0..<4 {
+            root.link = leaf
+            root.link = Junction()
+          }
+        },
+        {
+          _ = token
+          notified += counter.count
+        }
+      )
+    }
+    #expect(notified > 0)
+  }
+
+  /// Runs `Self.rounds` rounds of the window `makeRound` makes: its two
+  /// bodies on two threads released together, the second after a random
+  /// spin it calls itself, then its check on this thread.
+  private func race(
+    _ makeRound: (_ spin: @escaping @Sendable () -> Void) -> (() -> Void, () -> Void, () -> Void)
+  ) {
+    let clock = ContinuousClock()
+    let start = clock.now
+    for _ in 0..<Self.rounds where clock.now - start < Self.limit {
+      let spins = Int.random(in: 0..<2_000)
+      let (first, second, check) = makeRound {
+        var sink = 0
+        for index in 0..<spins { sink &+= index }
+        blackHole(sink)
+      }
+      let gate = StartGate(parties: 2)
+      let done = DispatchGroup()
+      for body in [first, second].map(UncheckedSendable.init) {
+        done.enter()
+        onNewThread {
+          gate.arriveAndWait()
+          body.value()
+          done.leave()
+        }
+      }
+      done.wait()
+      check()
+    }
+  }
+}
+
+/// What a racing round's threads share; each round makes its own.
+private final class RaceState: @unchecked Sendable {
+  var second: KeyValueObservation?
+  var returned = false
+  var late = false
+  private let lock = NSLock()
+  private var counted = 0
+
+  /// Counts a notification, from either thread.
+  func countOne() { lock.withLock { counted += 1 } }
+  var count: Int { lock.withLock { counted } }
+}
+
+/// Releases its parties together: each spins until all have arrived.
+private final class StartGate: @unchecked Sendable {
+  private let lock = NSLock()
+  private var arrived = 0
+  private let parties: Int
+
+  init(parties: Int) { self.parties = parties }
+
+  func arriveAndWait() {
+    lock.withLock { arrived += 1 }
+    while lock.withLock({ arrived }) < parties {}
+  }
+}
+
+@inline(never)
+private func blackHole(_ value: Int) {
+  _ = value
+}
