@@ -26,16 +26,14 @@ final class StoredChain<Value> {
     /// An object's observation storage, if it has one.
     let storage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
     /// The object the property holds, where the next link reads (`nil`
-    /// for a `nil` optional); `nil` on the last link. Kept here, not in an
-    /// array of functions, which would hold them through a conversion to
-    /// the most general form, run on every call.
+    /// for a `nil` optional), retained; `nil` on the last link. Kept here,
+    /// not in an array of functions, which would hold them through a
+    /// conversion to the most general form, run on every call.
     ///
-    /// Not retained: the object that holds it is alive (the root, retained
-    /// by the caller, or the previous link's object, held by its own
-    /// holder), and a read runs no code that could replace it — only the
-    /// properties' storage is read. Another thread replacing a link while
-    /// a change on this thread reads the chain races on the holder's
-    /// storage, retained or not.
+    /// Retained, and released once the walk past it is done: another
+    /// thread may replace the link meanwhile (a change of a key it does
+    /// not observe), and the object the link held is then freed as soon
+    /// as nothing holds it.
     let object: ((AnyObject) -> Unmanaged<AnyObject>?)?
 
     /// Whether the link holds for `object`, and, with `expected`, whether
@@ -52,7 +50,8 @@ final class StoredChain<Value> {
   /// Where a walk of the links stopped.
   @usableFromInline
   enum WalkEnd {
-    /// At the last link's object, whose property holds the value.
+    /// At the last link's object, whose property holds the value:
+    /// retained, for the caller to release.
     case reachedLast(Unmanaged<AnyObject>)
     /// At a `nil` link, where the dependencies end too: the value is `nil`.
     case endedAtNil
@@ -118,7 +117,7 @@ final class StoredChain<Value> {
       guard last.holds(for: object, expected, at: index), dependencies(expected, endAt: index) else {
         return .mismatched
       }
-      return .reachedLast(Unmanaged.passUnretained(object))
+      return .reachedLast(Unmanaged.passRetained(object))
     }
     for link in links.dropLast().reversed() {
       guard let linkObject = link.object else { return nil }
@@ -128,9 +127,12 @@ final class StoredChain<Value> {
         guard let held = linkObject(object) else {
           return dependencies(expected, endAt: index) ? .endedAtNil : .mismatched
         }
-        // Where another thread may replace the link and free what it held.
+        // Where another thread may replace the link and free what it held:
+        // the walk holds it until the rest of the walk is done.
         SchedulePoint.reach(.sharedRead)
-        return held._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
+        let end = held._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
+        held.release()
+        return end
       }
     }
     self.walk = walk
@@ -157,9 +159,11 @@ final class StoredChain<Value> {
   @inlinable
   func read(from root: AnyObject, matching expected: RegisteredDependencies?) -> (value: Value, reachedLast: Bool)? {
     switch walk(root, expected, 0) {
-    case .reachedLast(let object): (object._withUnsafeGuaranteedRef { value($0) }, true)
-    case .endedAtNil: none.map { ($0, false) }
-    case .mismatched: nil
+    case .reachedLast(let object):
+      defer { object.release() }
+      return (object._withUnsafeGuaranteedRef { value($0) }, true)
+    case .endedAtNil: return none.map { ($0, false) }
+    case .mismatched: return nil
     }
   }
 }

@@ -51,8 +51,8 @@ public struct _KeyValueStorageAccess {
     /// class (or a subclass of it).
     @usableFromInline var linkStorage: ((AnyObject) -> Unmanaged<_KeyValueObservationStorage>?)?
     /// For ``Job/chainLink``, when the property holds an object, or an
-    /// optional one (`weak` included): reads it, without retaining it, or
-    /// `nil` (see ``StoredChain``).
+    /// optional one (`weak` included): reads it, retained (the caller
+    /// releases it), or `nil` (see ``StoredChain``).
     @usableFromInline var linkObject: ((AnyObject) -> Unmanaged<AnyObject>?)?
     /// For ``Job/willModify(object:observed:slot:)``: whether a change
     /// was opened, to be closed after the storage is changed in place.
@@ -106,11 +106,11 @@ public struct _KeyValueStorageAccess {
       // table too, and is left to the key path.
       let get = storage.get
       if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
-        outcome.pointee.linkObject = { Unmanaged.passUnretained(unsafeBitCast(get($0), to: AnyObject.self)) }
+        outcome.pointee.linkObject = { Unmanaged.passRetained(unsafeBitCast(get($0), to: AnyObject.self)) }
       } else if let optional = Value.self as? any OptionalValue.Type, optional.wrappedType is AnyObject.Type,
         MemoryLayout<Value>.size == MemoryLayout<AnyObject?>.size
       {
-        outcome.pointee.linkObject = { unsafeBitCast(get($0), to: AnyObject?.self).map(Unmanaged.passUnretained) }
+        outcome.pointee.linkObject = { unsafeBitCast(get($0), to: AnyObject?.self).map(Unmanaged.passRetained) }
       }
     case .assign(let object, let value, let slot):
       object._withUnsafeGuaranteedRef { assign(value, to: $0, slot: slot, through: storage) }
