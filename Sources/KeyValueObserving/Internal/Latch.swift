@@ -68,6 +68,19 @@ final class Latch: @unchecked Sendable {
 
   /// Blocks until the latch is open.
   func wait() {
+    #if DEBUG && !os(Windows)
+      // A schedule explorer's thread must not block where the explorer
+      // cannot see: it waits at schedule points instead, rechecking.
+      if SchedulePoint.isExploring {
+        while true {
+          pthread_mutex_lock(mutex)
+          let open = isOpen
+          pthread_mutex_unlock(mutex)
+          if open { return }
+          SchedulePoint.reach(.waiting)
+        }
+      }
+    #endif
     #if os(Windows)
       AcquireSRWLockExclusive(lock)
       while !isOpen { _ = SleepConditionVariableSRW(condition, lock, INFINITE, 0) }

@@ -59,7 +59,12 @@ func kvoCurrentTask() -> UnsafeRawPointer? {
 }
 
 #if !os(Windows)
-  @_extern(c, "kvo_thread_slot") @_effects(readonly)
+  // No `@_effects(readonly)`: the answer depends on the thread, which is
+  // no memory the optimiser sees, so two calls on either side of an
+  // `await` could be merged into one that gives the other thread's
+  // pointer. (`kvo_current_task` keeps it: a task is the same task on
+  // both sides of a suspension.)
+  @_extern(c, "kvo_thread_slot")
   private func kvo_thread_slot(_ slot: Int32) -> UnsafeMutableRawPointer?
 
   @_extern(c, "kvo_set_thread_slot") @_effects(releasenone)

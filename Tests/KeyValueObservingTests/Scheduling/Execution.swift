@@ -40,11 +40,12 @@ final class Execution: @unchecked Sendable {
   private var preemptions = 0
   /// The thread holding the baton.
   private var running: Int?
-  /// Atomic steps the running thread made since its last wait: past two,
-  /// it left its wait loop, and the threads waiting may find things changed.
-  private var stepsSinceWait = 0
-  /// Rechecks by waiting threads since any thread moved on.
-  private var idleRechecks = 0
+  /// Rechecks by waiting threads since any thread moved on, and when
+  /// they passed the count after which the time is looked at.
+  private var idleRechecks = 0 {
+    didSet { if idleRechecks == 0 { idleSince = nil } }
+  }
+  private var idleSince: ContinuousClock.Instant?
   private var nextRecheck = 0
 
   init(threads: Int, schedule: Schedule, maxSteps: Int) {
@@ -97,16 +98,16 @@ final class Execution: @unchecked Sendable {
     }
     if kind == SchedulePoint.waiting.rawValue {
       status[index] = .waiting
-      stepsSinceWait = 0
     } else {
-      stepsSinceWait += 1
-      if stepsSinceWait == 3 {
-        // The thread left a wait loop: it moved, so the others may find
-        // what they wait for.
+      if kind == SchedulePoint.atomic.rawValue {
+        // A write may be what the waiting threads wait for (a lock
+        // released, a word cleared): they may run again. A wait loop's
+        // rechecks are loads, so threads that only wait never wake each
+        // other.
         idleRechecks = 0
         for other in status.indices where status[other] == .waiting { status[other] = .runnable }
       }
-      if kind == SchedulePoint.atomic.rawValue, changeSteps.contains(step), !priorities.isEmpty {
+      if changeSteps.contains(step), !priorities.isEmpty {
         priorities[index] = (priorities.min() ?? 0) - 1
       }
     }
@@ -120,7 +121,6 @@ final class Execution: @unchecked Sendable {
   /// Thread `index` ended its body.
   private func finish(_ index: Int) {
     status[index] = .finished
-    stepsSinceWait = 3
     idleRechecks = 0
     for other in status.indices where status[other] == .waiting { status[other] = .runnable }
     guard status.contains(where: { $0 != .finished }) else {
@@ -134,7 +134,6 @@ final class Execution: @unchecked Sendable {
       return
     }
     running = next
-    stepsSinceWait = 0
     semaphores[next].signal()
   }
 
@@ -143,12 +142,23 @@ final class Execution: @unchecked Sendable {
     var candidates = status.indices.filter { status[$0] == .runnable }
     if candidates.isEmpty {
       // Every thread left waits: each rechecks in turn, and when they
-      // have all rechecked many times with none moving on, none can.
+      // have all rechecked many times with none moving on, for two
+      // seconds, none can. (What they wait for may be held by a thread
+      // outside the run — another test's, in a process-wide lock of the
+      // runtime — which moves on in its own time: hence the seconds.)
       let waiting = status.indices.filter { status[$0] == .waiting }
       idleRechecks += 1
       if idleRechecks > 200 * waiting.count {
-        fail("deadlock: threads \(waiting) each wait for another, and none can move")
-        return waiting.first ?? 0
+        let now = ContinuousClock.now
+        if let since = idleSince {
+          if now - since > .seconds(2) {
+            fail("deadlock: threads \(waiting) each wait for another, and none can move")
+            return waiting.first ?? 0
+          }
+        } else {
+          idleSince = now
+        }
+        sched_yield()
       }
       nextRecheck = (nextRecheck + 1) % waiting.count
       return waiting[nextRecheck]
@@ -182,7 +192,6 @@ final class Execution: @unchecked Sendable {
   private func hand(to next: Int, from index: Int) {
     running = next
     if status[next] == .waiting { status[next] = .runnable }
-    stepsSinceWait = 0
     semaphores[next].signal()
     semaphores[index].wait()
   }

@@ -64,6 +64,34 @@ struct RacingWindowTests {
     #expect(late == 0)
   }
 
+  @Test("a chain's token invalidated on two threads, each then writing a dependency: no handler after")
+  func chainInvalidateRacingInvalidate() {
+    var late = 0
+    race { spin in
+      let root = Junction()
+      let link = Junction()
+      root.link = link
+      let state = RaceState()
+      let token = root.observe(\.link?.a) { _, _ in
+        if state.hasReturned(onThisThread: ()) { state.late = true }
+      }
+      let body = { (value: Int) in
+        token.invalidate()
+        state.markReturned()
+        link.a = value
+      }
+      return (
+        { body(1) },
+        {
+          spin()
+          body(2)
+        },
+        { if state.late { late += 1 } }
+      )
+    }
+    #expect(late == 0)
+  }
+
   @Test("a chain re-linked while its leaf changes: no freed link is touched (address sanitizer in CI)")
   func relinkWhileLeafChanges() {
     var notified = 0
@@ -128,9 +156,22 @@ struct RacingWindowTests {
 private final class RaceState: @unchecked Sendable {
   var second: KeyValueObservation?
   var returned = false
-  var late = false
+  private let lateFlag = NSLock()
+  private var isLate = false
+  /// Set by a handler that ran too late, on either thread.
+  var late: Bool {
+    get { lateFlag.withLock { isLate } }
+    set { lateFlag.withLock { isLate = newValue } }
+  }
   private let lock = NSLock()
   private var counted = 0
+
+  private var returnedThreads: Set<UInt> = []
+
+  /// Notes that `invalidate()` returned on the calling thread.
+  func markReturned() { lock.withLock { _ = returnedThreads.insert(currentThread()) } }
+  /// Whether `invalidate()` returned on the calling thread.
+  func hasReturned(onThisThread: Void) -> Bool { lock.withLock { returnedThreads.contains(currentThread()) } }
 
   /// Counts a notification, from either thread.
   func countOne() { lock.withLock { counted += 1 } }

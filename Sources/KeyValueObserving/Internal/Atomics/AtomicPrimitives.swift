@@ -8,7 +8,7 @@ public import Builtin
 extension UnsafeMutableRawPointer {
   @_transparent @usableFromInline
   func atomicLoad(_: UInt8.Type, ordering: AtomicLoadOrdering) -> UInt8 {
-    SchedulePoint.reach(.atomic)
+    SchedulePoint.reach(.atomicLoad)
     switch ordering {
     case .relaxed: return UInt8(Builtin.atomicload_monotonic_Int8(_rawValue))
     case .acquiring: return UInt8(Builtin.atomicload_acquire_Int8(_rawValue))
@@ -55,7 +55,7 @@ extension UnsafeMutableRawPointer {
 
   @_transparent @usableFromInline
   func atomicLoad(_: Int32.Type, ordering: AtomicLoadOrdering) -> Int32 {
-    SchedulePoint.reach(.atomic)
+    SchedulePoint.reach(.atomicLoad)
     switch ordering {
     case .relaxed: return Int32(Builtin.atomicload_monotonic_Int32(_rawValue))
     case .acquiring: return Int32(Builtin.atomicload_acquire_Int32(_rawValue))
@@ -78,7 +78,7 @@ extension UnsafeMutableRawPointer {
 
   @_transparent @usableFromInline
   func atomicLoad(_: UInt64.Type, ordering: AtomicLoadOrdering) -> UInt64 {
-    SchedulePoint.reach(.atomic)
+    SchedulePoint.reach(.atomicLoad)
     switch ordering {
     case .relaxed: return UInt64(Builtin.atomicload_monotonic_Int64(_rawValue))
     case .acquiring: return UInt64(Builtin.atomicload_acquire_Int64(_rawValue))
@@ -98,7 +98,7 @@ extension UnsafeMutableRawPointer {
 
   @_transparent @usableFromInline
   func atomicLoad(_: UInt.Type, ordering: AtomicLoadOrdering) -> UInt {
-    SchedulePoint.reach(.atomic)
+    SchedulePoint.reach(.atomicLoad)
     switch ordering {
     case .relaxed: return UInt(Builtin.atomicload_monotonic_Word(_rawValue))
     case .acquiring: return UInt(Builtin.atomicload_acquire_Word(_rawValue))

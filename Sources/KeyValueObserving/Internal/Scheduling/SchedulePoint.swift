@@ -21,13 +21,20 @@
 
   @_extern(c, "kvo_set_schedule_context")
   private func kvo_set_schedule_context(_ context: UnsafeMutableRawPointer?)
+
+  @_extern(c, "kvo_schedule_context")
+  private func kvo_schedule_context() -> UnsafeMutableRawPointer?
 #endif
 
 /// What a thread does at a schedule point.
 @usableFromInline
 package enum SchedulePoint: UInt8 {
-  /// An atomic operation, about to run.
+  /// An atomic operation that writes (a store, an exchange, a
+  /// compare-and-swap, an add), about to run: it may free a thread that
+  /// waits.
   case atomic = 0
+  /// An atomic load, about to run.
+  case atomicLoad = 3
   /// A wait for another thread (a lock it holds, an end it is making):
   /// this thread cannot go on until another one moves.
   case waiting = 1
@@ -38,7 +45,7 @@ package enum SchedulePoint: UInt8 {
   /// Reaches this point: in a debug build, the explorer running this
   /// thread, if one does, may run other threads first.
   @_transparent @usableFromInline
-  static func reach(_ point: SchedulePoint) {
+  package static func reach(_ point: SchedulePoint) {
     #if DEBUG
       kvo_schedule_point(point.rawValue)
     #endif
@@ -48,6 +55,16 @@ package enum SchedulePoint: UInt8 {
   package static var areCompiledIn: Bool {
     #if DEBUG
       true
+    #else
+      false
+    #endif
+  }
+
+  /// Whether an explorer runs the calling thread: then a wait must be
+  /// made at schedule points, not by blocking (see ``Latch``).
+  static var isExploring: Bool {
+    #if DEBUG
+      kvo_schedule_context() != nil
     #else
       false
     #endif
