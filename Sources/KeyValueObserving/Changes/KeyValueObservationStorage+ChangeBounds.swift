@@ -72,7 +72,10 @@ extension _KeyValueObservationStorage {
   @usableFromInline
   func releaseRetiredLists() {
     let released: [AnyObject] = withState { state, _ in
-      guard !isDelivering, let rare = state.table.rareIfMade else { return [] }
+      // Sequentially consistent: a change that cleared its flag before
+      // this one ended may not have released its lock-free store to an
+      // acquiring load here yet.
+      guard !isDelivering(.sequentiallyConsistent), let rare = state.table.rareIfMade else { return [] }
       hasRetiredLists.store(false, ordering: .relaxed)
       defer { rare.retired = [] }
       return rare.retired

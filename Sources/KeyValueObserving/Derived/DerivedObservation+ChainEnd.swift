@@ -26,6 +26,15 @@ extension DerivedObservation {
     }
   }
 
+  /// Remembers the registration at `last` as where the chain ends, if it
+  /// is still the last dependency: a read that another thread's
+  /// re-registration overtook must not bring back an end that the
+  /// registration's removal forgot.
+  @usableFromInline
+  final func rememberChainEnd(_ last: UnsafeMutableRawPointer) {
+    ifLastDependency(is: last) { chainEnd.store(UInt(bitPattern: last), ordering: .releasing) }
+  }
+
   /// Forgets where the chain ends.
   @usableFromInline
   final func forgetChainEnd() {

@@ -195,7 +195,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       // The chain holds the objects it held, up to the last link: it ends
       // where the last dependency is.
       if read.reachedLast, let last = numbered.last {
-        chainEnd.store(UInt(bitPattern: last), ordering: .releasing)
+        rememberChainEnd(last)
       }
       return read.value
     }

@@ -163,6 +163,17 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     }
   }
 
+  /// Runs `body` under the lock if the registration at `address` is the
+  /// last dependency: ordered with any re-registration, which replaces the
+  /// dependencies under the same lock.
+  @usableFromInline
+  final func ifLastDependency(is address: UnsafeMutableRawPointer, _ body: () -> Void) {
+    state.withLock { state in
+      guard let final = state.dependencies.last, Unmanaged.passUnretained(final).toOpaque() == address else { return }
+      body()
+    }
+  }
+
   /// Reads the value with `read`, tracking what it reads, and registers
   /// with what it depends on now, as read `numbered`: the untyped part of a
   /// typed read (see ``DerivedObservation/refresh(_:)``). When the reads

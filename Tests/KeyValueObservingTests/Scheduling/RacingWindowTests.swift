@@ -24,7 +24,7 @@ struct RacingWindowTests {
       weak let weakCaptured = captured
       let token = object.observe(\.a) { [captured] _, _ in _ = captured }
       captured = nil
-      return (
+      return twoThreads(
         { object.a = 1 },
         {
           spin()
@@ -49,7 +49,7 @@ struct RacingWindowTests {
       state.second = object.observe(\.a) { _, _ in
         if state.returned { state.late = true }
       }
-      return (
+      return twoThreads(
         {
           object.a = 1
           _ = first
@@ -79,7 +79,7 @@ struct RacingWindowTests {
       // assignment still notifies): each re-read of the chain reads what
       // the other writes, the model's own race, hidden from the thread
       // sanitizer so that only the library's state is judged.
-      return (
+      return twoThreads(
         {
           token.invalidate()
           state.markReturned()
@@ -109,7 +109,7 @@ struct RacingWindowTests {
       // The chain's re-reads read what the other thread writes: the
       // model's own race, hidden from the thread sanitizer; the address
       // sanitizer still sees a freed link touched.
-      return (
+      return twoThreads(
         {
           ignoringDataRaces { for value in 1...4 { leaf.a = value } }
         },
@@ -131,24 +131,123 @@ struct RacingWindowTests {
     #expect(notified > 0)
   }
 
-  /// Runs `Self.rounds` rounds of the window `makeRound` makes: its two
-  /// bodies on two threads released together, the second after a random
-  /// spin it calls itself, then its check on this thread.
+  @Test("a computed key's token invalidated on two threads, each then writing a dependency: no handler after")
+  func computedInvalidateRacingInvalidate() {
+    var late = 0
+    race { spin in
+      let object = Junction()
+      let state = RaceState()
+      let token = object.observe(\.sum) { _, _ in
+        if state.hasReturned(onThisThread: ()) { state.late = true }
+      }
+      let body = { (write: @escaping () -> Void) in
+        token.invalidate()
+        state.markReturned()
+        write()
+      }
+      return twoThreads(
+        { body { object.a = 1 } },
+        {
+          spin()
+          body { object.x = 1 }
+        },
+        { if state.late { late += 1 } }
+      )
+    }
+    #expect(late == 0)
+  }
+
+  @Test("a tracked closure's token invalidated on two threads, each then writing what it read: no run after")
+  func trackedInvalidateRacingInvalidate() {
+    var late = 0
+    race { spin in
+      let object = Junction()
+      let state = RaceState()
+      let token = withKeyValueObservation {
+        _ = object.a
+        _ = object.x
+        if state.hasReturned(onThisThread: ()) { state.late = true }
+      }
+      return twoThreads(
+        {
+          token.invalidate()
+          state.markReturned()
+          object.a = 1
+        },
+        {
+          spin()
+          token.invalidate()
+          state.markReturned()
+          object.x = 1
+        },
+        { if state.late { late += 1 } }
+      )
+    }
+    #expect(late == 0)
+  }
+
+  @Test("two changes under way, each holding a change flag, and an invalidate: the captures are released")
+  func twoChangesAndInvalidate() {
+    var leaks = 0
+    race { spin in
+      let object = Junction()
+      var captured: Junction? = Junction()
+      weak let weakCaptured = captured
+      // Steady observers keep each key's registrations a list, so that an
+      // invalidate during a change retires a copy of it.
+      let steady = [object.observe(\.a) { _, _ in }, object.observe(\.x) { _, _ in }]
+      let token = object.observe(\.a) { [captured] _, _ in _ = captured }
+      let other = object.observe(\.x) { [captured] _, _ in _ = captured }
+      captured = nil
+      return (
+        [
+          { object.a = 1 },
+          {
+            spin()
+            object.x = 1
+          },
+          {
+            spin()
+            token.invalidate()
+            other.invalidate()
+          },
+        ],
+        {
+          _ = steady
+          if weakCaptured != nil { leaks += 1 }
+        }
+      )
+    }
+    #expect(leaks == 0)
+  }
+
+  /// A round of two threads.
+  private func twoThreads(
+    _ first: @escaping () -> Void,
+    _ second: @escaping () -> Void,
+    _ check: @escaping () -> Void
+  ) -> (threads: [() -> Void], check: () -> Void) {
+    ([first, second], check)
+  }
+
+  /// Runs `Self.rounds` rounds of the window `makeRound` makes: its
+  /// bodies on threads of their own released together (those that call
+  /// `spin` after a random spin), then its check on this thread.
   private func race(
-    _ makeRound: (_ spin: @escaping @Sendable () -> Void) -> (() -> Void, () -> Void, () -> Void)
+    _ makeRound: (_ spin: @escaping @Sendable () -> Void) -> (threads: [() -> Void], check: () -> Void)
   ) {
     let clock = ContinuousClock()
     let start = clock.now
     for _ in 0..<Self.rounds where clock.now - start < Self.limit {
       let spins = Int.random(in: 0..<2_000)
-      let (first, second, check) = makeRound {
+      let (bodies, check) = makeRound {
         var sink = 0
         for index in 0..<spins { sink &+= index }
         blackHole(sink)
       }
-      let gate = StartGate(parties: 2)
+      let gate = StartGate(parties: bodies.count)
       let done = DispatchGroup()
-      for body in [first, second].map(UncheckedSendable.init) {
+      for body in bodies.map(UncheckedSendable.init) {
         done.enter()
         onNewThread {
           gate.arriveAndWait()

@@ -83,16 +83,20 @@ struct ScheduleExplorer {
     _ scenario: () -> ScenarioRun
   ) -> ExplorationFailure? {
     let environment = ProcessInfo.processInfo.environment
-    if let replay = environment["KVO_EXPLORER_REPLAY"].flatMap(Schedule.init(parsing:)),
-      environment["KVO_EXPLORER_SCENARIO"].map({ $0 == name }) ?? true
-    {
-      return report(run(scenario, replay), sourceLocation: sourceLocation)
-    }
     // A first run on one thread after the other: lazily made globals are
-    // made, and the steps counted tell where priorities may change.
+    // made, and a replay takes the path the search took.
     let warmUp = scenario()
     for thread in warmUp.threads { thread() }
     _ = warmUp.check()
+    if let replay = environment["KVO_EXPLORER_REPLAY"].flatMap(Schedule.init(parsing:)),
+      environment["KVO_EXPLORER_SCENARIO"].map({ $0 == name }) ?? true
+    {
+      let outcome = run(scenario, replay)
+      if outcome.diverged {
+        Issue.record("\(name): the replay of \(replay) took another path; run the scenario alone", sourceLocation: sourceLocation)
+      }
+      return report(outcome, sourceLocation: sourceLocation)
+    }
     var steps = 0
     var stepsKnown = false
     var random = SplitMix64(seed: environment["KVO_EXPLORER_SEED"].flatMap(UInt64.init) ?? 0x6b76_6f5f_7365_6564)
@@ -112,7 +116,9 @@ struct ScheduleExplorer {
       runs += 1
       let outcome = run(scenario, .prescribed(schedule))
       if let failure = report(outcome, sourceLocation: sourceLocation) { return failure }
-      search.record(outcome.decisions)
+      // A diverged run's decisions past the divergence are not the
+      // schedule's: the search records only those of runs that followed it.
+      if !outcome.diverged { search.record(outcome.decisions) }
     }
     return nil
   }
@@ -127,7 +133,10 @@ struct ScheduleExplorer {
       failure = "the run did not end within 60 seconds: a thread blocks outside the runtime's schedule points"
     }
     if failure == nil { failure = made.check() }
-    return RunOutcome(schedule: schedule, steps: execution.step, decisions: execution.decisions, failure: failure)
+    return RunOutcome(
+      schedule: schedule, steps: execution.step, decisions: execution.decisions, failure: failure,
+      diverged: execution.diverged
+    )
   }
 
   private func report(_ outcome: RunOutcome, sourceLocation: SourceLocation) -> ExplorationFailure? {
@@ -167,6 +176,9 @@ struct RunOutcome {
   let steps: Int
   let decisions: [Decision]
   let failure: String?
+  /// Whether a prescribed schedule could not be followed: threads outside
+  /// the run changed its path (see ``Execution``).
+  let diverged: Bool
 }
 
 /// How a run chooses the next thread; its description replays it.

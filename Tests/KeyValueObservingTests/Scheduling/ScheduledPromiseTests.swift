@@ -36,6 +36,61 @@ struct ScheduledPromiseTests {
     }
   }
 
+  @Test("a computed key's token invalidated on two threads, each then writing: no handler after")
+  func computedInvalidateRacingInvalidate() {
+    ScheduleExplorer("computed invalidate racing invalidate").explore {
+      let notes = ScenarioNotes()
+      let object = Junction()
+      notes.token = object.observe(\.sum) { _, _ in
+        if notes.invalidated.contains(currentThread()) {
+          notes.breaks("a computed key's handler ran after invalidate() returned on its thread")
+        }
+      }
+      let body = { (write: @escaping () -> Void) in
+        notes.token?.invalidate()
+        notes.invalidated.insert(currentThread())
+        write()
+      }
+      return ScenarioRun(threads: [{ body { object.a = 1 } }, { body { object.x = 1 } }], check: { notes.broken })
+    }
+  }
+
+  @Test("a tracked closure's token invalidated on two threads, each then writing: no run after")
+  func trackedInvalidateRacingInvalidate() {
+    ScheduleExplorer("tracked invalidate racing invalidate").explore {
+      let notes = ScenarioNotes()
+      let object = Junction()
+      notes.token = withKeyValueObservation {
+        _ = object.a
+        if notes.invalidated.contains(currentThread()) {
+          notes.breaks("a tracked closure ran after invalidate() returned on its thread")
+        }
+      }
+      let body = { (value: Int) in
+        notes.token?.invalidate()
+        notes.invalidated.insert(currentThread())
+        object.a = value
+      }
+      return ScenarioRun(threads: [{ body(1) }, { body(2) }], check: { notes.broken })
+    }
+  }
+
+  @Test("two changes under way and an invalidate, three threads: the captures are released")
+  func twoChangesAndInvalidate() {
+    ScheduleExplorer("two changes and an invalidate", randomSchedules: 200, exhaustiveLimit: 1_000).explore {
+      let notes = ScenarioNotes()
+      let object = Junction()
+      let captured = Junction()
+      notes.captured = captured
+      notes.tokens = [object.observe(\.a) { _, _ in }, object.observe(\.x) { _, _ in }]
+      notes.token = object.observe(\.a) { _, _ in _ = captured }
+      return ScenarioRun(
+        threads: [{ object.a = 1 }, { object.x = 1 }, { notes.token?.invalidate() }],
+        check: { notes.captured == nil ? nil : "the handler's capture outlived invalidate() and both changes" }
+      )
+    }
+  }
+
   @Test("the observed object's deinit racing a registration and a write: nothing is kept alive")
   func deinitRacingRegistration() {
     ScheduleExplorer("deinit racing a registration and a write").explore {

@@ -8,6 +8,7 @@ final class Junction {
   var a = 0
   var x = 0
   var link: Junction?
+  var sum: Int { a + x }
 }
 
 /// Where a scenario's threads leave what the check reads. Touched by one
