@@ -64,32 +64,22 @@ struct RacingWindowTests {
     #expect(late == 0)
   }
 
-  @Test("a chain's token invalidated on two threads, each then writing a dependency: no handler after")
-  func chainInvalidateRacingInvalidate() {
+  @Test("a derived observation's token invalidated on two threads, each then writing: no handler after", arguments: DerivedKind.allCases)
+  func derivedInvalidateRacingInvalidate(kind: DerivedKind) {
     var late = 0
     race { spin in
-      let root = Junction()
-      let link = Junction()
-      root.link = link
       let state = RaceState()
-      let token = root.observe(\.link?.a) { _, _ in
-        if state.hasReturned(onThisThread: ()) { state.late = true }
+      let (token, writes) = kind.make { if state.hasReturned(onThisThread: ()) { state.late = true } }
+      let body = { (write: () -> Void) in
+        token.invalidate()
+        state.markReturned()
+        write()
       }
-      // One thread writes the leaf, the other the first link (an equal
-      // assignment still notifies): each re-read of the chain reads what
-      // the other writes, the model's own race, hidden from the thread
-      // sanitizer so that only the library's state is judged.
       return twoThreads(
-        {
-          token.invalidate()
-          state.markReturned()
-          ignoringDataRaces { link.a = 1 }
-        },
+        { body(writes[0]) },
         {
           spin()
-          token.invalidate()
-          state.markReturned()
-          ignoringDataRaces { root.link = link }
+          body(writes[1])
         },
         { if state.late { late += 1 } }
       )
@@ -129,61 +119,6 @@ struct RacingWindowTests {
       )
     }
     #expect(notified > 0)
-  }
-
-  @Test("a computed key's token invalidated on two threads, each then writing a dependency: no handler after")
-  func computedInvalidateRacingInvalidate() {
-    var late = 0
-    race { spin in
-      let object = Junction()
-      let state = RaceState()
-      let token = object.observe(\.sum) { _, _ in
-        if state.hasReturned(onThisThread: ()) { state.late = true }
-      }
-      let body = { (write: @escaping () -> Void) in
-        token.invalidate()
-        state.markReturned()
-        write()
-      }
-      return twoThreads(
-        { body { object.a = 1 } },
-        {
-          spin()
-          body { object.x = 1 }
-        },
-        { if state.late { late += 1 } }
-      )
-    }
-    #expect(late == 0)
-  }
-
-  @Test("a tracked closure's token invalidated on two threads, each then writing what it read: no run after")
-  func trackedInvalidateRacingInvalidate() {
-    var late = 0
-    race { spin in
-      let object = Junction()
-      let state = RaceState()
-      let token = withKeyValueObservation {
-        _ = object.a
-        _ = object.x
-        if state.hasReturned(onThisThread: ()) { state.late = true }
-      }
-      return twoThreads(
-        {
-          token.invalidate()
-          state.markReturned()
-          object.a = 1
-        },
-        {
-          spin()
-          token.invalidate()
-          state.markReturned()
-          object.x = 1
-        },
-        { if state.late { late += 1 } }
-      )
-    }
-    #expect(late == 0)
   }
 
   @Test("two changes under way, each holding a change flag, and an invalidate: the captures are released")
