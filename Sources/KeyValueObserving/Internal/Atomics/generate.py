@@ -10,7 +10,7 @@ cmpxchg = {"relaxed": "monotonic_monotonic", "acquiring": "acquire_acquire", "re
            "acquiringAndReleasing": "acqrel_acquire"}
 ops = {
     "Int8": ["load", "store", "xchg", "cmpxchg"],
-    "Int32": ["load", "add"],
+    "Int32": ["load", "store", "xchg", "cmpxchg", "add"],
     "Int64": ["load", "store"],
     "Word": ["load", "store", "xchg", "cmpxchg", "add", "or", "max"],
 }
