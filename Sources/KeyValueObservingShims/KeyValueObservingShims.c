@@ -1,8 +1,15 @@
 // The shims' definitions: each forwards to the Swift runtime's own entry
 // point (declared as the runtime's HeapObject.h and Task.h declare them,
 // and exported by the runtime on every platform), or reads and writes the
-// per-thread slots.
+// per-thread slots, or waits on a lock word in the kernel (Linux).
 #include "KeyValueObservingShims.h"
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 bool swift_isDeallocating(void *object);
 void swift_unownedRetain(void *object);
@@ -36,4 +43,16 @@ void *kvo_thread_slot(int slot) { return kvo_thread_slots[slot]; }
 void kvo_set_thread_slot(int slot, void *value) { kvo_thread_slots[slot] = value; }
 
 int kvo_thread_slot_count(void) { return KVO_THREAD_SLOT_COUNT; }
+#endif
+
+#if defined(__linux__)
+// glibc has no wrapper for futex(2). A failure needs no handling: EAGAIN
+// (the word changed) and EINTR send the caller round its loop again.
+void kvo_futex_wait(const uint32_t *word, uint32_t expected) {
+  syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+void kvo_futex_wake_one(const uint32_t *word) {
+  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 #endif
