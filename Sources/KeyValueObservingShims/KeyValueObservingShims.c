@@ -45,6 +45,14 @@ void kvo_set_thread_slot(int slot, void *value) { kvo_thread_slots[slot] = value
 int kvo_thread_slot_count(void) { return KVO_THREAD_SLOT_COUNT; }
 #endif
 
+void kvo_spin_loop_hint(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
 #if defined(__linux__)
 // glibc has no wrapper for futex(2). A failure needs no handling: EAGAIN
 // (the word changed) and EINTR send the caller round its loop again.

@@ -1,8 +1,9 @@
 // The functions the runtime calls that the standard library does not
 // offer, defined in the `KeyValueObservingShims` C target (whose header
 // says what each is for): four of the Swift runtime's own entry points, the
-// concurrency runtime's current task, the per-thread slots, and (Linux) the
-// futex calls a lock word parks with.
+// concurrency runtime's current task, the per-thread slots, and what a lock
+// word waits with: a spin-loop hint, and (Linux) the futex calls it parks
+// with.
 //
 // Declared here by their C names (`@_extern(c)`), not imported: a module
 // built without library evolution records every module it imports,
@@ -86,6 +87,17 @@ func kvoCurrentTask() -> UnsafeRawPointer? {
     Int(kvo_thread_slot_count())
   }
 #endif
+
+@_extern(c, "kvo_spin_loop_hint")
+private func kvo_spin_loop_hint()
+
+/// Tells the processor that the loop calling it waits for another thread
+/// (`pause` on x86). In C: the intrinsic declared from Swift breaks the
+/// thread sanitizer's build.
+@inline(__always)
+func kvoSpinLoopHint() {
+  kvo_spin_loop_hint()
+}
 
 #if os(Linux) || os(Android)
   @_extern(c, "kvo_futex_wait")

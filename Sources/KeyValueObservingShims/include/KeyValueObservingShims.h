@@ -48,6 +48,11 @@ void kvo_set_thread_slot(int slot, void *value);
 int kvo_thread_slot_count(void);
 #endif
 
+/// The processor's hint for one turn of a loop that waits for another
+/// thread: `pause` on x86 (which also slows the loop's reads), `yield` on
+/// Arm, nothing elsewhere. A lock word's waiter calls it while it spins.
+void kvo_spin_loop_hint(void);
+
 #if defined(__linux__)
 /// Parks the calling thread while the word at `word` holds `expected`,
 /// until `kvo_futex_wake_one` on the same word, a signal, or a spurious
