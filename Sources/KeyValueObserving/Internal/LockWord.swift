@@ -81,45 +81,41 @@ struct LockWord {
     }
 
     /// Takes the lock while another thread holds it: spins a bounded
-    /// number of times, then parks until the holder's unlock wakes it.
+    /// number of times, taking it if it comes free, then parks until an
+    /// unlock wakes it.
     ///
     /// It parks rather than yields because a yielding thread stays
     /// runnable. On a machine with few cores it then takes turns with the
     /// holder it waits for, and with every other thread that waits. A
     /// parked thread gives the holder the processor until the unlock.
     ///
-    /// The lock stays ``contended`` until its next unlock once a thread
-    /// has parked, so that unlock makes one system call, perhaps needless:
-    /// the price of not counting waiters.
+    /// A thread that parks marks the word ``contended``, and so does one
+    /// that takes it after waking, not knowing whether others still wait.
+    /// Its unlock then makes one system call, perhaps needless: the price
+    /// of not counting waiters.
     @usableFromInline @inline(never)
     func lockContended() {
-      var state = spinWhileHeld()
-      if state == Self.free {
-        let attempt = word.compareExchange(expected: Self.free, desired: Self.held, ordering: .acquiring)
-        if attempt.exchanged { return }
-        state = attempt.original
-      }
-      while true {
-        // Marked contended before waiting, so that the holder wakes a
-        // waiter; a thread that finds it free this way takes it, marked.
-        if state != Self.contended && word.exchange(Self.contended, ordering: .acquiring) == Self.free { return }
+      if spinUntilTaken() { return }
+      // Marked contended before each wait, so that an unlock wakes a
+      // waiter; the exchange that finds the word free takes the lock.
+      while word.exchange(Self.contended, ordering: .acquiring) != Self.free {
         waitWhileHeld()
-        state = spinWhileHeld()
       }
     }
 
-    /// Reads the word until it is no longer ``held`` (free, or contended:
-    /// spinning on a contended word gains nothing), or until ``spins``
-    /// reads; returns the last state read.
+    /// Reads the word up to ``spins`` times, and takes the lock whenever
+    /// it reads it free; returns whether it took it.
     @inline(__always)
-    func spinWhileHeld() -> Int32 {
-      var remaining = Self.spins
-      while true {
-        let state = word.load(ordering: .relaxed)
-        if state != Self.held || remaining == 0 { return state }
+    func spinUntilTaken() -> Bool {
+      for _ in 0..<Self.spins {
+        if word.load(ordering: .relaxed) == Self.free
+          && word.compareExchange(expected: Self.free, desired: Self.held, ordering: .acquiring).exchanged
+        {
+          return true
+        }
         kvoSpinLoopHint()
-        remaining -= 1
       }
+      return false
     }
 
     /// One wait of the contended path: parks the thread while the word is
