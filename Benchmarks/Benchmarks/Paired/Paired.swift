@@ -104,7 +104,7 @@ let benchmarks: @Sendable () -> Void = {
   // contended, against the lock a user would add. `operations` is the
   // writes of both threads together, so that a count is per write.
   paired(
-    "paired: 2 threads writing 1 observed object ÷ the same serialised by a pthread_mutex",
+    "paired: 2 threads writing 1 observed object ÷ the same serialised by a pthread mutex",
     operations: 400_000, rounds: 20
   ) {
     sharedObjectPair()

@@ -21,7 +21,7 @@ let benchmarks: @Sendable () -> Void = {
     model.value = value
   }
   sharedObject("scaling: 2 threads, 1 object, 1000000 observed writes each", serialised: false)
-  sharedObject("scaling reference: 2 threads, 1 object, 1000000 observed writes each, a pthread_mutex around each", serialised: true)
+  sharedObject("scaling reference: 2 threads, 1 object, 1000000 observed writes each, a pthread mutex around each", serialised: true)
 }
 
 /// Registers `name`: two threads each making 1,000,000 writes to one
