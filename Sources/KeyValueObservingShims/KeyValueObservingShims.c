@@ -1,8 +1,15 @@
 // The shims' definitions: each forwards to the Swift runtime's own entry
 // point (declared as the runtime's HeapObject.h and Task.h declare them,
 // and exported by the runtime on every platform), or reads and writes the
-// per-thread slots.
+// per-thread slots, or waits on a lock word in the kernel (Linux).
 #include "KeyValueObservingShims.h"
+
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 bool swift_isDeallocating(void *object);
 void swift_unownedRetain(void *object);
@@ -69,4 +76,24 @@ void kvo_schedule_point(unsigned char kind) { (void)kind; }
 void kvo_set_schedule_hook(kvo_schedule_hook hook) { (void)hook; }
 void kvo_set_schedule_context(void *context) { (void)context; }
 void *kvo_schedule_context(void) { return 0; }
+#endif
+
+void kvo_spin_loop_hint(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+#if defined(__linux__)
+// glibc has no wrapper for futex(2). A failure needs no handling: EAGAIN
+// (the word changed) and EINTR send the caller round its loop again.
+void kvo_futex_wait(const uint32_t *word, uint32_t expected) {
+  syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
+}
+
+void kvo_futex_wake_one(const uint32_t *word) {
+  syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 #endif

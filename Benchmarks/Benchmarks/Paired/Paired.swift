@@ -99,6 +99,17 @@ let benchmarks: @Sendable () -> Void = {
     scalingPair(make: PairedPlain.init, observe: { _ in nil }) { model, value in model.value = value }
   }
 
+  // Two threads writing one observed object, against the same two threads
+  // taking one shared pthread_mutex around each write: the storage's lock
+  // contended, against the lock a user would add. `operations` is the
+  // writes of both threads together, so that a count is per write.
+  paired(
+    "paired: 2 threads writing 1 observed object ÷ the same serialised by a pthread mutex",
+    operations: 400_000, rounds: 20
+  ) {
+    sharedObjectPair()
+  }
+
   beyondStoredKeyBenchmarks()
   closureAndBindingBenchmarks()
   withObservationBenchmarks()
@@ -175,6 +186,35 @@ private func scalingPair<Model: AnyObject>(
   return Pair(
     reference: { count in run(1, 0, count) },
     ours: { count in run(2, 1, count) }
+  )
+}
+
+/// Two threads each making half of the given number of writes to one
+/// observed object: inside one shared `pthread_mutex_t` as the reference,
+/// without it as ours.
+private func sharedObjectPair() -> Pair {
+  let model = PairedObserved()
+  let token = model.observe(\.value, options: [.old, .new]) { _, change in blackHole(change.newValue) }
+  let shared = UncheckedSendable((model, token, SharedMutex()))
+  return Pair(
+    reference: { count in
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        let (model, _, mutex) = shared.value
+        for index in 0..<count / 2 {
+          mutex.withLock { model.value = index }
+          blackHole(model)
+        }
+      }
+    },
+    ours: { count in
+      DispatchQueue.concurrentPerform(iterations: 2) { _ in
+        let model = shared.value.0
+        for index in 0..<count / 2 {
+          model.value = index
+          blackHole(model)
+        }
+      }
+    }
   )
 }
 

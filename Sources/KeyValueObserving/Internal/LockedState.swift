@@ -24,7 +24,8 @@
 /// it, so CI's sanitizer run would report false races (a ten-line program
 /// appending to a `Mutex<[Int]>` from four threads shows it). Every operation
 /// here is an atomic compiled into this module, or a primitive the sanitizer
-/// intercepts.
+/// intercepts. The futex call a waiter parks in (Linux) orders nothing: the
+/// atomics around it carry the lock's ordering, and the sanitizer sees them.
 ///
 /// Not API; `package`, so that the Combine module's subscriptions lock
 /// the same way.

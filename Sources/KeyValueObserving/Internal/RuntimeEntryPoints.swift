@@ -1,7 +1,9 @@
 // The functions the runtime calls that the standard library does not
 // offer, defined in the `KeyValueObservingShims` C target (whose header
 // says what each is for): four of the Swift runtime's own entry points, the
-// concurrency runtime's current task, and the per-thread slots.
+// concurrency runtime's current task, the per-thread slots, and what a lock
+// word waits with: a spin-loop hint, and (Linux) the futex calls it parks
+// with.
 //
 // Declared here by their C names (`@_extern(c)`), not imported: a module
 // built without library evolution records every module it imports,
@@ -88,5 +90,37 @@ func kvoCurrentTask() -> UnsafeRawPointer? {
   @inline(__always)
   func kvoThreadSlotCount() -> Int {
     Int(kvo_thread_slot_count())
+  }
+#endif
+
+@_extern(c, "kvo_spin_loop_hint")
+private func kvo_spin_loop_hint()
+
+/// Tells the processor that the loop calling it waits for another thread
+/// (`pause` on x86). In C: the intrinsic declared from Swift breaks the
+/// thread sanitizer's build.
+@inline(__always)
+func kvoSpinLoopHint() {
+  kvo_spin_loop_hint()
+}
+
+#if os(Linux) || os(Android)
+  @_extern(c, "kvo_futex_wait")
+  private func kvo_futex_wait(_ word: UnsafeRawPointer, _ expected: UInt32)
+
+  @_extern(c, "kvo_futex_wake_one")
+  private func kvo_futex_wake_one(_ word: UnsafeRawPointer)
+
+  /// Parks the thread while the 32-bit word at `word` holds `expected`;
+  /// it may return early, so the caller checks the word again.
+  @inline(__always)
+  func kvoFutexWait(_ word: UnsafeRawPointer, expected: UInt32) {
+    kvo_futex_wait(word, expected)
+  }
+
+  /// Wakes one thread parked on `word`, if one is.
+  @inline(__always)
+  func kvoFutexWakeOne(_ word: UnsafeRawPointer) {
+    kvo_futex_wake_one(word)
   }
 #endif

@@ -2,6 +2,7 @@
 #define KEY_VALUE_OBSERVING_SHIMS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 // The functions the runtime module needs that the standard library does
 // not offer, defined in KeyValueObservingShims.c. The Swift module does
@@ -58,5 +59,25 @@ void kvo_schedule_point(unsigned char kind);
 void kvo_set_schedule_hook(kvo_schedule_hook hook);
 void kvo_set_schedule_context(void *context);
 void *kvo_schedule_context(void);
+
+/// The processor's hint for one turn of a loop that waits for another
+/// thread: `pause` on x86 (which also slows the loop's reads), `yield` on
+/// Arm, nothing elsewhere. A lock word's waiter calls it while it spins.
+void kvo_spin_loop_hint(void);
+
+#if defined(__linux__)
+/// Parks the calling thread while the word at `word` holds `expected`,
+/// until `kvo_futex_wake_one` on the same word, a signal, or a spurious
+/// wake-up; returns at once if the word holds another value. The lock
+/// word's contended path (LockWord.swift) waits here: private to the
+/// process (`FUTEX_WAIT_PRIVATE`), no timeout.
+void kvo_futex_wait(const uint32_t *word, uint32_t expected);
+
+/// Wakes one thread parked on `word` by `kvo_futex_wait`, if any
+/// (`FUTEX_WAKE_PRIVATE`). The word may be freed by then: the kernel only
+/// hashes its address, and a thread it wakes by mistake checks its own
+/// word again.
+void kvo_futex_wake_one(const uint32_t *word);
+#endif
 
 #endif

@@ -102,13 +102,13 @@ final class Execution: @unchecked Sendable {
     if kind == SchedulePoint.waiting.rawValue {
       status[index] = .waiting
     } else {
-      if kind == SchedulePoint.atomic.rawValue {
+      if kind == SchedulePoint.atomic.rawValue, status.indices.contains(where: { $0 != index && status[$0] == .waiting }) {
         // A write may be what the waiting threads wait for (a lock
         // released, a word cleared): they may run again. A wait loop's
         // rechecks are loads, so threads that only wait never wake each
-        // other.
+        // other; a lone waiter's own writes wake nobody.
         idleRechecks = 0
-        for other in status.indices where status[other] == .waiting { status[other] = .runnable }
+        for other in status.indices where other != index && status[other] == .waiting { status[other] = .runnable }
       }
       if changeSteps.contains(step), !priorities.isEmpty {
         priorities[index] = (priorities.min() ?? 0) - 1

@@ -64,6 +64,43 @@ extension UnsafeMutableRawPointer {
   }
 
   @_transparent @usableFromInline
+  func atomicStore(_ value: Int32, ordering: AtomicStoreOrdering) {
+    SchedulePoint.reach(.atomic)
+    switch ordering {
+    case .relaxed: Builtin.atomicstore_monotonic_Int32(_rawValue, value._value)
+    case .releasing: Builtin.atomicstore_release_Int32(_rawValue, value._value)
+    case .sequentiallyConsistent: Builtin.atomicstore_seqcst_Int32(_rawValue, value._value)
+    }
+  }
+
+  @_transparent @usableFromInline
+  @discardableResult
+  func atomicExchange(_ value: Int32, ordering: AtomicUpdateOrdering) -> Int32 {
+    SchedulePoint.reach(.atomic)
+    switch ordering {
+    case .relaxed: return Int32(Builtin.atomicrmw_xchg_monotonic_Int32(_rawValue, value._value))
+    case .acquiring: return Int32(Builtin.atomicrmw_xchg_acquire_Int32(_rawValue, value._value))
+    case .releasing: return Int32(Builtin.atomicrmw_xchg_release_Int32(_rawValue, value._value))
+    case .acquiringAndReleasing: return Int32(Builtin.atomicrmw_xchg_acqrel_Int32(_rawValue, value._value))
+    case .sequentiallyConsistent: return Int32(Builtin.atomicrmw_xchg_seqcst_Int32(_rawValue, value._value))
+    }
+  }
+
+  @_transparent @usableFromInline
+  func atomicCompareExchange(expected: Int32, desired: Int32, ordering: AtomicUpdateOrdering) -> (exchanged: Bool, original: Int32) {
+    SchedulePoint.reach(.atomic)
+    let result: (Builtin.Int32, Builtin.Int1)
+    switch ordering {
+    case .relaxed: result = Builtin.cmpxchg_monotonic_monotonic_Int32(_rawValue, expected._value, desired._value)
+    case .acquiring: result = Builtin.cmpxchg_acquire_acquire_Int32(_rawValue, expected._value, desired._value)
+    case .releasing: result = Builtin.cmpxchg_release_monotonic_Int32(_rawValue, expected._value, desired._value)
+    case .acquiringAndReleasing: result = Builtin.cmpxchg_acqrel_acquire_Int32(_rawValue, expected._value, desired._value)
+    case .sequentiallyConsistent: result = Builtin.cmpxchg_seqcst_seqcst_Int32(_rawValue, expected._value, desired._value)
+    }
+    return (Bool(result.1), Int32(result.0))
+  }
+
+  @_transparent @usableFromInline
   @discardableResult
   func atomicAdd(_ value: Int32, ordering: AtomicUpdateOrdering) -> Int32 {
     SchedulePoint.reach(.atomic)

@@ -277,6 +277,42 @@ struct AtomicCount32Pointer: @unchecked Sendable {
   }
 }
 
+/// An atomic 32-bit value in raw memory the runtime lays out itself: the
+/// state of a ``LockWord`` where the lock parks (Linux), whose system call
+/// waits on four bytes.
+///
+/// ```swift
+/// let word = AtomicInt32Pointer(address)   // after initialize(at:)
+/// if word.exchange(0, ordering: .releasing) == 2 { … }
+/// ```
+@frozen @usableFromInline
+struct AtomicInt32Pointer: @unchecked Sendable {
+  @usableFromInline let address: UnsafeMutableRawPointer
+
+  @_transparent @usableFromInline
+  init(_ address: UnsafeMutableRawPointer) { self.address = address }
+
+  /// Makes the value at `address`, 0.
+  @usableFromInline
+  static func initialize(at address: UnsafeMutableRawPointer) {
+    address.bindMemory(to: Int32.self, capacity: 1).initialize(to: 0)
+  }
+
+  @_transparent @usableFromInline
+  func load(ordering: AtomicLoadOrdering) -> Int32 { address.atomicLoad(Int32.self, ordering: ordering) }
+
+  @_transparent @usableFromInline
+  func store(_ value: Int32, ordering: AtomicStoreOrdering) { address.atomicStore(value, ordering: ordering) }
+
+  @_transparent @usableFromInline @discardableResult
+  func exchange(_ value: Int32, ordering: AtomicUpdateOrdering) -> Int32 { address.atomicExchange(value, ordering: ordering) }
+
+  @_transparent @usableFromInline
+  func compareExchange(expected: Int32, desired: Int32, ordering: AtomicUpdateOrdering) -> (exchanged: Bool, original: Int32) {
+    address.atomicCompareExchange(expected: expected, desired: desired, ordering: ordering)
+  }
+}
+
 extension AtomicUInt {
   /// The object whose address is stored, if one is.
   ///

@@ -11,7 +11,7 @@ cmpxchg = {"relaxed": "monotonic_monotonic", "acquiring": "acquire_acquire", "re
            "acquiringAndReleasing": "acqrel_acquire", "sequentiallyConsistent": "seqcst_seqcst"}
 ops = {
     "Int8": ["load", "store", "xchg", "cmpxchg"],
-    "Int32": ["load", "add"],
+    "Int32": ["load", "store", "xchg", "cmpxchg", "add"],
     "Int64": ["load", "store"],
     "Word": ["load", "store", "xchg", "cmpxchg", "add", "or", "max"],
 }

@@ -62,6 +62,7 @@ package enum SchedulePoint: UInt8 {
 
   /// Whether an explorer runs the calling thread: then a wait must be
   /// made at schedule points, not by blocking (see ``Latch``).
+  @usableFromInline
   static var isExploring: Bool {
     #if DEBUG
       kvo_schedule_context() != nil
