@@ -10,6 +10,11 @@ struct ControllerObservationTable {
   private var byObject: [ObjectIdentifier: [AnyHashable: ControllerObservation]] = [:]
   private var nextSerial = 0
 
+  /// Observations taken out whose end is under way on some thread: an
+  /// `unobserve` of the same key meanwhile waits for their running blocks
+  /// as well, as the call ending them does.
+  private var ending: [ControllerObservation] = []
+
   /// How many observations are filed.
   private(set) var count = 0
 
@@ -70,6 +75,27 @@ struct ControllerObservationTable {
       count = 0
     }
     return byObject.values.flatMap(\.values)
+  }
+
+  /// Files `observations`, just taken out, as being ended.
+  mutating func beginEnding(_ observations: [ControllerObservation]) {
+    ending += observations
+  }
+
+  /// Unfiles `observations` once their end is made.
+  mutating func finishEnding(_ observations: [ControllerObservation]) {
+    ending.removeAll { filed in observations.contains { $0 === filed } }
+  }
+
+  /// The observations being ended that an `unobserve` of `key` on the
+  /// object whose identity is `id` names (every key when `key` is `nil`;
+  /// every object when `id` is `nil`). Matched by identity alone: reading
+  /// an observation's object here would make a reference whose release
+  /// could run a deinit under the lock.
+  func ending(of id: ObjectIdentifier?, key: AnyHashable?) -> [ControllerObservation] {
+    ending.filter { observation in
+      (id == nil || observation.objectID == id) && (key == nil || observation.key == key)
+    }
   }
 
   /// Every observation, in the order they were made.

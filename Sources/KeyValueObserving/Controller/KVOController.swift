@@ -142,7 +142,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   public func unobserve<Object: KeyValueObservable, Value>(_ object: Object?, _ keyPath: KeyPath<Object, Value>) {
     guard let object else { return }
     let key = Self.key(of: keyPath).key
-    end(observations.withLock { $0.remove(of: object, key: key) })
+    end(waitingFor: (ObjectIdentifier(object), key)) { $0.remove(of: object, key: key) }
   }
 
   /// Stops observing the string key path `keyPath` on `object`. Harmless
@@ -154,7 +154,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   public func unobserve(_ object: AnyObject?, keyPath: String) {
     guard let object else { return }
     let key = AnyHashable(keyPath)
-    end(observations.withLock { $0.remove(of: object, key: key) })
+    end(waitingFor: (ObjectIdentifier(object), key)) { $0.remove(of: object, key: key) }
   }
 
   /// Stops observing anything on `object`. Harmless when nothing is.
@@ -164,7 +164,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// ```
   public func unobserve(_ object: AnyObject?) {
     guard let object else { return }
-    end(observations.withLock { $0.removeAll(of: object) })
+    end(waitingFor: (ObjectIdentifier(object), nil)) { $0.removeAll(of: object) }
   }
 
   /// Stops every observation of this controller; its deinit does the same.
@@ -173,7 +173,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// kvo.unobserveAll()
   /// ```
   public func unobserveAll() {
-    end(observations.withLock { $0.removeAll() })
+    end(waitingFor: (nil, nil)) { $0.removeAll() }
   }
 
   // MARK: Debugging
@@ -271,7 +271,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
         site: site
       )
     else {
-      end(observations.withLock { $0.remove(observation) })
+      end(waitingFor: nil) { $0.remove(observation) }
       return
     }
     finish(observation, token: KeyValueObservation(RegistrationHandle(storage: storage, registration: .passUnretained(registration))))
@@ -327,11 +327,37 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// Ends observations taken out of the list: closes their gates, then
   /// invalidates their registrations. Called after the lock.
   private func end(_ ended: [ControllerObservation]) {
-    guard !ended.isEmpty else { return }
-    let tokens = observations.withLock { _ in ended.map(\.token) }
+    end(waitingFor: nil) { _ in ended }
+  }
+
+  /// Ends what `take` takes out of the table: closes each gate (which
+  /// waits for its running blocks, from outside every block) and
+  /// invalidates each token. With `waitingFor` (an object's identity, a
+  /// key; `nil` for all), also waits for the blocks of observations that
+  /// match it and that another call is ending: without that, an
+  /// `unobserve` that found the observation already taken out returned
+  /// while the other call still waited for its block.
+  private func end(
+    waitingFor match: (id: ObjectIdentifier?, key: AnyHashable?)?,
+    taking take: (inout ControllerObservationTable) -> [ControllerObservation]
+  ) {
+    // Taken out and filed as ending in one locked section, so that a
+    // racing `unobserve` finds the observation in one place or the other.
+    let (ended, tokens, others) = observations.withLock { table in
+      let others = match.map { table.ending(of: $0.id, key: $0.key) } ?? []
+      let ended = take(&table)
+      table.beginEnding(ended)
+      return (ended, ended.map(\.token), others)
+    }
     for (observation, token) in zip(ended, tokens) {
       observation.gate.close()
       token?.invalidate()
+    }
+    for observation in others {
+      observation.gate.close()
+    }
+    if !ended.isEmpty {
+      observations.withLock { $0.finishEnding(ended) }
     }
   }
 
@@ -352,7 +378,7 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     guard let candidates = observations.withLock({ always ? $0.all : $0.dueForSweep() }) else { return }
     let freed = candidates.filter { $0.object == nil }
     guard !freed.isEmpty else { return }
-    end(observations.withLock { observations in freed.flatMap { observations.remove($0) } })
+    end(waitingFor: nil) { observations in freed.flatMap { observations.remove($0) } }
   }
 }
 

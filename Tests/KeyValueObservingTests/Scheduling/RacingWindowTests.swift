@@ -156,6 +156,37 @@ struct RacingWindowTests {
     #expect(leaks == 0)
   }
 
+  @Test("two unobserves racing a delivery, from outside every block: neither returns while the block runs")
+  func twoUnobservesRacingDelivery() {
+    var early = 0
+    race { spin in
+      let owner = Junction()
+      let object = Junction()
+      let controller = KVOController(observer: owner)
+      let state = RaceState()
+      controller.observe(object, \.a) { _, _, _ in
+        state.countOne()
+        for index in 0..<Int.random(in: 0..<2_000) { blackHole(index) }
+        state.countOne()
+      }
+      let end = {
+        spin()
+        controller.unobserve(object, \.a)
+        // An odd count: a block started and has not returned.
+        if state.count % 2 == 1 { state.late = true }
+      }
+      return (
+        [{ object.a = 1 }, end, end],
+        {
+          // The controller's blocks run only while their observer lives.
+          _ = owner
+          if state.late { early += 1 }
+        }
+      )
+    }
+    #expect(early == 0)
+  }
+
   /// A round of two threads.
   private func twoThreads(
     _ first: @escaping () -> Void,

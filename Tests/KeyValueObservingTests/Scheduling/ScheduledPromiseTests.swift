@@ -176,6 +176,7 @@ struct ScheduledPromiseTests {
       controller.observe(object, \.a) { _, _, _ in
         if unobserved { state.breaks("a block started after unobserve returned") }
         running = true
+        _ = object.x
         running = false
       }
       return ScenarioRun(
@@ -187,7 +188,39 @@ struct ScheduledPromiseTests {
             if running { state.breaks("unobserve returned while a block ran") }
           },
         ],
-        check: { state.broken }
+        check: {
+          // The controller's blocks run only while their observer lives.
+          _ = owner
+          return state.broken
+        }
+      )
+    }
+  }
+
+  @Test("two unobserves racing a delivery, from outside every block: neither returns while the block runs")
+  func twoUnobservesRacingDelivery() {
+    ScheduleExplorer("two unobserves racing a delivery").explore {
+      let owner = Junction()
+      let object = Junction()
+      let controller = KVOController(observer: owner)
+      let state = ScenarioNotes()
+      var running = false
+      controller.observe(object, \.a) { _, _, _ in
+        running = true
+        _ = object.x
+        running = false
+      }
+      let end = {
+        controller.unobserve(object, \.a)
+        if running { state.breaks("an unobserve returned while the block ran") }
+      }
+      return ScenarioRun(
+        threads: [{ object.a = 1 }, end, end],
+        check: {
+          // The controller's blocks run only while their observer lives.
+          _ = owner
+          return state.broken
+        }
       )
     }
   }
