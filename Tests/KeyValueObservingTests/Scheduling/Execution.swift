@@ -238,9 +238,3 @@ private final class ThreadContext: @unchecked Sendable {
   }
 }
 
-/// A value handed to another thread that the baton, not the type system,
-/// keeps from being touched by two at once.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}

@@ -240,12 +240,6 @@ struct ScheduledPromiseTests {
   }
 }
 
-/// An object with a `weak` link, for the freed-object scenarios.
-@KeyValueObservable
-final class WeakJunction {
-  var x = 0
-  weak var link: Junction?
-}
 
 /// A stream held by reference, so that one thread can let go of it.
 final class StreamBox<Element>: @unchecked Sendable {
@@ -253,39 +247,3 @@ final class StreamBox<Element>: @unchecked Sendable {
   init(_ stream: AsyncStream<Element>) { self.stream = stream }
 }
 
-/// The observations whose handler a change reaches through a derived
-/// observation, each over fresh objects.
-enum DerivedKind: String, CaseIterable, CustomTestStringConvertible {
-  case chain
-  case computedKey = "computed key"
-  case trackedClosure = "tracked closure"
-
-  var testDescription: String { rawValue }
-
-  /// A token of this kind whose handler calls `heard`, and a write for
-  /// each of two threads: each thread's re-read reads what the other
-  /// writes, the model's own race, hidden from the thread sanitizer so
-  /// that only the library's state is judged.
-  func make(heard: @escaping () -> Void) -> (token: KeyValueObservation, writes: [() -> Void]) {
-    let root = Junction()
-    let link = Junction()
-    root.link = link
-    switch self {
-    case .chain:
-      // The second write is an equal assignment of the first link: it
-      // still notifies.
-      let token = root.observe(\.link?.a) { _, _ in heard() }
-      return (token, [{ ignoringDataRaces { link.a = 1 } }, { ignoringDataRaces { root.link = link } }])
-    case .computedKey:
-      let token = root.observe(\.sum) { _, _ in heard() }
-      return (token, [{ ignoringDataRaces { root.a = 1 } }, { ignoringDataRaces { root.x = 1 } }])
-    case .trackedClosure:
-      let token = withKeyValueObservation {
-        _ = root.a
-        _ = root.x
-        heard()
-      }
-      return (token, [{ ignoringDataRaces { root.a = 1 } }, { ignoringDataRaces { root.x = 1 } }])
-    }
-  }
-}

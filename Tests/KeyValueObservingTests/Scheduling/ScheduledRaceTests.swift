@@ -2,14 +2,6 @@ import Foundation
 import KeyValueObserving
 import Testing
 
-/// An object of the scenarios: a few keys and a link to another.
-@KeyValueObservable
-final class Junction {
-  var a = 0
-  var x = 0
-  var link: Junction?
-  var sum: Int { a + x }
-}
 
 /// Where a scenario's threads leave what the check reads. Touched by one
 /// thread at a time: the explorer runs them so.
@@ -27,21 +19,7 @@ final class ScenarioNotes: @unchecked Sendable {
   }
 }
 
-/// A reference handed to one thread, which takes it (and so lets go of
-/// it when done).
-final class HandedReference<Object: AnyObject>: @unchecked Sendable {
-  private var object: Object?
-  init(_ object: Object) { self.object = object }
-  func take() -> Object? {
-    defer { object = nil }
-    return object
-  }
-}
 
-/// The calling thread, as the scenarios tell threads apart.
-func currentThread() -> UInt {
-  UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(Unmanaged.passUnretained(Thread.current).toOpaque())))
-}
 
 /// The windows issue 63 found, each forced by the schedule explorer: the
 /// regression test of each fix, which failed before it.
