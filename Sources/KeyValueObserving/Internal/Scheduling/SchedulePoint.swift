@@ -51,9 +51,12 @@ package enum SchedulePoint: UInt8 {
     #endif
   }
 
-  /// Whether the schedule points are compiled in (debug builds).
+  /// Whether a schedule explorer can run the runtime's threads: in debug
+  /// builds, where the points are compiled in, and where the lock waits
+  /// at them (not on Darwin, whose `os_unfair_lock` blocks in the kernel,
+  /// nor on Windows, which has no explorer).
   package static var areCompiledIn: Bool {
-    #if DEBUG
+    #if DEBUG && !canImport(Darwin) && !os(Windows)
       true
     #else
       false
