@@ -55,7 +55,9 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// ```
   public let retainsObserved: Bool
 
-  private let observations = LockedState(ControllerObservationTable())
+  /// The observations, by object and key (internal: the ending in
+  /// KVOController+Ending.swift files them too).
+  let observations = LockedState(ControllerObservationTable())
 
   /// What this controller's registrations name as their observer.
   private let identity = ControllerIdentity(description: "KVOController<\(Observer.self)>")
@@ -328,37 +330,6 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   /// invalidates their registrations. Called after the lock.
   private func end(_ ended: [ControllerObservation]) {
     end(waitingFor: nil) { _ in ended }
-  }
-
-  /// Ends what `take` takes out of the table: closes each gate (which
-  /// waits for its running blocks, from outside every block) and
-  /// invalidates each token. With `waitingFor` (an object's identity, a
-  /// key; `nil` for all), also waits for the blocks of observations that
-  /// match it and that another call is ending: without that, an
-  /// `unobserve` that found the observation already taken out returned
-  /// while the other call still waited for its block.
-  private func end(
-    waitingFor match: (id: ObjectIdentifier?, key: AnyHashable?)?,
-    taking take: (inout ControllerObservationTable) -> [ControllerObservation]
-  ) {
-    // Taken out and filed as ending in one locked section, so that a
-    // racing `unobserve` finds the observation in one place or the other.
-    let (ended, tokens, others) = observations.withLock { table in
-      let others = match.map { table.ending(of: $0.id, key: $0.key) } ?? []
-      let ended = take(&table)
-      table.beginEnding(ended)
-      return (ended, ended.map(\.token), others)
-    }
-    for (observation, token) in zip(ended, tokens) {
-      observation.gate.close()
-      token?.invalidate()
-    }
-    for observation in others {
-      observation.gate.close()
-    }
-    if !ended.isEmpty {
-      observations.withLock { $0.finishEnding(ended) }
-    }
   }
 
   /// The observations whose object is alive, in the order they were made.
