@@ -40,8 +40,6 @@ final class Execution: @unchecked Sendable {
   private(set) var diverged = false
 
   private var preemptions = 0
-  /// The thread holding the baton.
-  private var running: Int?
   /// Rechecks by waiting threads since any thread moved on, and when
   /// they passed the count after which the time is looked at.
   private var idleRechecks = 0 {
@@ -84,9 +82,7 @@ final class Execution: @unchecked Sendable {
       thread.stackSize = 1 << 22
       thread.start()
     }
-    running = nil
     let first = choose(continuing: nil)
-    running = first
     semaphores[first].signal()
     return ended.wait(timeout: .now() + 60) == .success
   }
@@ -127,7 +123,6 @@ final class Execution: @unchecked Sendable {
     idleRechecks = 0
     for other in status.indices where status[other] == .waiting { status[other] = .runnable }
     guard status.contains(where: { $0 != .finished }) else {
-      running = nil
       ended.signal()
       return
     }
@@ -136,7 +131,6 @@ final class Execution: @unchecked Sendable {
       ended.signal()
       return
     }
-    running = next
     semaphores[next].signal()
   }
 
@@ -198,7 +192,6 @@ final class Execution: @unchecked Sendable {
   }
 
   private func hand(to next: Int, from index: Int) {
-    running = next
     if status[next] == .waiting { status[next] = .runnable }
     semaphores[next].signal()
     semaphores[index].wait()
