@@ -45,8 +45,11 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     let reporting = reportsMutations ? ", reportingTo: \(Names.observationRegistrar)" : ""
     let read = isFinal ? storage : variable.bindings.first?.pattern.trimmedDescription ?? storage
     let get = "get: { $0.\(read) }"
+    // Reading the storage, observers are handed the value assigned; through
+    // a getter, the value is read back after the assignment.
+    let overridable = isFinal ? "" : ", hasOverridableGetter: true"
     func notify(_ value: String) -> String {
-      "\(Names.storageLocal).\(set)(self, slot: \(slot)\(reporting), to: \(value)\(observers), \(get), set: { $0.\(storage) = $1 })"
+      "\(Names.storageLocal).\(set)(self, slot: \(slot)\(reporting), to: \(value)\(observers)\(overridable), \(get), set: { $0.\(storage) = $1 })"
     }
     // A `_modify` that works on a copy assigns it back through the setter,
     // which notifies; in a class that may have subclasses, through the

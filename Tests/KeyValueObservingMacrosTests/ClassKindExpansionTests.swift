@@ -32,7 +32,7 @@ struct ClassKindExpansionTests {
               _wheels = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, get: { $0.wheels }, set: { $0._wheels = $1 })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Vehicle + 0) else {
@@ -42,7 +42,7 @@ struct ClassKindExpansionTests {
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) else {
               var _$kvoValue = _wheels
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, get: { $0.wheels }, set: { $0._wheels = $1 })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 })
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) }

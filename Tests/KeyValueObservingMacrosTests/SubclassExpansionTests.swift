@@ -30,7 +30,7 @@ struct SubclassExpansionTests {
               _payload = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, get: { $0.payload }, set: { $0._payload = $1 })
+            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 })
           }
           _modify {
             guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Truck + 0) else {
@@ -40,7 +40,7 @@ struct SubclassExpansionTests {
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) else {
               var _$kvoValue = _payload
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, get: { $0.payload }, set: { $0._payload = $1 })
+              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 })
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) }

@@ -77,7 +77,11 @@ public enum _KeyValueChangeNesting {
       return nil
     }
     var frame = Frame(owner: owner, slot: slot)
-    return withUnsafeMutablePointer(to: &frame) { frame in
+    // Unprotected: the frame is a record linked into the thread's list,
+    // not a buffer anything writes past. A protected one gave every
+    // function this is inlined into, the observed setter among them, a
+    // stack canary: five instructions on each observed write.
+    return _withUnprotectedUnsafeMutablePointer(to: &frame) { frame in
       push(frame)
       defer { unlink(frame) }
       return body()

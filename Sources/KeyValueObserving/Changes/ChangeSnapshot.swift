@@ -17,17 +17,46 @@ struct ChangeSnapshot {
   /// reference, one pointer, `nil` (a removed registration) being null.
   /// `nil` when the holder is the lone registration.
   @usableFromInline let entries: UnsafeRawPointer?
-  @usableFromInline let count: Int
   @usableFromInline let record: AtomicFlagPointer?
-  @usableFromInline let wantsOldValue: Bool
-  @usableFromInline let wantsNewValue: Bool
-  @usableFromInline let hasPrior: Bool
+  @usableFromInline let storedCount: Int32
+  /// The `.old`, `.new` and `.prior` bits of ``KeyValueObservingOptions``
+  /// that some registration asked for, as the registration stores them.
+  ///
+  /// Bits in one byte, and the count in 32 bits, make the snapshot four
+  /// words, which a call returns in registers; as five words it came back
+  /// through memory, ten more instructions on every observed write. Its
+  /// readers below are transparent: unoptimised, each call's result would
+  /// take a slot in the frame a handler that writes its key recurses under.
+  /// (`ChangeSnapshotTests` checks the bits against the options.)
+  @usableFromInline let wants: UInt8
   /// Whether some change of the object was in a thread's record of changes
   /// when this one started (``_KeyValueObservationStorage/openChanges``):
   /// then the same key may be changing on this thread, and the change
   /// looks in the record even without a prior notification. Set by
   /// ``_KeyValueObservationStorage/beginChange(ofSlot:)``, which knows.
   @usableFromInline var objectHasOpenChanges = false
+
+  /// How many registrations the snapshot holds, removed ones included.
+  @_transparent @usableFromInline
+  var count: Int { Int(storedCount) }
+
+  /// Whether some registration asked for `.old` (bit 1).
+  @_transparent @usableFromInline
+  var wantsOldValue: Bool { wants & 0b0010 != 0 }
+
+  /// Whether some registration asked for `.new` (bit 0).
+  @_transparent @usableFromInline
+  var wantsNewValue: Bool { wants & 0b0001 != 0 }
+
+  /// Whether some registration asked for `.prior` (bit 3).
+  @_transparent @usableFromInline
+  var hasPrior: Bool { wants & 0b1000 != 0 }
+
+  /// The bits of ``wants``, numbered as ``KeyValueObservingOptions``
+  /// numbers `.new`, `.old` and `.prior`. Literals, so that unoptimised
+  /// code reads them without a call.
+  @_transparent @usableFromInline
+  static var wantedOptions: UInt8 { 0b1011 }
 
   /// The old value a change shaped `shape` carries to these registrations,
   /// read by `read` only when one of them asked for `.old` and the change
@@ -80,21 +109,19 @@ struct ChangeSnapshot {
     return entries.load(fromByteOffset: index * stride, as: UnsafeRawPointer?.self).map(Unmanaged.fromOpaque)
   }
 
+  /// A snapshot of `count` registrations; `wants` holds the options bits
+  /// (``wantedOptions``) that some of them asked for.
   init(
     holder: Unmanaged<AnyObject>,
     entries: UnsafeRawPointer?,
-    count: Int,
+    count: Int32,
     record: AtomicFlagPointer?,
-    wantsOldValue: Bool,
-    wantsNewValue: Bool,
-    hasPrior: Bool
+    wants: UInt8
   ) {
     self.holder = holder
     self.entries = entries
-    self.count = count
+    self.storedCount = count
     self.record = record
-    self.wantsOldValue = wantsOldValue
-    self.wantsNewValue = wantsNewValue
-    self.hasPrior = hasPrior
+    self.wants = wants & Self.wantedOptions
   }
 }

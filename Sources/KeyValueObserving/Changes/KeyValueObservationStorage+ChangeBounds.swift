@@ -8,15 +8,15 @@ extension _KeyValueObservationStorage {
   /// are none. A snapshot must be ended with ``endChange(_:)``.
   @usableFromInline
   func beginChange(ofSlot slot: Int) -> ChangeSnapshot? {
-    withState { _, slots in
-      guard slot < slots.count, !slots[slot].isEmpty else { return nil }
-      // The flag first: taken after the list, it would make the list a
-      // copy, retained across the flag's atomics.
-      let record = takeDeliveryFlag()
-      var snapshot = slots[slot].snapshot(for: record)
-      snapshot.objectHasOpenChanges = openChanges.load(ordering: .relaxed) != 0
-      return snapshot
-    }
+    let slots = lockState()
+    defer { unlockState() }
+    guard slot < slots.count, !slots[slot].isEmpty else { return nil }
+    // The flag first: taken after the list, it would make the list a
+    // copy, retained across the flag's atomics.
+    let record = takeDeliveryFlag()
+    var snapshot = slots[slot].snapshot(for: record)
+    snapshot.objectHasOpenChanges = openChanges.load(ordering: .relaxed) != 0
+    return snapshot
   }
 
   /// Counts a change of this object into ``openChanges`` (`1`) while it is
@@ -64,7 +64,7 @@ extension _KeyValueObservationStorage {
     }
   }
 
-  @usableFromInline
+  @inlinable
   var hasRetiredListsNow: Bool { hasRetiredLists.load(ordering: .sequentiallyConsistent) }
 
   /// Releases the lists replaced during changes, and the registrations

@@ -217,6 +217,11 @@ public enum _KeyValueAccessTracking {
     if let scope = suspended.scope { restoreScope(scope) }
   }
 
+  /// Whether a tracking scope is open on this thread. Asked only while one
+  /// is open somewhere (one relaxed load first tells).
+  @usableFromInline
+  static var hasScopeOnThisThread: Bool { currentScope.value != nil }
+
   @usableFromInline
   static func hideScope() -> SuspendedTracking {
     let scope = currentScope.value

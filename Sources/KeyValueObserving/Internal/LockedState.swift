@@ -90,6 +90,7 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
   }
 
   /// The unlocked area: for atomics the owner reads without the lock.
+  @inlinable
   var unlocked: UnsafeMutableRawPointer { line + Self.unlockedOffset }
 
   /// The trailing area, after the state, aligned to 8 bytes.

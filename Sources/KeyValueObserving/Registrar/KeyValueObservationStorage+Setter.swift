@@ -8,7 +8,7 @@ extension _KeyValueObservationStorage {
   /// registration waits for its key: the setter's path, on the storage it
   /// borrows. The setter's accessors, which take the object with its own
   /// type, are wrapped here, and the path shared by every class is called
-  /// (``notifyingSetObserved(erased:slot:to:hasPropertyObservers:get:set:)``).
+  /// (``notifyingSetObserved(erased:slot:to:hasPropertyObservers:readsBack:get:set:)``).
   #if DEBUG
     @_transparent @usableFromInline
   #else
@@ -19,6 +19,7 @@ extension _KeyValueObservationStorage {
     slot: Int,
     to newValue: Value,
     hasPropertyObservers: Bool,
+    hasOverridableGetter: Bool,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
@@ -31,6 +32,9 @@ extension _KeyValueObservationStorage {
       slot: slot,
       to: newValue,
       hasPropertyObservers: hasPropertyObservers,
+      // `get` reads the storage, which holds what was assigned, unless a
+      // `didSet` may adjust it or `get` is a getter a subclass may override.
+      readsBack: hasPropertyObservers || hasOverridableGetter,
       get: { get(unsafeDowncast($0, to: Object.self)) },
       set: { set(unsafeDowncast($0, to: Object.self), $1) }
     )
@@ -127,7 +131,9 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   ///   - newValue: The value to assign.
   ///   - hasPropertyObservers: Whether the property has its own
   ///     `willSet`/`didSet`, which may assign it again while it changes.
-  ///   - get: Reads the property's storage.
+  ///   - hasOverridableGetter: Whether `get` calls the property's getter,
+  ///     which a subclass may override, rather than read its storage.
+  ///   - get: Reads the property's value.
   ///   - set: Writes the property's storage.
   #if DEBUG
     @_transparent
@@ -139,13 +145,14 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     slot: Int,
     to newValue: Value,
     hasPropertyObservers: Bool = false,
+    hasOverridableGetter: Bool = false,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
-    assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, hasOverridableGetter: hasOverridableGetter, get: get, set: set)
   }
 
-  /// ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`` on a class
+  /// ``notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)`` on a class
   /// that is `Observable`, but whose setters the macro writes without
   /// knowing it (the class is `Observable` through a protocol that refines
   /// it), or that routes its mutations through its own
@@ -163,15 +170,16 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     slot: Int,
     to newValue: Value,
     hasPropertyObservers: Bool = false,
+    hasOverridableGetter: Bool = false,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
     object._$kvoObservedMutation(ofSlot: slot) {
-      assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+      assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, hasOverridableGetter: hasOverridableGetter, get: get, set: set)
     }
   }
 
-  /// `notifyingSet(_:slot:to:hasPropertyObservers:get:set:)` on a class
+  /// `notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)` on a class
   /// that declares `Observable`, whose setters the macro writes with this
   /// call: the assignment is also one mutation as Swift Observation sees
   /// it, its will and its did, reported to `registrar` (the object's own),
@@ -191,15 +199,16 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     reportingTo registrar: ObservationRegistrar,
     to newValue: Value,
     hasPropertyObservers: Bool = false,
+    hasOverridableGetter: Bool = false,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
     _withUnsafeGuaranteedRef { $0.reportToObservation(.willSet, slot: slot, of: object, to: registrar) }
-    assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+    assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, hasOverridableGetter: hasOverridableGetter, get: get, set: set)
     _withUnsafeGuaranteedRef { $0.reportToObservation(.didSet, slot: slot, of: object, to: registrar) }
   }
 
-  /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:get:set:)``
+  /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)``
   /// overloads and `notifyingTrackedSet` do, inside or between Swift
   /// Observation's reports: borrows the storage, without a retain, for
   /// its `assign`, which assigns and notifies when some registration waits
@@ -214,6 +223,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     slot: Int,
     to newValue: Value,
     hasPropertyObservers: Bool,
+    hasOverridableGetter: Bool,
     get: (Object) -> Value,
     set: (Object, Value) -> Void
   ) {
@@ -221,10 +231,10 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
       // Unoptimised, the closure `_withUnsafeGuaranteedRef` takes would be
       // one more frame under every handler: the storage is retained instead.
       let storage = takeUnretainedValue()
-      storage.assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+      storage.assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, hasOverridableGetter: hasOverridableGetter, get: get, set: set)
     #else
       _withUnsafeGuaranteedRef { storage in
-        storage.assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, get: get, set: set)
+        storage.assign(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, hasOverridableGetter: hasOverridableGetter, get: get, set: set)
       }
     #endif
   }

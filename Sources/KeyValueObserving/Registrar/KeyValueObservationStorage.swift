@@ -20,7 +20,7 @@
 /// observes skip the lock even on an object that has observers.
 ///
 /// Not API: macro-generated setters reach it through
-/// `Unmanaged.notifyingSet(_:slot:to:hasPropertyObservers:get:set:)`.
+/// `Unmanaged.notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)`.
 public final class _KeyValueObservationStorage: @unchecked Sendable {
   // @unchecked Sendable: `state` and the slot table are reached only under
   // the lock; everything else is immutable or atomic.
@@ -28,7 +28,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// The lock, the state and, in the same cache line as long as the class
   /// has at most two keys, the slot table and the storage's atomics but
   /// one. See ``Line`` for the layout.
-  private let state: LockedState<State>
+  @usableFromInline let state: LockedState<State>
 
   /// Bit `s` is set while slot `s` has a registration; bit 63 stands for all
   /// slots from 63 on.
@@ -82,14 +82,14 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
 
   /// Where the storage keeps its atomics in the lock's line: after the lock
   /// word, in ``LockedState``'s unlocked area.
-  private enum Line {
+  @usableFromInline enum Line {
     /// The change flags (see ``changeFlags``), one byte each.
     static let changeFlags = 0
     static let changeFlagCount = 8
     /// ``closed``.
     static let closed = 8
-    /// ``hasRetiredLists``.
-    static let hasRetiredLists = 9
+    /// ``hasRetiredLists``: read where a change ends, inlined into setters.
+    @inlinable static var hasRetiredLists: Int { 9 }
     /// ``openChanges``, a 32-bit count.
     static let openChanges = 12
     /// ``lastSlotLookup``.
@@ -122,6 +122,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   }
 
   /// Whether `retired` holds lists; read without the lock when a change ends.
+  @inlinable
   var hasRetiredLists: AtomicFlagPointer {
     AtomicFlagPointer(state.unlocked + Line.hasRetiredLists)
   }
@@ -183,6 +184,23 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     _ = replaced
   }
 
+  /// The slot table, with the lock taken: the start of a locked section
+  /// written without a closure, which ``unlockState()`` ends. For
+  /// ``beginChange(ofSlot:)`` alone, on every observed write: the optimiser
+  /// kept ``withState(_:)``'s closure there out of line, which cost the
+  /// write 35 instructions.
+  @inline(__always)
+  func lockState() -> UnsafeMutableBufferPointer<SlotRegistrations> {
+    state.lock()
+    return slotTable
+  }
+
+  /// Ends the locked section ``lockState()`` started.
+  @inline(__always)
+  func unlockState() {
+    state.unlock()
+  }
+
   /// Runs `body` on the state and the slot table with the lock held.
   @inline(__always)
   func withState<Result>(
@@ -195,7 +213,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   var isClosed: Bool { closed.load(ordering: .acquiring) }
 
   /// What the lock guards besides the slot table.
-  struct State {
+  @usableFromInline struct State {
     /// The registrations, with the slot table handed in.
     var table = RegistrationTable()
     /// The key path of ``lastSlotLookup``, kept alive so that its address

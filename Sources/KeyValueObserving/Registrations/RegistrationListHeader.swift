@@ -14,6 +14,18 @@ struct RegistrationListHeader {
   /// to be unread.
   var isShared = false
 
+  /// The `.old`, `.new` and `.prior` bits of the options some live
+  /// registration asked for.
+  var wantedOptions: UInt8 {
+    // Bits, not an option set's array literal, which an unoptimised build
+    // would make on every change.
+    var bits = 0
+    if oldValueCount > 0 { bits |= KeyValueObservingOptions.old.rawValue }
+    if newValueCount > 0 { bits |= KeyValueObservingOptions.new.rawValue }
+    if priorCount > 0 { bits |= KeyValueObservingOptions.prior.rawValue }
+    return UInt8(bits)
+  }
+
   /// Counts a registration with `options` in (`delta` 1) or out (-1).
   mutating func tally(_ options: KeyValueObservingOptions, by delta: Int32) {
     liveCount += delta

@@ -77,16 +77,13 @@ struct SlotRegistrations {
     // the lock, and a retain here would be one more atomic on every write.
     switch held.unsafelyUnwrapped {
     case .one(let registration):
-      let options = registration.options
       let holder = Unmanaged<AnyObject>.passUnretained(registration)
       return ChangeSnapshot(
         holder: record == nil ? holder.retain() : holder,
         entries: nil,
         count: 1,
         record: record,
-        wantsOldValue: options.contains(.old),
-        wantsNewValue: options.contains(.new),
-        hasPrior: options.contains(.prior)
+        wants: registration.bits
       )
     case .list(let list):
       let (header, entries) = list.withUnsafeMutablePointers { header, elements in
@@ -100,11 +97,9 @@ struct SlotRegistrations {
       return ChangeSnapshot(
         holder: record == nil ? holder.retain() : holder,
         entries: entries,
-        count: Int(header.count),
+        count: header.count,
         record: record,
-        wantsOldValue: header.oldValueCount > 0,
-        wantsNewValue: header.newValueCount > 0,
-        hasPrior: header.priorCount > 0
+        wants: header.wantedOptions
       )
     }
   }
