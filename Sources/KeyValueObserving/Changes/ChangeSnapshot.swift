@@ -94,10 +94,18 @@ struct ChangeSnapshot {
   /// between (see ``DerivedChange``); it notifies nothing then.
   @inlinable @inline(__always)
   func liveRegistration(at index: Int, closingChanges: Bool) -> Unmanaged<_KeyValueRegistration>? {
-    guard let entry = registration(at: index),
-      entry._withUnsafeGuaranteedRef({ $0.isLive || (closingChanges && $0.receiver == .forwarding) })
-    else { return nil }
-    return entry
+    guard let entry = registration(at: index) else { return nil }
+    if entry._withUnsafeGuaranteedRef({ $0.isLive }) { return entry }
+    return closingChanges && Self.closesItsChange(entry) ? entry : nil
+  }
+
+  /// Whether a registration no longer live is called all the same, to
+  /// close its change: one that forwards to a derived observation. Out of
+  /// line, so that the optimiser cannot evaluate it beside the live test
+  /// on every delivery (eight instructions a registration).
+  @usableFromInline @inline(never)
+  static func closesItsChange(_ entry: Unmanaged<_KeyValueRegistration>) -> Bool {
+    entry._withUnsafeGuaranteedRef { $0.receiver == .forwarding }
   }
 
   /// The registration at `index`, read without taking a reference; `nil`

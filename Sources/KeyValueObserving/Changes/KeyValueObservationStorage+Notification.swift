@@ -28,9 +28,11 @@ extension _KeyValueObservationStorage {
   /// The old value is read only when a registration asked for `.old`, the
   /// new value only when one asked for `.new`. The new value is read back
   /// after the assignment (`readsBack`) when the property has its own
-  /// observers, so that a `didSet` that adjusts it is seen, and when `get`
-  /// may be a subclass's override; otherwise the storage holds what was
-  /// assigned. Registrations removed during
+  /// observers, so that a `didSet` that adjusts it is seen, when `get`
+  /// may be a subclass's override, and when the value holds references
+  /// (a `weak` property may read `nil`, and the old value's release may
+  /// run a deinit that writes the key); otherwise the storage holds what
+  /// was assigned. Registrations removed during
   /// notification are skipped; ones added during it wait for the next change.
   /// A write made in the object's own `deinit` notifies nobody: handlers
   /// would be handed an object that is being freed.
@@ -53,7 +55,7 @@ extension _KeyValueObservationStorage {
       return
     }
     #if DEBUG
-      // Always read back: the result is the same, and an unoptimised frame,
+      // Always read back, which is always right: an unoptimised frame,
       // under which a handler writing its own key recurses, would keep the
       // closure that decides.
       notifyingChange(
@@ -293,10 +295,10 @@ extension _KeyValueObservationStorage {
       guard let entry = live else { continue }
       #if DEBUG
         let registration = entry.takeUnretainedValue()
-        deliver(shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, to: registration, from: object)
+        deliver(shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, wanted: snapshot.wants, to: registration, from: object)
       #else
         entry._withUnsafeGuaranteedRef { registration in
-          deliver(shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, to: registration, from: object)
+          deliver(shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, wanted: snapshot.wants, to: registration, from: object)
         }
       #endif
     }
@@ -304,6 +306,9 @@ extension _KeyValueObservationStorage {
 
   /// Hands one registration the notification of a change shaped `shape`,
   /// with the values it asked for; a prior one only if it asked for it.
+  /// `wanted` holds the options bits some registration of the change asked
+  /// for (``ChangeSnapshot/wants``): the values were read for those, and a
+  /// registration that asked for every one of them takes them as they are.
   #if DEBUG
     @_transparent @usableFromInline
   #else
@@ -314,11 +319,22 @@ extension _KeyValueObservationStorage {
     isPrior: Bool,
     oldValue: Value?,
     newValue: Value?,
+    wanted: UInt8,
     to registration: _KeyValueRegistration,
     from object: AnyObject
   ) {
     let options = registration.options
     guard !isPrior || options.contains(.prior) else { return }
+    // The values' bits (`.new`, `.old`) some registration wanted and this
+    // one did not: none, as when every registration asks alike, and the
+    // change needs no trimming.
+    guard wanted & ~registration.bits & 0b0011 != 0 else {
+      return send(
+        KeyValueObservedChange(kind: shape.kind, newValue: newValue, oldValue: oldValue, positions: shape.indexRanges, isPrior: isPrior),
+        to: registration,
+        from: object
+      )
+    }
     send(
       KeyValueObservedChange(
         kind: shape.kind,
@@ -349,7 +365,7 @@ extension _KeyValueObservationStorage {
     to registration: _KeyValueRegistration,
     from object: AnyObject
   ) {
-    if case .handler = registration.receiver {
+    if registration.callsHandler {
       unsafeDowncast(registration, to: _KeyValueHandlerRegistration<Value>.self).handler(object, change)
     } else {
       sendToReceiver(change, registration, from: object)

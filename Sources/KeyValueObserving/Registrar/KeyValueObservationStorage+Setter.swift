@@ -32,9 +32,11 @@ extension _KeyValueObservationStorage {
       slot: slot,
       to: newValue,
       hasPropertyObservers: hasPropertyObservers,
-      // `get` reads the storage, which holds what was assigned, unless a
-      // `didSet` may adjust it or `get` is a getter a subclass may override.
-      readsBack: hasPropertyObservers || hasOverridableGetter,
+      // What was assigned is what the storage holds only for a plain value
+      // (no references: a `weak` one reads `nil` once its object is being
+      // freed, and releasing the old value can run a deinit that writes the
+      // key again), read from the storage, with no `didSet` to adjust it.
+      readsBack: hasPropertyObservers || hasOverridableGetter || !_isPOD(Value.self),
       get: { get(unsafeDowncast($0, to: Object.self)) },
       set: { set(unsafeDowncast($0, to: Object.self), $1) }
     )

@@ -46,6 +46,12 @@ public class _KeyValueRegistration: @unchecked Sendable {
     unsafeBitCast(bits >> 5, to: _KeyValueReceiver.self)
   }
 
+  /// Whether a change calls its closure directly (its ``receiver`` is
+  /// `.handler`): one comparison of the byte, where asking ``receiver``
+  /// let the optimiser switch over every case through a table.
+  @inlinable
+  final var callsHandler: Bool { bits >> 5 == _KeyValueReceiver.handler.rawValue }
+
   /// The key it observes.
   @inlinable
   final var slot: Int { Int(slotNumber) }

@@ -1,0 +1,69 @@
+import KeyValueObserving
+import Testing
+
+/// Stores itself into its holder's `weak` property while it is being
+/// freed, where a weak reference reads `nil`.
+final class SelfStoringNode {
+  let holder: WeakNodeHolder
+  init(holder: WeakNodeHolder) { self.holder = holder }
+  deinit { holder.node = self }
+}
+
+@KeyValueObservable
+final class WeakNodeHolder {
+  weak var node: SelfStoringNode?
+}
+
+/// Writes its slot's key again when it is released: the old value's
+/// release runs user code between an assignment and its notification.
+final class RewritingItem {
+  let name: String
+  let slot: ItemSlot?
+  init(_ name: String, slot: ItemSlot?) {
+    self.name = name
+    self.slot = slot
+  }
+  deinit { slot?.item = RewritingItem("replacement", slot: nil) }
+}
+
+@KeyValueObservable
+final class ItemSlot {
+  var item: RewritingItem?
+}
+
+/// The new value a change carries is the value the property holds after
+/// the assignment, in debug and in release (`Checks/Optimised` links this
+/// file): a setter may hand observers what it assigned only where the two
+/// cannot differ.
+@Suite("Assigned values: observers are handed what the property holds")
+struct AssignedValueTests {
+  @Test("a weak property assigned an object in its deinit: observers see nil, as the property reads")
+  func weakAssignedInDeinit() {
+    let holder = WeakNodeHolder()
+    let seen = Recorder<Bool>()
+    let token = holder.observe(\.node, options: .new) { _, change in
+      // Compared, not kept: keeping a deinitialising object would crash.
+      seen.append(change.newValue! == nil)
+    }
+    do { _ = SelfStoringNode(holder: holder) }
+    #expect(holder.node == nil)
+    #expect(seen.elements == [true])
+    _ = token
+  }
+
+  @Test("the old value's deinit writes the key again: the last notification carries the final value", arguments: [
+    KeyValueObservingOptions.new, [.new, .prior],
+  ])
+  func oldValueRewritesTheKey(options: KeyValueObservingOptions) {
+    let slot = ItemSlot()
+    slot.item = RewritingItem("a", slot: slot)
+    let seen = Recorder<String>()
+    let token = slot.observe(\.item, options: options) { _, change in
+      if !change.isPrior { seen.append(change.newValue!?.name ?? "nil") }
+    }
+    slot.item = RewritingItem("b", slot: nil)
+    #expect(slot.item?.name == "replacement")
+    #expect(seen.elements.last == "replacement")
+    _ = token
+  }
+}
