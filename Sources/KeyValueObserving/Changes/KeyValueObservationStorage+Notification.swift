@@ -371,42 +371,4 @@ extension _KeyValueObservationStorage {
       sendToReceiver(change, registration, from: object)
     }
   }
-
-  /// Hands `change` to a registration of any kind; ``send(_:to:from:)``
-  /// calls it for those that are not a closure's.
-  ///
-  /// A classic observer gets the values boxed here, where their type is
-  /// known, so that no generic code runs for its dictionary. A dependency
-  /// of a derived key only learns that the key changes; any other
-  /// registration receives the change through its class's method.
-  #if DEBUG
-    @inlinable @inline(never)
-  #else
-    @inlinable @inline(__always)
-  #endif
-  func sendToReceiver<Value>(
-    _ change: KeyValueObservedChange<Value>,
-    _ registration: _KeyValueRegistration,
-    from object: AnyObject
-  ) {
-    switch registration.receiver {
-    case .handler:
-      unsafeDowncast(registration, to: _KeyValueHandlerRegistration<Value>.self).handler(object, change)
-    case .typed:
-      unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).receive(change, from: object)
-    case .dictionary:
-      // Boxed here, where the type is known; the dictionary is built out of
-      // line (built here, it would crowd the loop into copying each change).
-      unsafeDowncast(registration, to: ClassicRegistration.self).receive(
-        kind: change.kind,
-        oldValue: change.oldValue.map { $0 as Any },
-        newValue: change.newValue.map { $0 as Any },
-        indexRanges: change.positions,
-        isPrior: change.isPrior,
-        from: object
-      )
-    case .forwarding:
-      registration.forwardChange(isPrior: change.isPrior, from: object)
-    }
-  }
 }
