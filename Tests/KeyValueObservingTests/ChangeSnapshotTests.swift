@@ -3,27 +3,29 @@ import Testing
 
 @Suite("Change snapshots: what a change's registrations asked for")
 struct ChangeSnapshotTests {
-  @Test("the snapshot's literal bits are the options' own .old, .new and .prior")
+  @Test("the snapshot's literal bits are the options' own .old, .new and .prior, and the walked-by-chain bit")
   func bitsMatchTheOptions() {
-    #expect(Int(ChangeSnapshot.wantedOptions) == KeyValueObservingOptions([.old, .new, .prior]).rawValue)
+    let options = UInt8(KeyValueObservingOptions([.old, .new, .prior]).rawValue)
+    #expect(ChangeSnapshot.wantedOptions == options | _KeyValueRegistration.walkedByChainBit)
   }
 
-  @Test("a lone registration's options and a list's counts give the same wants", arguments: [
+  @Test("a lone registration's bits and a list's counts give the same wants", arguments: [
     KeyValueObservingOptions.old, .new, .prior, [.old, .new], [.new, .prior, .initial], [.deallocation, .old],
-  ])
-  func wantsFromOptions(options: KeyValueObservingOptions) {
-    let person = Person()
-    let token = person.observe(\.age, options: options) { _, _ in }
+  ], [false, true])
+  func wantsFromOptions(options: KeyValueObservingOptions, walkedByChain: Bool) {
+    let registration = _KeyValueRegistration(options: options, slot: 0, receiver: .forwarding, walkedByChain: walkedByChain)
     var header = RegistrationListHeader()
-    header.tally(options, by: 1)
+    header.tally(registration, by: 1)
     let snapshot = ChangeSnapshot(
-      holder: .passUnretained(person), entries: nil, count: 1, record: nil,
-      wants: UInt8(truncatingIfNeeded: options.rawValue)
+      holder: .passUnretained(registration), entries: nil, count: 1, record: nil, wants: registration.bits
     )
     #expect(snapshot.wantsOldValue == options.contains(.old))
     #expect(snapshot.wantsNewValue == options.contains(.new))
     #expect(snapshot.hasPrior == options.contains(.prior))
+    #expect(snapshot.isWalkedByChain == walkedByChain)
+    #expect(registration.receiver == .forwarding)
     #expect(header.wantedOptions == snapshot.wants)
-    token.invalidate()
+    header.tally(registration, by: -1)
+    #expect(header.wantedOptions == 0)
   }
 }

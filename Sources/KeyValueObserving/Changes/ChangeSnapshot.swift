@@ -20,7 +20,8 @@ struct ChangeSnapshot {
   @usableFromInline let record: AtomicFlagPointer?
   @usableFromInline let storedCount: Int32
   /// The `.old`, `.new` and `.prior` bits of ``KeyValueObservingOptions``
-  /// that some registration asked for, as the registration stores them.
+  /// that some registration asked for, as the registration stores them,
+  /// and whether a chain's walk reads the key (the top bit).
   ///
   /// Bits in one byte, and the count in 32 bits, make the snapshot four
   /// words, which a call returns in registers; as five words it came back
@@ -52,11 +53,16 @@ struct ChangeSnapshot {
   @_transparent @usableFromInline
   var hasPrior: Bool { wants & 0b1000 != 0 }
 
-  /// The bits of ``wants``, numbered as ``KeyValueObservingOptions``
-  /// numbers `.new`, `.old` and `.prior`. Literals, so that unoptimised
-  /// code reads them without a call.
+  /// Whether a chain's walk reads the key from other threads (bit 7; see
+  /// ``_KeyValueRegistration/walkedByChain``).
   @_transparent @usableFromInline
-  static var wantedOptions: UInt8 { 0b1011 }
+  var isWalkedByChain: Bool { wants & 0x80 != 0 }
+
+  /// The bits of ``wants``, numbered as ``KeyValueObservingOptions``
+  /// numbers `.new`, `.old` and `.prior`, and the walked-by-chain bit.
+  /// Literals, so that unoptimised code reads them without a call.
+  @_transparent @usableFromInline
+  static var wantedOptions: UInt8 { 0b1000_1011 }
 
   /// The old value a change shaped `shape` carries to these registrations,
   /// read by `read` only when one of them asked for `.old` and the change

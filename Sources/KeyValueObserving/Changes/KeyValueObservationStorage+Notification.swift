@@ -165,13 +165,22 @@ extension _KeyValueObservationStorage {
       return nil
     }
     old = snapshot.oldValue(of: shape) { oldValue(object) }
+    // A link a chain walks: the object it held stays held until the walks
+    // that may have read it are done (KeyValueObservationStorage+LinkReaders.swift).
+    let replaced = snapshot.isWalkedByChain && !_isPOD(Value.self) && ObjectLink(Value.self) != nil ? oldValue(object) : nil
+    let made: Bool
     if snapshot.hasPrior || mayNest || snapshot.objectHasOpenChanges {
-      guard changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change) else {
-        endChange(snapshot)
-        return nil
-      }
+      made = changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change)
     } else {
       change(object)
+      made = true
+    }
+    if let replaced {
+      withExtendedLifetime(replaced) { letLinkReadersFinish() }
+    }
+    guard made else {
+      endChange(snapshot)
+      return nil
     }
     new = snapshot.newValue(of: shape) { newValue(object) }
     return snapshot

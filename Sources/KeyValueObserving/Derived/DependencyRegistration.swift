@@ -22,10 +22,12 @@ final class DependencyRegistration: ForwardingRegistration, @unchecked Sendable 
   /// announcements (see ``Dependency/keyPath``); `nil` for a slot.
   private let keyPath: AnyKeyPath?
 
-  init(forwardingTo observer: DerivedObservationBase, dependency: Dependency) {
+  /// `walkedByChain`: whether the observation may read the key by walking
+  /// a chain (see ``_KeyValueRegistration/walkedByChain``).
+  init(forwardingTo observer: DerivedObservationBase, dependency: Dependency, walkedByChain: Bool) {
     self.storage = dependency.storage
     self.keyPath = dependency.keyPath
-    super.init(forwardingTo: observer, options: .prior, slot: dependency.slot)
+    super.init(forwardingTo: observer, options: .prior, slot: dependency.slot, walkedByChain: walkedByChain)
   }
 
   /// The key it observes.

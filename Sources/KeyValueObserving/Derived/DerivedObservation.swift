@@ -53,6 +53,9 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   /// How many dependencies the read had at the furthest look for the chain.
   private let chainLookDepth = AtomicInt(0)
   private let changes: Changes
+  /// Whether a read adds the value's own object, to hear it freed
+  /// (`.deallocation`, on a value that may hold an object).
+  let tracksValueObject: Bool
   /// The value last read, for the old value of a change a freed object
   /// makes; only with `.deallocation` and `.old`.
   @usableFromInline let keptValue: KeptValue<Value>?
@@ -103,7 +106,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       }
     }
     if options.contains(.deallocation), ObjectLifetime.mayHoldObject(Value.self) {
-      // The value's own object is heard freed too.
+      // The value's own object is heard freed too (as `tracksValueObject`
+      // says for a chain's read).
       let readValue = read
       read = { root, keys in
         let value = readValue(root, &keys)
@@ -152,6 +156,7 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     self.filedKeyPath = Root._$kvoFilingKeyPath(keyPath)
     self.rootStorage = storage
     self.keptValue = options.isSuperset(of: [.deallocation, .old]) ? KeptValue(weakly: true) : nil
+    self.tracksValueObject = options.contains(.deallocation) && ObjectLifetime.mayHoldObject(Value.self)
     super.init(options: options, slot: Self.keyPathSlot)
   }
 
@@ -199,8 +204,25 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
       }
       return read.value
     }
-    trackRead(numbered) { keys in value = read(root, &keys) }
+    // The objects changed: the walk that found so reads the chain again,
+    // reporting what it reads, unless an object on the way is of another
+    // class; the key path's read would read the links outside their
+    // storages' locks (see StoredChain.Link.readObject(_:from:)).
+    trackRead(numbered) { keys in value = readChainRecording(from: root, into: &keys) ?? read(root, &keys) }
     return value.unsafelyUnwrapped
+  }
+
+  /// The value read link by link, reporting each key read to the tracking
+  /// scope (see ``StoredChain/readRecording(from:)``), and the value's own
+  /// object where the read would add it (`.deallocation`); `nil` when an
+  /// object on the way is not of its link's class.
+  @usableFromInline
+  final func readChainRecording(from root: Root, into keys: inout [ReadKey]) -> Value? {
+    guard let chain = foundChain.loadObject(StoredChain<Value>.self, ordering: .acquiring),
+      let value = chain._withUnsafeGuaranteedRef({ $0.readRecording(from: root) })
+    else { return nil }
+    if tracksValueObject { ObjectLifetime.track(value, in: &keys) }
+    return value
   }
 
   /// Reads the value without tracking.
@@ -279,6 +301,8 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
   }
 
   override var observerSource: ObserverSource { hooks.source }
+
+  override var walksChain: Bool { mayBeChain }
 
   override var observedStorage: _KeyValueObservationStorage? { rootStorage }
 

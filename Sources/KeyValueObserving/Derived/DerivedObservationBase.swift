@@ -244,7 +244,7 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
           next.append(previous.remove(at: index))
           continue
         }
-        let registration = DependencyRegistration(forwardingTo: self, dependency: dependency)
+        let registration = DependencyRegistration(forwardingTo: self, dependency: dependency, walkedByChain: walksChain)
         // Storage locks are taken inside this one, never the other way
         // round: the storages call out only after releasing their own lock.
         if dependency.storage.add(registration, releasingInto: &released) {
@@ -389,4 +389,9 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
 
   /// Told once, with no lock held, that the observation ended.
   func didEnd() {}
+
+  /// Whether the value may be read by walking a chain of stored
+  /// properties (``StoredChain``), which reads each key under the lock of
+  /// its storage: its registrations say so to the keys' writers.
+  var walksChain: Bool { false }
 }

@@ -5,9 +5,9 @@ class ForwardingRegistration: _KeyValueRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   let observer: DerivedObservationBase
 
-  init(forwardingTo observer: DerivedObservationBase, options: KeyValueObservingOptions, slot: Int) {
+  init(forwardingTo observer: DerivedObservationBase, options: KeyValueObservingOptions, slot: Int, walkedByChain: Bool = false) {
     self.observer = observer
-    super.init(options: options, slot: slot, receiver: .forwarding)
+    super.init(options: options, slot: slot, receiver: .forwarding, walkedByChain: walkedByChain)
   }
 
   final override func forwardChange(isPrior: Bool, from object: AnyObject?) {

@@ -35,6 +35,24 @@ final class StoredChain<Value> {
     /// not observe), and the object the link held is then freed as soon
     /// as nothing holds it.
     let object: ((AnyObject) -> Unmanaged<AnyObject>?)?
+    /// Reports a read of the link's key on an object to this thread's
+    /// tracking scope, as the property's getter would.
+    let record: (AnyObject) -> Void
+
+    /// The object the link's property holds on `object`, retained, read
+    /// under the lock of `object`'s storage: a write of the key holds what
+    /// it replaced until it has taken that lock once after its store (see
+    /// ``_KeyValueObservationStorage/letLinkReadersFinish()``), so the
+    /// object read cannot be freed before it is retained.
+    @inline(__always)
+    func readObject(_ read: (AnyObject) -> Unmanaged<AnyObject>?, from object: AnyObject) -> Unmanaged<AnyObject>? {
+      guard let storage = storage(object) else { return read(object) }
+      return storage._withUnsafeGuaranteedRef { storage in
+        _ = storage.lockState()
+        defer { storage.unlockState() }
+        return read(object)
+      }
+    }
 
     /// Whether the link holds for `object`, and, with `expected`, whether
     /// `object` and the link's key are its entry at `index`.
@@ -61,14 +79,28 @@ final class StoredChain<Value> {
   }
 
   /// Walks from the link at `index` on, from `object`: not generic, so
-  /// that a walk asks the run time for no type.
-  @usableFromInline typealias Walker = (_ object: AnyObject, _ expected: RegisteredDependencies?, _ index: Int) -> WalkEnd
+  /// that a walk asks the run time for no type. With `reads`, it appends
+  /// each link it reads there, for a tracking scope (see
+  /// ``readRecording(from:)``).
+  @usableFromInline typealias Walker = (
+    _ object: AnyObject, _ expected: RegisteredDependencies?, _ index: Int, _ reads: UnsafeMutablePointer<[LinkRead]>?
+  ) -> WalkEnd
+
+  /// A key a walk read: the link's report of it, and the object.
+  @usableFromInline typealias LinkRead = (record: (AnyObject) -> Void, object: AnyObject)
 
   /// Walks from the first link: one closure calling the next link's, made
   /// once, so that a walk indexes no array and copies no link.
   @usableFromInline let walk: Walker
   /// Reads the last link's property, as the key path gives it.
   @usableFromInline let value: (AnyObject) -> Value
+  /// Whether the last link's property holds an object, which a walk then
+  /// reads under the lock of its storage, as it reads the other links.
+  let lastHoldsObject: Bool
+  /// The last link's storage, where a walk reads its value.
+  let lastStorage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
+  /// Reports a read of the last link's key.
+  let recordLast: (AnyObject) -> Void
   /// The value's `nil`, which a `nil` link gives (the value is optional
   /// past an optional link).
   @usableFromInline let none: Value?
@@ -101,7 +133,12 @@ final class StoredChain<Value> {
       let (handled, outcome) = _KeyValueStorageAccess.perform(.chainLink, on: linkType._$kvoKeys, slot: read.slot)
       guard handled, let storage = outcome.linkStorage, let accessors = outcome.accessors as? any ChainValueReading
       else { return nil }
-      links.append(Link(type: ObjectIdentifier(linkType), slot: read.slot, storage: storage, object: outcome.linkObject))
+      links.append(
+        Link(
+          type: ObjectIdentifier(linkType), slot: read.slot, storage: storage, object: outcome.linkObject,
+          record: accessRecorder(linkType, slot: read.slot)
+        )
+      )
       if !isLast {
         guard outcome.linkObject != nil, !pastOptionalLink || accessors.holdsOptional else { return nil }
         pastOptionalLink = pastOptionalLink || accessors.holdsOptional
@@ -113,30 +150,35 @@ final class StoredChain<Value> {
     }
     guard let value, let last = links.last, isChain(keyPath, of: linkKeyPaths, optional: pastOptionalLink)
     else { return nil }
-    var walk: Walker = { object, expected, index in
+    var walk: Walker = { object, expected, index, reads in
       guard last.holds(for: object, expected, at: index), dependencies(expected, endAt: index) else {
         return .mismatched
       }
+      reads?.pointee.append((last.record, object))
       return .reachedLast(Unmanaged.passRetained(object))
     }
     for link in links.dropLast().reversed() {
       guard let linkObject = link.object else { return nil }
       let next = walk
-      walk = { object, expected, index in
+      walk = { object, expected, index, reads in
         guard link.holds(for: object, expected, at: index) else { return .mismatched }
-        guard let held = linkObject(object) else {
+        reads?.pointee.append((link.record, object))
+        guard let held = link.readObject(linkObject, from: object) else {
           return dependencies(expected, endAt: index) ? .endedAtNil : .mismatched
         }
         // Where another thread may replace the link and free what it held:
         // the walk holds it until the rest of the walk is done.
         SchedulePoint.reach(.sharedRead)
-        let end = held._withUnsafeGuaranteedRef { next($0, expected, index + 1) }
+        let end = held._withUnsafeGuaranteedRef { next($0, expected, index + 1, reads) }
         held.release()
         return end
       }
     }
     self.walk = walk
     self.value = value
+    self.lastHoldsObject = last.object != nil
+    self.lastStorage = last.storage
+    self.recordLast = last.record
     self.lastType = last.type
     self.lastSlot = last.slot
     self.none = (Value.self as? any OptionalValue.Type)?.nilValue as? Value
@@ -156,16 +198,57 @@ final class StoredChain<Value> {
   /// dependencies of the last read), when an object or key on the way is
   /// not the one it lists: then the dependencies may have changed, and the
   /// caller reads the key path with tracking.
-  @inlinable
+  @usableFromInline
   func read(from root: AnyObject, matching expected: RegisteredDependencies?) -> (value: Value, reachedLast: Bool)? {
-    switch walk(root, expected, 0) {
+    finish(walk(root, expected, 0, nil))
+  }
+
+  /// The value read from `root`, link by link, as ``read(from:matching:)``
+  /// reads it without `expected`, each key read reported to this thread's
+  /// tracking scope as the key path's read would report it: how a chain
+  /// whose objects changed finds its dependencies, with no read of a link
+  /// outside its storage's lock. `nil` when an object on the way is not of
+  /// its link's class: nothing is reported then, and the caller reads the
+  /// key path.
+  func readRecording(from root: AnyObject) -> Value? {
+    var reads: [LinkRead] = []
+    guard let read = withUnsafeMutablePointer(to: &reads, { finish(walk(root, nil, 0, $0)) }) else { return nil }
+    for (record, object) in reads { record(object) }
+    return read.value
+  }
+
+  /// The value where a walk ended.
+  @inline(__always)
+  private func finish(_ end: WalkEnd) -> (value: Value, reachedLast: Bool)? {
+    switch end {
     case .reachedLast(let object):
       defer { object.release() }
-      return (object._withUnsafeGuaranteedRef { value($0) }, true)
+      return (object._withUnsafeGuaranteedRef { lastValue(of: $0) }, true)
     case .endedAtNil: return none.map { ($0, false) }
     case .mismatched: return nil
     }
   }
+
+  /// The last link's value on `object`: read under the lock of its storage
+  /// when it holds an object, as a link's is.
+  @inline(__always)
+  private func lastValue(of object: AnyObject) -> Value {
+    guard lastHoldsObject, let storage = lastStorage(object) else { return value(object) }
+    return storage._withUnsafeGuaranteedRef { storage in
+      _ = storage.lockState()
+      defer { storage.unlockState() }
+      return value(object)
+    }
+  }
+}
+
+/// Reports a read of `slot` on objects of `type` to this thread's tracking
+/// scope, as the property's getter does.
+private func accessRecorder(_ type: any KeyValueObservable.Type, slot: Int) -> (AnyObject) -> Void {
+  func recorder<Object: KeyValueObservable>(_: Object.Type) -> (AnyObject) -> Void {
+    { _KeyValueAccessTracking.record(unsafeDowncast($0, to: Object.self), slot: slot) }
+  }
+  return recorder(type)
 }
 
 /// What a chain asks of a property's storage (``_KeyValueTypedStorage``),

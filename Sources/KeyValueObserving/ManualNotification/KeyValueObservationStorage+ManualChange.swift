@@ -7,12 +7,23 @@ extension _KeyValueObservationStorage {
   /// value if a registration wants it (`oldValue` gives it) and sends the
   /// prior notifications. A will-change nested in a change of the same key
   /// on this thread only deepens it.
+  ///
+  /// `holdsReplacedLink`: whether the change, made by the library between
+  /// the will and the did (a `_modify` in place), holds the object a link
+  /// a chain walks held at the will until the did (see
+  /// ``letLinkReadersFinish()``). A will and a did the class writes itself
+  /// hold nothing: that would keep the object alive across the class's
+  /// own code, so that a `weak` link would not lose it there.
   func willChange<Object: KeyValueObservable, Value>(
     _ object: Object,
     slot: Int,
+    holdsReplacedLink: Bool = false,
     oldValue: (Object) -> Value
   ) {
-    willChange(object, slot: slot, shape: .setting, newValue: nil, oldValue: oldValue, value: oldValue)
+    willChange(
+      object, slot: slot, shape: .setting, newValue: nil, holdsReplacedLink: holdsReplacedLink,
+      oldValue: oldValue, value: oldValue
+    )
   }
 
   /// Opens a manual change of `slot` shaped `shape`: reads the old value
@@ -29,6 +40,7 @@ extension _KeyValueObservationStorage {
     slot: Int,
     shape: ChangeShape,
     newValue: Value?,
+    holdsReplacedLink: Bool = false,
     oldValue: (Object) -> Value,
     value: (Object) -> Value
   ) {
@@ -54,6 +66,11 @@ extension _KeyValueObservationStorage {
     let old = snapshot?.oldValue(of: shape) { oldValue(object) }
     let new = snapshot?.newValue(of: shape) { newValue }
     let change = ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
+    // A link a chain walks: the object it holds now stays held until the
+    // did (KeyValueObservationStorage+LinkReaders.swift).
+    if holdsReplacedLink, snapshot?.isWalkedByChain == true, ObjectLink(Value.self) != nil {
+      change.replaced = oldValue(object)
+    }
     openManualChange(change)
     guard let snapshot, snapshot.hasPrior else { return }
     guard shape.kind != .setting else {
@@ -99,6 +116,11 @@ extension _KeyValueObservationStorage {
     _KeyValueChangeNesting.close(change)
     openChanges.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
+    defer {
+      if change.replaced != nil {
+        withExtendedLifetime(change) { letLinkReadersFinish() }
+      }
+    }
     guard !change.folded else {
       let new = snapshot.newValue(of: .setting) { value(object) }
       notify(snapshot, shape: .setting, isPrior: false, oldValue: change.valueBefore, newValue: new, from: object)
@@ -148,7 +170,7 @@ extension _KeyValueObservationStorage {
       object._$kvoObservationEvent(.willSet, slot: slot)
       return
     }
-    willChange(object, slot: slot, oldValue: get)
+    willChange(object, slot: slot, holdsReplacedLink: true, oldValue: get)
   }
 
   /// Closes the change ``willModify(_:slot:get:)`` opened.
@@ -189,6 +211,10 @@ final class ManualChange<Value>: PendingChange {
   /// The whole value before the change, for a folded one's setting; read
   /// only when a registration asked for `.old`.
   @exclusivity(unchecked) var valueBefore: Value?
+  /// The object a link held at the will, when a chain walks the key: held
+  /// until the did has let the walks finish (see
+  /// ``_KeyValueObservationStorage/letLinkReadersFinish()``).
+  @exclusivity(unchecked) var replaced: Value?
 
   init(
     storage: _KeyValueObservationStorage,

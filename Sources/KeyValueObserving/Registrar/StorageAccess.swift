@@ -105,12 +105,13 @@ public struct _KeyValueStorageAccess {
       // bridging). An optional class-bound existential carries a witness
       // table too, and is left to the key path.
       let get = storage.get
-      if Value.self is AnyObject.Type, MemoryLayout<Value>.size == MemoryLayout<AnyObject>.size {
+      switch ObjectLink(Value.self) {
+      case .object:
         outcome.pointee.linkObject = { Unmanaged.passRetained(unsafeBitCast(get($0), to: AnyObject.self)) }
-      } else if let optional = Value.self as? any OptionalValue.Type, optional.wrappedType is AnyObject.Type,
-        MemoryLayout<Value>.size == MemoryLayout<AnyObject?>.size
-      {
+      case .optionalObject:
         outcome.pointee.linkObject = { unsafeBitCast(get($0), to: AnyObject?.self).map(Unmanaged.passRetained) }
+      case nil:
+        break
       }
     case .assign(let object, let value, let slot):
       object._withUnsafeGuaranteedRef { assign(value, to: $0, slot: slot, through: storage) }

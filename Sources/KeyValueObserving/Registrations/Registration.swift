@@ -14,8 +14,9 @@ public class _KeyValueRegistration: @unchecked Sendable {
   // atomic, `indexInSlot`, which only the owning storage's lock guards, and
   // `site`, written before the registration is listed.
 
-  /// The options it asked for (the low five bits) and how a change reaches
-  /// it (the two above): one byte, so that with the slot and the position
+  /// The options it asked for (the low five bits), how a change reaches
+  /// it (the two above) and whether a chain's walk reads its key (the top
+  /// bit, ``walkedByChain``): one byte, so that with the slot and the position
   /// the registration's own fields take eight bytes, and a closure's
   /// registration is a 40-byte allocation — 48 bytes of heap, not 64.
   @usableFromInline let bits: UInt8
@@ -43,14 +44,25 @@ public class _KeyValueRegistration: @unchecked Sendable {
   @inlinable
   final var receiver: _KeyValueReceiver {
     // The enum's cases are stored as their raw values, 0 to 3.
-    unsafeBitCast(bits >> 5, to: _KeyValueReceiver.self)
+    unsafeBitCast(bits >> 5 & 0b11, to: _KeyValueReceiver.self)
   }
 
   /// Whether a change calls its closure directly (its ``receiver`` is
   /// `.handler`): one comparison of the byte, where asking ``receiver``
   /// let the optimiser switch over every case through a table.
   @inlinable
-  final var callsHandler: Bool { bits >> 5 == _KeyValueReceiver.handler.rawValue }
+  final var callsHandler: Bool { bits & 0x60 == _KeyValueReceiver.handler.rawValue << 5 }
+
+  /// Whether a chain's walk reads the key from other threads, under the
+  /// lock of the key's storage: then each write of the key holds what it
+  /// replaced until it has taken that lock once after its store (see
+  /// ``_KeyValueObservationStorage/letLinkReadersFinish()``).
+  @inlinable
+  final var walkedByChain: Bool { bits & Self.walkedByChainBit != 0 }
+
+  /// The bit of ``bits`` that says ``walkedByChain``.
+  @inlinable
+  static var walkedByChainBit: UInt8 { 0x80 }
 
   /// The key it observes.
   @inlinable
@@ -65,12 +77,13 @@ public class _KeyValueRegistration: @unchecked Sendable {
   static let keyPathSlot = -1
 
   @usableFromInline
-  init(options: KeyValueObservingOptions, slot: Int, receiver: _KeyValueReceiver = .typed) {
+  init(options: KeyValueObservingOptions, slot: Int, receiver: _KeyValueReceiver = .typed, walkedByChain: Bool = false) {
     precondition(
       Int16(exactly: slot) != nil,
       "KeyValueObserving: slot \(slot) is out of range; a class and its superclasses may have at most 32,767 observable properties"
     )
     self.bits = UInt8(truncatingIfNeeded: options.rawValue) & 0x1F | receiver.rawValue << 5
+      | (walkedByChain ? Self.walkedByChainBit : 0)
     self.slotNumber = Int16(truncatingIfNeeded: slot)
   }
 

@@ -10,12 +10,15 @@ struct RegistrationListHeader {
   var oldValueCount: Int32 = 0
   var newValueCount: Int32 = 0
   var priorCount: Int32 = 0
+  /// How many live registrations a chain's walk reads the key for.
+  var walkedCount: Int32 = 0
   /// Whether a change took a snapshot of the list since it was last known
   /// to be unread.
   var isShared = false
 
   /// The `.old`, `.new` and `.prior` bits of the options some live
-  /// registration asked for.
+  /// registration asked for, and the walked-by-chain bit if some live
+  /// registration has it.
   var wantedOptions: UInt8 {
     // Bits, not an option set's array literal, which an unoptimised build
     // would make on every change.
@@ -23,12 +26,15 @@ struct RegistrationListHeader {
     if oldValueCount > 0 { bits |= KeyValueObservingOptions.old.rawValue }
     if newValueCount > 0 { bits |= KeyValueObservingOptions.new.rawValue }
     if priorCount > 0 { bits |= KeyValueObservingOptions.prior.rawValue }
+    if walkedCount > 0 { bits |= Int(_KeyValueRegistration.walkedByChainBit) }
     return UInt8(bits)
   }
 
-  /// Counts a registration with `options` in (`delta` 1) or out (-1).
-  mutating func tally(_ options: KeyValueObservingOptions, by delta: Int32) {
+  /// Counts `registration` in (`delta` 1) or out (-1).
+  mutating func tally(_ registration: _KeyValueRegistration, by delta: Int32) {
+    let options = registration.options
     liveCount += delta
+    if registration.walkedByChain { walkedCount += delta }
     if options.contains(.old) { oldValueCount += delta }
     if options.contains(.new) { newValueCount += delta }
     if options.contains(.prior) { priorCount += delta }

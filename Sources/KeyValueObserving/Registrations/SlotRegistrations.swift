@@ -123,7 +123,7 @@ struct SlotRegistrations {
       list.withUnsafeMutablePointers { header, elements in
         elements.initialize(to: first)
         header.pointee.count = 1
-        header.pointee.tally(first.options, by: 1)
+        header.pointee.tally(first, by: 1)
       }
       Self.retire(first, busy: busy, retired: &retired)
       held = .list(list)
@@ -133,14 +133,13 @@ struct SlotRegistrations {
     withList { list in
       let used = list.used
       Self.makeWritable(&list, minimumCapacity: used + 1, busy: busy, retired: &retired)
-      let options = registration._withUnsafeGuaranteedRef { registration in
+      registration._withUnsafeGuaranteedRef { registration in
         registration.indexInSlot = Int32(used)
-        return registration.options
+        list.withUnsafeMutablePointerToHeader { $0.pointee.tally(registration, by: 1) }
       }
       list.withUnsafeMutablePointers { header, elements in
         (elements + used).initialize(to: registration.takeRetainedValue())
         header.pointee.count = Int32(used + 1)
-        header.pointee.tally(options, by: 1)
       }
     }
   }
@@ -203,7 +202,7 @@ struct SlotRegistrations {
     busy: Bool,
     retired: inout [AnyObject]
   ) -> Unmanaged<_KeyValueRegistration>? {
-    let (index, options) = registration._withUnsafeGuaranteedRef { (Int($0.indexInSlot), $0.options) }
+    let index = registration._withUnsafeGuaranteedRef { Int($0.indexInSlot) }
     let used = list.used
     guard index >= 0, index < used, list.address(at: index) == registration.toOpaque() else { return nil }
     makeWritable(&list, minimumCapacity: used, busy: busy, retired: &retired)
@@ -219,7 +218,7 @@ struct SlotRegistrations {
     }
     registration._withUnsafeGuaranteedRef { $0.indexInSlot = -1 }
     let liveCount = list.withUnsafeMutablePointerToHeader { header in
-      header.pointee.tally(options, by: -1)
+      registration._withUnsafeGuaranteedRef { header.pointee.tally($0, by: -1) }
       // Keep the buffer when it empties: a key observed twice is likely
       // observed again.
       if header.pointee.liveCount == 0 { header.pointee.count = 0 }
