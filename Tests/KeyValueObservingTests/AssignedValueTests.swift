@@ -16,8 +16,10 @@ final class WeakNodeHolder {
 
 /// Writes its slot's key again when it is released: the old value's
 /// release runs user code between an assignment and its notification.
+/// Observable, so that `\ItemSlot.item?.name` is a chain that walks `item`.
+@KeyValueObservable
 final class RewritingItem {
-  let name: String
+  var name: String
   let slot: ItemSlot?
   init(_ name: String, slot: ItemSlot?) {
     self.name = name
@@ -51,19 +53,23 @@ struct AssignedValueTests {
     _ = token
   }
 
-  @Test("the old value's deinit writes the key again: the last notification carries the final value", arguments: [
-    KeyValueObservingOptions.new, [.new, .prior],
-  ])
-  func oldValueRewritesTheKey(options: KeyValueObservingOptions) {
+  @Test(
+    "the old value's deinit writes the key again: the last notification carries the final value",
+    arguments: [KeyValueObservingOptions.new, [.new, .prior]], [false, true]
+  )
+  func oldValueRewritesTheKey(options: KeyValueObservingOptions, walkedByChain: Bool) {
     let slot = ItemSlot()
     slot.item = RewritingItem("a", slot: slot)
     let seen = Recorder<String>()
     let token = slot.observe(\.item, options: options) { _, change in
       if !change.isPrior { seen.append(change.newValue!?.name ?? "nil") }
     }
+    // A chain through the key: its write holds the old value for the
+    // chain's walks, and must let go before it reads the new one.
+    let chain = walkedByChain ? slot.observe(\.item?.name, options: .new) { _, _ in } : nil
     slot.item = RewritingItem("b", slot: nil)
     #expect(slot.item?.name == "replacement")
     #expect(seen.elements.last == "replacement")
-    _ = token
+    withExtendedLifetime((token, chain)) {}
   }
 }

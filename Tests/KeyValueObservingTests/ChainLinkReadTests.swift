@@ -51,8 +51,8 @@ struct ChainLinkReadTests {
     let handed = UncheckedSendable(root)
     onNewThread {
       if inPlace {
-        // Through the property's `_modify`: the assignment inside releases
-        // the old object.
+        // Through the property's `_modify`, whose assignments inside
+        // replace the old object.
         assignFreshNode(to: &handed.value.link)
       } else {
         handed.value.link = ChainNode(a: 2)
@@ -69,6 +69,82 @@ struct ChainLinkReadTests {
     storage.unlockState()
     writer.wait()
     #expect(replaced == nil, "the write kept the replaced object after the lock")
+    withExtendedLifetime((chain, prior)) {}
+  }
+
+  @Test("a prior callback's write of the link folds into the change: the outer store holds what it replaces")
+  func priorCallbackRewriteIsHeld() throws {
+    let root = ChainNode(link: ChainNode(a: 1))
+    let chain = root.observe(\.link?.a, options: .new) { _, _ in }
+    let storage = try #require(root._$kvoObservedStorage).takeUnretainedValue()
+    let interim = WeakBox<ChainNode>()
+    let beforeStore = DispatchSemaphore(value: 0)
+    let lockHeld = DispatchSemaphore(value: 0)
+    let prior = root.observe(\.link, options: .prior) { object, change in
+      guard change.isPrior, !interim.wasSet else { return }
+      let node = ChainNode(a: 9)
+      interim.object = node
+      // Folds into the change under way; the outer store replaces it.
+      object.link = node
+      beforeStore.signal()
+      lockHeld.wait()
+    }
+    let writer = FinishFlag()
+    let handed = UncheckedSendable(root)
+    onNewThread {
+      handed.value.link = ChainNode(a: 2)
+      writer.finish()
+    }
+    beforeStore.wait()
+    _ = storage.lockState()
+    lockHeld.signal()
+    while !storage.lockHasWaiter && !writer.isFinished { sched_yield() }
+    #expect(storage.lockHasWaiter, "the writer never waited for the lock")
+    #expect(interim.object != nil, "the outer store freed the prior callback's object while a walk could read it")
+    storage.unlockState()
+    writer.wait()
+    #expect(interim.object == nil)
+    withExtendedLifetime((chain, prior)) {}
+  }
+
+  @Test("a write in place inside a prior callback of the link's own change holds what it replaces")
+  func inPlaceWriteInPriorCallbackIsHeld() throws {
+    let root = ChainNode()
+    weak var original: ChainNode?
+    do {
+      let node = ChainNode(a: 1)
+      root.link = node
+      original = node
+    }
+    let chain = root.observe(\.link?.a, options: .new) { _, _ in }
+    let storage = try #require(root._$kvoObservedStorage).takeUnretainedValue()
+    let inCallback = DispatchSemaphore(value: 0)
+    let lockHeld = DispatchSemaphore(value: 0)
+    let interim = WeakBox<ChainNode>()
+    let prior = root.observe(\.link, options: .prior) { object, change in
+      guard change.isPrior, !interim.wasSet else { return }
+      inCallback.signal()
+      lockHeld.wait()
+      // Folds into the change under way, through `_modify`; the outer
+      // store then replaces what it stored.
+      assignInPlace(&object.link, recordingIn: interim)
+    }
+    let writer = FinishFlag()
+    let handed = UncheckedSendable(root)
+    onNewThread {
+      handed.value.link = ChainNode(a: 3)
+      writer.finish()
+    }
+    inCallback.wait()
+    _ = storage.lockState()
+    lockHeld.signal()
+    while !storage.lockHasWaiter && !writer.isFinished { sched_yield() }
+    #expect(storage.lockHasWaiter, "the writer never waited for the lock")
+    #expect(original != nil, "the write in place freed the link's object while a walk could read it")
+    #expect(interim.object != nil, "a store freed the callback's object while a walk could read it")
+    storage.unlockState()
+    writer.wait()
+    #expect(original == nil && interim.object == nil)
     withExtendedLifetime((chain, prior)) {}
   }
 
@@ -113,9 +189,19 @@ struct ChainLinkReadTests {
   }
 }
 
-/// Assigns a new node to `link`, in place.
+/// Assigns new nodes to `link` twice in one access, as code given
+/// `&node.link` may: the first must never be freed unheld.
 private func assignFreshNode(to link: inout ChainNode?) {
+  link = ChainNode(a: 5)
   link = ChainNode(a: 2)
+}
+
+/// Assigns a new node to `link` in one access, keeping a weak reference
+/// to it in `box`.
+private func assignInPlace(_ link: inout ChainNode?, recordingIn box: WeakBox<ChainNode>) {
+  let node = ChainNode(a: 9)
+  box.object = node
+  link = node
 }
 
 /// Whether the lock's word shows a waiting thread (``LockWord``'s three
@@ -147,6 +233,15 @@ extension SlotRegistrations {
     defer { snapshot.holder.release() }
     return snapshot.isWalkedByChain
   }
+}
+
+/// A weak reference that two threads, ordered by semaphores, touch.
+private final class WeakBox<Object: AnyObject>: @unchecked Sendable {
+  weak var object: Object? {
+    didSet { wasSet = true }
+  }
+  /// Whether `object` was ever set.
+  private(set) var wasSet = false
 }
 
 /// Set once by another thread when it is done; waited for by the test.

@@ -47,14 +47,21 @@ public enum _KeyValueChangeNesting {
     @usableFromInline var outer: UnsafeMutablePointer<Frame>?
     @usableFromInline var inner: UnsafeMutablePointer<Frame>?
     @usableFromInline let pending: Unmanaged<PendingChange>?
+    /// Whether the key is a link a chain walks: a write folding into the
+    /// change holds what it replaces, so it is not made in place (see
+    /// `Unmanaged.modifiesInPlace(slot:)`).
+    @usableFromInline var holdsReplacedLinks: Bool
 
     @usableFromInline
-    init(owner: ObjectIdentifier, slot: Int, pending: Unmanaged<PendingChange>? = nil) {
+    init(
+      owner: ObjectIdentifier, slot: Int, pending: Unmanaged<PendingChange>? = nil, holdsReplacedLinks: Bool = false
+    ) {
       self.owner = owner
       self.slot = slot
       self.outer = nil
       self.inner = nil
       self.pending = pending
+      self.holdsReplacedLinks = holdsReplacedLinks
     }
   }
 
@@ -69,6 +76,7 @@ public enum _KeyValueChangeNesting {
   static func withChange<Result>(
     of storage: _KeyValueObservationStorage,
     slot: Int,
+    holdsReplacedLinks: Bool,
     _ body: () -> Result
   ) -> Result? {
     let owner = ObjectIdentifier(storage)
@@ -76,7 +84,7 @@ public enum _KeyValueChangeNesting {
       noteFold(of: owner, slot: slot)
       return nil
     }
-    var frame = Frame(owner: owner, slot: slot)
+    var frame = Frame(owner: owner, slot: slot, holdsReplacedLinks: holdsReplacedLinks)
     // Unprotected: the frame is a record linked into the thread's list,
     // not a buffer anything writes past. A protected one gave every
     // function this is inlined into, the observed setter among them, a

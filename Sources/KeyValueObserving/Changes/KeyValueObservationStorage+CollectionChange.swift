@@ -119,7 +119,10 @@ extension _KeyValueObservationStorage {
       readingBefore: snapshot.wantsOldValue && !keepsBefore,
       readBefore: { before = value(object) }
     ) {
-      made = changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change)
+      // A collection is no link a chain walks.
+      made = changeInNesting(
+        object, slot: slot, snapshot, shape: shape, oldValue: old, holdsReplacedLinks: false, change: change
+      )
     }
     guard made else {
       endChange(snapshot)

@@ -9,8 +9,11 @@
 // the link owner's storage:
 //
 // - the walk loads and retains under the lock;
-// - the write holds the replaced object from before its store until it has
-//   taken that lock once after the store.
+// - each store holds the object it replaces from just before the store
+//   until it has taken that lock once after it, and lets go before the
+//   change reads its new value (`makeChange`). A store folding into the
+//   change (a prior callback's, a `didSet`'s) is a setter's too: a link is
+//   never modified in place, its `_modify` assigns a copy back.
 //
 // A walk that took the lock before the write did has retained the object
 // while the write still held it. One that takes it after reads the new

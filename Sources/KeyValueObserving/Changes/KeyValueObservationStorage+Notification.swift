@@ -165,22 +165,28 @@ extension _KeyValueObservationStorage {
       return nil
     }
     old = snapshot.oldValue(of: shape) { oldValue(object) }
-    // A link a chain walks: the object it held stays held until the walks
-    // that may have read it are done (KeyValueObservationStorage+LinkReaders.swift).
-    let replaced = snapshot.isWalkedByChain && !_isPOD(Value.self) && ObjectLink(Value.self) != nil ? oldValue(object) : nil
-    let made: Bool
-    if snapshot.hasPrior || mayNest || snapshot.objectHasOpenChanges {
-      made = changeInNesting(object, slot: slot, snapshot, shape: shape, oldValue: old, change: change)
-    } else {
+    // A link a chain walks: each store, a prior callback's or a `didSet`'s
+    // folding into this one included, holds the object it replaces until
+    // the walks that may have read it are done, and lets go before the
+    // new value is read (KeyValueObservationStorage+LinkReaders.swift).
+    let holdsReplacedLinks = snapshot.isWalkedByChain && !_isPOD(Value.self) && ObjectLink(Value.self) != nil
+    func store(_ object: Object) {
+      guard holdsReplacedLinks else { return change(object) }
+      let replaced = oldValue(object)
       change(object)
-      made = true
-    }
-    if let replaced {
       withExtendedLifetime(replaced) { letLinkReadersFinish() }
     }
-    guard made else {
-      endChange(snapshot)
-      return nil
+    if snapshot.hasPrior || mayNest || snapshot.objectHasOpenChanges {
+      guard
+        changeInNesting(
+          object, slot: slot, snapshot, shape: shape, oldValue: old, holdsReplacedLinks: holdsReplacedLinks, change: store
+        )
+      else {
+        endChange(snapshot)
+        return nil
+      }
+    } else {
+      store(object)
     }
     new = snapshot.newValue(of: shape) { newValue(object) }
     return snapshot
@@ -206,11 +212,14 @@ extension _KeyValueObservationStorage {
     _ snapshot: ChangeSnapshot,
     shape: ChangeShape,
     oldValue: Value?,
+    holdsReplacedLinks: Bool,
     change: (Object) -> Void
   ) -> Bool {
     countOpenChange(1)
     defer { countOpenChange(-1) }
-    let changed: Void? = _KeyValueChangeNesting.withChange(of: self, slot: slot) {
+    let changed: Void? = _KeyValueChangeNesting.withChange(
+      of: self, slot: slot, holdsReplacedLinks: holdsReplacedLinks
+    ) {
       if snapshot.hasPrior {
         notify(snapshot, shape: shape, isPrior: true, oldValue: oldValue, newValue: nil, from: object)
       }

@@ -99,8 +99,6 @@ final class StoredChain<Value> {
   let lastHoldsObject: Bool
   /// The last link's storage, where a walk reads its value.
   let lastStorage: (AnyObject) -> Unmanaged<_KeyValueObservationStorage>?
-  /// Reports a read of the last link's key.
-  let recordLast: (AnyObject) -> Void
   /// The value's `nil`, which a `nil` link gives (the value is optional
   /// past an optional link).
   @usableFromInline let none: Value?
@@ -178,7 +176,6 @@ final class StoredChain<Value> {
     self.value = value
     self.lastHoldsObject = last.object != nil
     self.lastStorage = last.storage
-    self.recordLast = last.record
     self.lastType = last.type
     self.lastSlot = last.slot
     self.none = (Value.self as? any OptionalValue.Type)?.nilValue as? Value

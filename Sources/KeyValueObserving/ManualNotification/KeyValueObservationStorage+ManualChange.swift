@@ -7,23 +7,12 @@ extension _KeyValueObservationStorage {
   /// value if a registration wants it (`oldValue` gives it) and sends the
   /// prior notifications. A will-change nested in a change of the same key
   /// on this thread only deepens it.
-  ///
-  /// `holdsReplacedLink`: whether the change, made by the library between
-  /// the will and the did (a `_modify` in place), holds the object a link
-  /// a chain walks held at the will until the did (see
-  /// ``letLinkReadersFinish()``). A will and a did the class writes itself
-  /// hold nothing: that would keep the object alive across the class's
-  /// own code, so that a `weak` link would not lose it there.
   func willChange<Object: KeyValueObservable, Value>(
     _ object: Object,
     slot: Int,
-    holdsReplacedLink: Bool = false,
     oldValue: (Object) -> Value
   ) {
-    willChange(
-      object, slot: slot, shape: .setting, newValue: nil, holdsReplacedLink: holdsReplacedLink,
-      oldValue: oldValue, value: oldValue
-    )
+    willChange(object, slot: slot, shape: .setting, newValue: nil, oldValue: oldValue, value: oldValue)
   }
 
   /// Opens a manual change of `slot` shaped `shape`: reads the old value
@@ -40,7 +29,6 @@ extension _KeyValueObservationStorage {
     slot: Int,
     shape: ChangeShape,
     newValue: Value?,
-    holdsReplacedLink: Bool = false,
     oldValue: (Object) -> Value,
     value: (Object) -> Value
   ) {
@@ -55,9 +43,11 @@ extension _KeyValueObservationStorage {
         (pending.takeUnretainedValue() as? ManualChange<Value>)?.depth += 1
       } else {
         // Inside a setter's change of the same key: that change notifies.
-        openManualChange(
-          ManualChange<Value>(storage: self, slot: slot, shape: shape, registrations: nil, oldValue: nil, newValue: nil)
+        let nested = ManualChange<Value>(
+          storage: self, slot: slot, shape: shape, registrations: nil, oldValue: nil, newValue: nil
         )
+        nested.frame.pointee.holdsReplacedLinks = frame.pointee.holdsReplacedLinks
+        openManualChange(nested)
       }
       return
     }
@@ -66,10 +56,10 @@ extension _KeyValueObservationStorage {
     let old = snapshot?.oldValue(of: shape) { oldValue(object) }
     let new = snapshot?.newValue(of: shape) { newValue }
     let change = ManualChange(storage: self, slot: slot, shape: shape, registrations: lasting, oldValue: old, newValue: new)
-    // A link a chain walks: the object it holds now stays held until the
-    // did (KeyValueObservationStorage+LinkReaders.swift).
-    if holdsReplacedLink, snapshot?.isWalkedByChain == true, ObjectLink(Value.self) != nil {
-      change.replaced = oldValue(object)
+    // A link a chain walks: a `_modify` inside the change assigns through
+    // the setter, which holds what it replaces (see `Frame.holdsReplacedLinks`).
+    if snapshot?.isWalkedByChain == true, ObjectLink(Value.self) != nil {
+      change.frame.pointee.holdsReplacedLinks = true
     }
     openManualChange(change)
     guard let snapshot, snapshot.hasPrior else { return }
@@ -116,11 +106,6 @@ extension _KeyValueObservationStorage {
     _KeyValueChangeNesting.close(change)
     openChanges.subtract(1, ordering: .relaxed)
     guard let snapshot = change.registrations?.snapshot else { return true }
-    defer {
-      if change.replaced != nil {
-        withExtendedLifetime(change) { letLinkReadersFinish() }
-      }
-    }
     guard !change.folded else {
       let new = snapshot.newValue(of: .setting) { value(object) }
       notify(snapshot, shape: .setting, isPrior: false, oldValue: change.valueBefore, newValue: new, from: object)
@@ -170,7 +155,7 @@ extension _KeyValueObservationStorage {
       object._$kvoObservationEvent(.willSet, slot: slot)
       return
     }
-    willChange(object, slot: slot, holdsReplacedLink: true, oldValue: get)
+    willChange(object, slot: slot, oldValue: get)
   }
 
   /// Closes the change ``willModify(_:slot:get:)`` opened.
@@ -211,10 +196,6 @@ final class ManualChange<Value>: PendingChange {
   /// The whole value before the change, for a folded one's setting; read
   /// only when a registration asked for `.old`.
   @exclusivity(unchecked) var valueBefore: Value?
-  /// The object a link held at the will, when a chain walks the key: held
-  /// until the did has let the walks finish (see
-  /// ``_KeyValueObservationStorage/letLinkReadersFinish()``).
-  @exclusivity(unchecked) var replaced: Value?
 
   init(
     storage: _KeyValueObservationStorage,

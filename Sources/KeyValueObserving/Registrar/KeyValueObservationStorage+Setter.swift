@@ -83,7 +83,10 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
       guard storage.isObserved(slot: slot) else { return true }
       guard storage.notifiesAutomatically(slot: slot) else { return true }
       let owner = ObjectIdentifier(storage)
-      guard storage.openChanges.load(ordering: .relaxed) != 0, _KeyValueChangeNesting.find(owner, slot: slot) != nil
+      // Not a link a chain walks: a write of one holds what it replaces,
+      // through the setter.
+      guard storage.openChanges.load(ordering: .relaxed) != 0,
+        let frame = _KeyValueChangeNesting.find(owner, slot: slot), !frame.pointee.holdsReplacedLinks
       else { return false }
       // The mutation folds into the change under way.
       _KeyValueChangeNesting.noteFold(of: owner, slot: slot)

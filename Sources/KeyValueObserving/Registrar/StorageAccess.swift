@@ -116,7 +116,10 @@ public struct _KeyValueStorageAccess {
     case .assign(let object, let value, let slot):
       object._withUnsafeGuaranteedRef { assign(value, to: $0, slot: slot, through: storage) }
     case .willModify(let object, let observed, let slot):
-      guard !_isPOD(Value.self) else { break }
+      // A plain value copies as cheaply as it moves; an object's reference
+      // is assigned back through the setter, which holds what it replaces
+      // for a chain's walks (KeyValueObservationStorage+LinkReaders.swift).
+      guard !_isPOD(Value.self), ObjectLink(Value.self) == nil else { break }
       outcome.pointee.modifiesInPlace = true
       let object = table.classFunctions.observable(object.takeUnretainedValue())
       observed._withUnsafeGuaranteedRef { $0.willModify(object, slot: slot, get: storage.get) }
