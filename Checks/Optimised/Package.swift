@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 // The optimised run: the tests of callbacks that change registrations (the
-// model-based sequences and their regression tests, through the symbolic
-// links in `Tests/OptimisedTests/`), built in release as a client builds the
+// model-based sequences and their regression tests) and the racing windows
+// (two real threads at each of the schedule explorer's windows), through the
+// symbolic links in `Tests/OptimisedTests/`, built in release as a client builds the
 // library. A package of its own so that `swift test -c release` builds
 // swift-syntax once, for the macro, where the main package's test targets
 // would build it a second time for the expansion tests. `.ci/run` runs it
