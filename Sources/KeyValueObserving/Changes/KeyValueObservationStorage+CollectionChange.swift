@@ -121,7 +121,8 @@ extension _KeyValueObservationStorage {
     ) {
       // A collection is no link a chain walks.
       made = changeInNesting(
-        object, slot: slot, snapshot, shape: shape, oldValue: old, holdsReplacedLinks: false, change: change
+        object, slot: slot, snapshot, shape: shape, oldValue: old, holdsReplacedLink: false,
+        readingReplaced: value, change: change
       )
     }
     guard made else {

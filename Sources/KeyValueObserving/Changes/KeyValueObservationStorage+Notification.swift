@@ -170,23 +170,18 @@ extension _KeyValueObservationStorage {
     // the walks that may have read it are done, and lets go before the
     // new value is read (KeyValueObservationStorage+LinkReaders.swift).
     let holdsReplacedLinks = snapshot.isWalkedByChain && !_isPOD(Value.self) && ObjectLink(Value.self) != nil
-    func store(_ object: Object) {
-      guard holdsReplacedLinks else { return change(object) }
-      let replaced = oldValue(object)
-      change(object)
-      withExtendedLifetime(replaced) { letLinkReadersFinish() }
-    }
     if snapshot.hasPrior || mayNest || snapshot.objectHasOpenChanges {
       guard
         changeInNesting(
-          object, slot: slot, snapshot, shape: shape, oldValue: old, holdsReplacedLinks: holdsReplacedLinks, change: store
+          object, slot: slot, snapshot, shape: shape, oldValue: old,
+          holdsReplacedLink: holdsReplacedLinks, readingReplaced: oldValue, change: change
         )
       else {
         endChange(snapshot)
         return nil
       }
     } else {
-      store(object)
+      store(object, holdsReplacedLink: holdsReplacedLinks, readingReplaced: oldValue, change: change)
     }
     new = snapshot.newValue(of: shape) { newValue(object) }
     return snapshot
@@ -212,24 +207,43 @@ extension _KeyValueObservationStorage {
     _ snapshot: ChangeSnapshot,
     shape: ChangeShape,
     oldValue: Value?,
-    holdsReplacedLinks: Bool,
+    holdsReplacedLink: Bool,
+    readingReplaced replaced: (Object) -> Value,
     change: (Object) -> Void
   ) -> Bool {
     countOpenChange(1)
     defer { countOpenChange(-1) }
     let changed: Void? = _KeyValueChangeNesting.withChange(
-      of: self, slot: slot, holdsReplacedLinks: holdsReplacedLinks
+      of: self, slot: slot, holdsReplacedLinks: holdsReplacedLink
     ) {
       if snapshot.hasPrior {
         notify(snapshot, shape: shape, isPrior: true, oldValue: oldValue, newValue: nil, from: object)
       }
-      change(object)
+      store(object, holdsReplacedLink: holdsReplacedLink, readingReplaced: replaced, change: change)
     }
     guard changed != nil else {
-      change(object)
+      store(object, holdsReplacedLink: holdsReplacedLink, readingReplaced: replaced, change: change)
       return false
     }
     return true
+  }
+
+  /// Makes the store of a change (`change`). When `holdsReplacedLink`, the
+  /// key is a link a chain walks: the store holds the value `replaced`
+  /// reads, what it replaces, until the walks that may have read it are
+  /// done, and lets go before the change reads its new value
+  /// (KeyValueObservationStorage+LinkReaders.swift).
+  @inlinable @inline(__always)
+  func store<Object: AnyObject, Value>(
+    _ object: Object,
+    holdsReplacedLink: Bool,
+    readingReplaced replaced: (Object) -> Value,
+    change: (Object) -> Void
+  ) {
+    guard holdsReplacedLink else { return change(object) }
+    let held = replaced(object)
+    change(object)
+    withExtendedLifetime(held) { letLinkReadersFinish() }
   }
 
   /// Sends the notifications of one change, shaped `shape`, to the live
