@@ -6,6 +6,7 @@
 
 #if defined(__linux__)
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <stddef.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -96,4 +97,19 @@ void kvo_futex_wait(const uint32_t *word, uint32_t expected) {
 void kvo_futex_wake_one(const uint32_t *word) {
   syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
+#endif
+
+#if defined(__linux__)
+bool kvo_register_heavy_fence(void) {
+  long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  if (commands < 0 || !(commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return false;
+  return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+void kvo_heavy_fence(void) {
+  syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+}
+#else
+bool kvo_register_heavy_fence(void) { return false; }
+void kvo_heavy_fence(void) {}
 #endif

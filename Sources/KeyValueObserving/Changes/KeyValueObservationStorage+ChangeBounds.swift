@@ -55,10 +55,17 @@ extension _KeyValueObservationStorage {
       snapshot.holder.release()
       return
     }
-    // Sequentially consistent, both: a thread retiring a list meanwhile
-    // sets the other flag, then reads this one (see `mutating`), so one of
-    // the two threads sees the other's store and releases the list.
-    record.store(false, ordering: .sequentiallyConsistent)
+    // A thread retiring a list meanwhile sets the other flag, then reads
+    // this one (see `mutating`): with a full barrier on each side, one of
+    // the two sees the other's store and releases the list. The retiring
+    // side, the rare one, makes this side's (`AsymmetricFence`), unless the
+    // kernel has no such barrier: then the store is sequentially consistent.
+    if fencesAsymmetrically {
+      record.store(false, ordering: .releasing)
+      AsymmetricFence.light()
+    } else {
+      record.store(false, ordering: .sequentiallyConsistent)
+    }
     if hasRetiredListsNow {
       releaseRetiredLists()
     }

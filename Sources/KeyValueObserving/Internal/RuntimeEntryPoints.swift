@@ -1,9 +1,9 @@
 // The functions the runtime calls that the standard library does not
 // offer, defined in the `KeyValueObservingShims` C target (whose header
 // says what each is for): four of the Swift runtime's own entry points, the
-// concurrency runtime's current task, the per-thread slots, and what a lock
-// word waits with: a spin-loop hint, and (Linux) the futex calls it parks
-// with.
+// concurrency runtime's current task, the per-thread slots, what a lock
+// word waits with (a spin-loop hint, and on Linux the futex calls it parks
+// with), and the heavy side of an asymmetric fence.
 //
 // Declared here by their C names (`@_extern(c)`), not imported: a module
 // built without library evolution records every module it imports,
@@ -124,3 +124,20 @@ func kvoSpinLoopHint() {
     kvo_futex_wake_one(word)
   }
 #endif
+
+@_extern(c, "kvo_register_heavy_fence")
+private func kvo_register_heavy_fence() -> Bool
+
+@_extern(c, "kvo_heavy_fence")
+private func kvo_heavy_fence()
+
+/// Makes ``kvoHeavyFence()`` usable in this process; returns whether it is.
+func kvoRegisterHeavyFence() -> Bool {
+  kvo_register_heavy_fence()
+}
+
+/// A full barrier on every running thread of the process (see
+/// ``AsymmetricFence``).
+func kvoHeavyFence() {
+  kvo_heavy_fence()
+}

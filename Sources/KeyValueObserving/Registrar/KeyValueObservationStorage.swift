@@ -49,6 +49,11 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// `Observable`): every `_modify` then reports its mutation.
   @usableFromInline let tracksObservation: Bool
 
+  /// Whether a change's end and a list's retirement meet through an
+  /// ``AsymmetricFence`` (see ``mutating(_:)``), or through sequentially
+  /// consistent accesses where the kernel has no heavy barrier.
+  @usableFromInline let fencesAsymmetrically: Bool
+
   /// The dynamic type of the observed object.
   var objectType: any KeyValueObservable.Type { observedType.type }
 
@@ -65,6 +70,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     notifiesEveryKey = type.manuallyNotifiedSlots.isEmpty
     declaresDependencies = type.customization != nil
     tracksObservation = type.tracksObservation
+    fencesAsymmetrically = AsymmetricFence.isAvailable
     state = LockedState(
       State(),
       unlockedBytes: Line.unlockedBytes,
@@ -273,9 +279,12 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
   /// Lists kept are released by the last change to end, or here when
   /// every change ended meanwhile: the flag that says there are some is
   /// set, then the change flags are read again, while a change clears its
-  /// flag, then reads that one (``endChange(_:)``). All four are
-  /// sequentially consistent, so the two threads cannot both miss the
-  /// other's store, and nothing retired is left for an unknown later change.
+  /// flag, then reads that one (``endChange(_:)``). A full barrier between
+  /// each side's store and load keeps the two threads from both missing
+  /// the other's store, so nothing retired is left for an unknown later
+  /// change. This side, the rare one, makes it for both
+  /// (``AsymmetricFence``); without one, all four accesses are
+  /// sequentially consistent.
   @inline(__always)
   func mutating<Result>(
     _ body: (inout State, UnsafeMutableBufferPointer<SlotRegistrations>, _ busy: Bool, _ replaced: inout [AnyObject]) -> Result
@@ -289,6 +298,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
         let rare = state.table.rare
         rare.retired += replaced
         hasRetiredLists.store(true, ordering: .sequentiallyConsistent)
+        if fencesAsymmetrically { AsymmetricFence.heavy() }
         guard !isDelivering(.sequentiallyConsistent) else { return (result, []) }
         // Every change ended since `busy` was read, and none can start
         // while the lock is held: nothing reads the lists.

@@ -65,6 +65,16 @@ void *kvo_schedule_context(void);
 /// Arm, nothing elsewhere. A lock word's waiter calls it while it spins.
 void kvo_spin_loop_hint(void);
 
+/// Makes ``kvo_heavy_fence`` usable in this process, once: returns whether
+/// it is (Linux's `membarrier` with private expedited barriers; `false`
+/// elsewhere, or where the kernel refuses it).
+bool kvo_register_heavy_fence(void);
+
+/// A full memory barrier on every running thread of the process: the
+/// heavy side of an asymmetric fence, whose light side is a compiler
+/// barrier. Only after ``kvo_register_heavy_fence`` returned `true`.
+void kvo_heavy_fence(void);
+
 #if defined(__linux__)
 /// Parks the calling thread while the word at `word` holds `expected`,
 /// until `kvo_futex_wake_one` on the same word, a signal, or a spurious
