@@ -29,27 +29,18 @@ struct ChainLinkReadTests {
     arguments: [false, true]
   )
   func writeHoldsTheReplacedObject(inPlace: Bool) throws {
-    let root = ChainNode()
-    weak var replaced: ChainNode?
-    do {
-      let old = ChainNode(a: 1)
-      root.link = old
-      replaced = old
-    }
+    let replaced = WeakBox<ChainNode>()
+    let root = ChainNode(link: ChainNode(a: 1), rememberingLinkIn: replaced)
     let chain = root.observe(\.link?.a, options: .new) { _, _ in }
     let storage = try #require(root._$kvoObservedStorage).takeUnretainedValue()
     // The writer stops in its prior notification, before its store, until
     // this thread holds the lock.
-    let beforeStore = DispatchSemaphore(value: 0)
-    let lockHeld = DispatchSemaphore(value: 0)
+    let meeting = LockMeeting(at: storage)
     let prior = root.observe(\.link, options: .prior) { _, change in
-      guard change.isPrior else { return }
-      beforeStore.signal()
-      lockHeld.wait()
+      if change.isPrior { meeting.writerArrives() }
     }
-    let writer = FinishFlag()
     let handed = UncheckedSendable(root)
-    onNewThread {
+    meeting.run {
       if inPlace {
         // Through the property's `_modify`, whose assignments inside
         // replace the old object.
@@ -57,94 +48,54 @@ struct ChainLinkReadTests {
       } else {
         handed.value.link = ChainNode(a: 2)
       }
-      writer.finish()
+    } whileHeld: { writerWaits in
+      // Stored, the writer waits for this lock before it lets go.
+      #expect(writerWaits, "the writer never waited for the lock")
+      #expect(replaced.object != nil, "the replaced object was freed while a walk could still be reading it")
     }
-    beforeStore.wait()
-    _ = storage.lockState()
-    lockHeld.signal()
-    // Stored, the writer waits for this lock before it lets go.
-    while !storage.lockHasWaiter && !writer.isFinished { sched_yield() }
-    #expect(storage.lockHasWaiter, "the writer never waited for the lock")
-    #expect(replaced != nil, "the replaced object was freed while a walk could still be reading it")
-    storage.unlockState()
-    writer.wait()
-    #expect(replaced == nil, "the write kept the replaced object after the lock")
+    #expect(replaced.object == nil, "the write kept the replaced object after the lock")
     withExtendedLifetime((chain, prior)) {}
   }
 
-  @Test("a prior callback's write of the link folds into the change: the outer store holds what it replaces")
-  func priorCallbackRewriteIsHeld() throws {
-    let root = ChainNode(link: ChainNode(a: 1))
+  @Test(
+    "a prior callback's write of the link, assigned or in place, folds into the change, and each store holds what it replaces",
+    arguments: [false, true]
+  )
+  func priorCallbackWriteIsHeld(inPlace: Bool) throws {
+    let original = WeakBox<ChainNode>()
+    let root = ChainNode(link: ChainNode(a: 1), rememberingLinkIn: original)
     let chain = root.observe(\.link?.a, options: .new) { _, _ in }
     let storage = try #require(root._$kvoObservedStorage).takeUnretainedValue()
     let interim = WeakBox<ChainNode>()
-    let beforeStore = DispatchSemaphore(value: 0)
-    let lockHeld = DispatchSemaphore(value: 0)
+    let meeting = LockMeeting(at: storage)
     let prior = root.observe(\.link, options: .prior) { object, change in
       guard change.isPrior, !interim.wasSet else { return }
-      let node = ChainNode(a: 9)
-      interim.object = node
-      // Folds into the change under way; the outer store replaces it.
-      object.link = node
-      beforeStore.signal()
-      lockHeld.wait()
+      if inPlace {
+        // Meets the lock before its write, through `_modify`: a store in
+        // place would free the original unheld.
+        meeting.writerArrives()
+        assignInPlace(&object.link, recordingIn: interim)
+      } else {
+        do {
+          let node = ChainNode(a: 9)
+          interim.object = node
+          object.link = node
+        }
+        meeting.writerArrives()
+      }
     }
-    let writer = FinishFlag()
     let handed = UncheckedSendable(root)
-    onNewThread {
+    meeting.run {
+      // The outer store replaces what the callback stored.
       handed.value.link = ChainNode(a: 2)
-      writer.finish()
+    } whileHeld: { writerWaits in
+      #expect(writerWaits, "the writer never waited for the lock")
+      #expect(interim.object != nil, "a store freed the callback's object while a walk could read it")
+      if inPlace {
+        #expect(original.object != nil, "the write in place freed the link's object while a walk could read it")
+      }
     }
-    beforeStore.wait()
-    _ = storage.lockState()
-    lockHeld.signal()
-    while !storage.lockHasWaiter && !writer.isFinished { sched_yield() }
-    #expect(storage.lockHasWaiter, "the writer never waited for the lock")
-    #expect(interim.object != nil, "the outer store freed the prior callback's object while a walk could read it")
-    storage.unlockState()
-    writer.wait()
-    #expect(interim.object == nil)
-    withExtendedLifetime((chain, prior)) {}
-  }
-
-  @Test("a write in place inside a prior callback of the link's own change holds what it replaces")
-  func inPlaceWriteInPriorCallbackIsHeld() throws {
-    let root = ChainNode()
-    weak var original: ChainNode?
-    do {
-      let node = ChainNode(a: 1)
-      root.link = node
-      original = node
-    }
-    let chain = root.observe(\.link?.a, options: .new) { _, _ in }
-    let storage = try #require(root._$kvoObservedStorage).takeUnretainedValue()
-    let inCallback = DispatchSemaphore(value: 0)
-    let lockHeld = DispatchSemaphore(value: 0)
-    let interim = WeakBox<ChainNode>()
-    let prior = root.observe(\.link, options: .prior) { object, change in
-      guard change.isPrior, !interim.wasSet else { return }
-      inCallback.signal()
-      lockHeld.wait()
-      // Folds into the change under way, through `_modify`; the outer
-      // store then replaces what it stored.
-      assignInPlace(&object.link, recordingIn: interim)
-    }
-    let writer = FinishFlag()
-    let handed = UncheckedSendable(root)
-    onNewThread {
-      handed.value.link = ChainNode(a: 3)
-      writer.finish()
-    }
-    inCallback.wait()
-    _ = storage.lockState()
-    lockHeld.signal()
-    while !storage.lockHasWaiter && !writer.isFinished { sched_yield() }
-    #expect(storage.lockHasWaiter, "the writer never waited for the lock")
-    #expect(original != nil, "the write in place freed the link's object while a walk could read it")
-    #expect(interim.object != nil, "a store freed the callback's object while a walk could read it")
-    storage.unlockState()
-    writer.wait()
-    #expect(original == nil && interim.object == nil)
+    #expect(original.object == nil && interim.object == nil)
     withExtendedLifetime((chain, prior)) {}
   }
 
@@ -160,19 +111,14 @@ struct ChainLinkReadTests {
       ? root.observe(\.link?.link, options: .new) { _, _ in }
       : root.observe(\.link?.link?.a, options: .new) { _, _ in }
     let storage = try #require(middle._$kvoObservedStorage).takeUnretainedValue()
-    _ = storage.lockState()
-    let writer = FinishFlag()
     let handed = UncheckedSendable((root, middle))
     // An equal assignment of the first link notifies: the chain reads its
     // value again, link by link, through `middle.link`.
-    onNewThread {
+    LockMeeting(at: storage, writerStopsFirst: false).run {
       handed.value.0.link = handed.value.1
-      writer.finish()
+    } whileHeld: { writerWaits in
+      #expect(writerWaits, "the walk read middle.link without its owner's lock")
     }
-    while !storage.lockHasWaiter && !writer.isFinished { sched_yield() }
-    #expect(storage.lockHasWaiter, "the walk read middle.link without its owner's lock")
-    storage.unlockState()
-    writer.wait()
     withExtendedLifetime(chain) {}
   }
 
@@ -186,6 +132,14 @@ struct ChainLinkReadTests {
     storage.unlockState()
     #expect(!walked)
     withExtendedLifetime(observation) {}
+  }
+}
+
+extension ChainNode {
+  /// A root holding `link`, and only it: `box` keeps a weak reference.
+  convenience init(link: ChainNode, rememberingLinkIn box: WeakBox<ChainNode>) {
+    self.init(link: link)
+    box.object = link
   }
 }
 
@@ -236,7 +190,7 @@ extension SlotRegistrations {
 }
 
 /// A weak reference that two threads, ordered by semaphores, touch.
-private final class WeakBox<Object: AnyObject>: @unchecked Sendable {
+final class WeakBox<Object: AnyObject>: @unchecked Sendable {
   weak var object: Object? {
     didSet { wasSet = true }
   }
@@ -244,18 +198,52 @@ private final class WeakBox<Object: AnyObject>: @unchecked Sendable {
   private(set) var wasSet = false
 }
 
-/// Set once by another thread when it is done; waited for by the test.
-private final class FinishFlag: @unchecked Sendable {
+/// A writer on a thread of its own meeting this thread, which holds a
+/// storage's lock as a chain's walk would between its load and its retain.
+///
+/// With `writerStopsFirst`, the writer calls ``writerArrives()`` where it
+/// is to meet the lock (in a prior callback, before its store), and waits
+/// there until this thread holds it; otherwise this thread takes the lock
+/// before the writer starts. This thread then waits until the writer waits
+/// for the lock, or finishes without it, and checks what it holds.
+private final class LockMeeting: @unchecked Sendable {
+  private let storage: _KeyValueObservationStorage
+  private let writerStopsFirst: Bool
+  private let arrived = DispatchSemaphore(value: 0)
+  private let lockHeld = DispatchSemaphore(value: 0)
+  private let finished = DispatchSemaphore(value: 0)
   private let lock = NSLock()
-  private var finished = false
-  private let done = DispatchSemaphore(value: 0)
+  private var isFinished = false
 
-  var isFinished: Bool { lock.withLock { finished } }
-
-  func finish() {
-    lock.withLock { finished = true }
-    done.signal()
+  init(at storage: _KeyValueObservationStorage, writerStopsFirst: Bool = true) {
+    self.storage = storage
+    self.writerStopsFirst = writerStopsFirst
   }
 
-  func wait() { done.wait() }
+  /// Called by the writer where it meets the lock.
+  func writerArrives() {
+    arrived.signal()
+    lockHeld.wait()
+  }
+
+  /// Runs `write` on a new thread, holds the lock as described, and calls
+  /// `whileHeld` with whether the writer waits for it; lets go and waits
+  /// for the writer to finish.
+  func run(_ write: @escaping @Sendable () -> Void, whileHeld: (_ writerWaits: Bool) -> Void) {
+    if !writerStopsFirst { _ = storage.lockState() }
+    onNewThread {
+      write()
+      self.lock.withLock { self.isFinished = true }
+      self.finished.signal()
+    }
+    if writerStopsFirst {
+      arrived.wait()
+      _ = storage.lockState()
+      lockHeld.signal()
+    }
+    while !storage.lockHasWaiter && !lock.withLock({ isFinished }) { sched_yield() }
+    whileHeld(storage.lockHasWaiter)
+    storage.unlockState()
+    finished.wait()
+  }
 }
