@@ -54,7 +54,8 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
     // A `_modify` that works on a copy assigns it back through the setter,
     // which notifies; in a class that may have subclasses, through the
     // notifying call itself, since an override's setter would run its
-    // observers a second time.
+    // observers a second time. Deferred, so that a write made through
+    // `inout` before a throw stays, as it does in a stored property.
     let assignCopy = isFinal ? "self.\(name) = \(Names.modifyLocal)" : notify(Names.modifyLocal)
     // Laid out here as it reads best, and not formatted again (see
     // `formatMode`): each closure stays on its call's line.
@@ -91,8 +92,8 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
           }
           guard \(raw: Names.storageLocal).willModifyInPlace(self, slot: \(raw: slot)) else {
             var \(raw: Names.modifyLocal) = \(raw: storage)
+            defer { \(raw: assignCopy) }
             yield &\(raw: Names.modifyLocal)
-            \(raw: assignCopy)
             return
           }
           defer { \(raw: Names.storageLocal).didModifyInPlace(self, slot: \(raw: slot)) }

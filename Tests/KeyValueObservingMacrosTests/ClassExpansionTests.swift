@@ -46,8 +46,8 @@ struct ClassExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
               var _$kvoValue = _name
+              defer { self.name = _$kvoValue }
               yield &_$kvoValue
-              self.name = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
@@ -79,8 +79,8 @@ struct ClassExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) else {
               var _$kvoValue = _nickname
+              defer { self.nickname = _$kvoValue }
               yield &_$kvoValue
-              self.nickname = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) }
@@ -169,8 +169,8 @@ struct ClassExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _rows
+              defer { self.rows = _$kvoValue }
               yield &_$kvoValue
-              self.rows = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
@@ -265,8 +265,8 @@ struct ClassExpansionTests {
               }
               guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) else {
                 var _$kvoValue = _target
+                defer { self.target = _$kvoValue }
                 yield &_$kvoValue
-                self.target = _$kvoValue
                 return
               }
               defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) }

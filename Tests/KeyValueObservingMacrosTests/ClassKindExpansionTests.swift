@@ -41,8 +41,8 @@ struct ClassKindExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) else {
               var _$kvoValue = _wheels
+              defer { _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 }) }
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 })
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) }
@@ -123,8 +123,8 @@ struct ClassKindExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) else {
               var _$kvoValue = _content
+              defer { self.content = _$kvoValue }
               yield &_$kvoValue
-              self.content = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) }
@@ -194,8 +194,8 @@ struct ClassKindExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) else {
               var _$kvoValue = _title
+              defer { self.title = _$kvoValue }
               yield &_$kvoValue
-              self.title = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) }

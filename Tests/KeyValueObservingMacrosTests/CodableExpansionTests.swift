@@ -44,8 +44,8 @@ struct CodableExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0) else {
               var _$kvoValue = _title
+              defer { self.title = _$kvoValue }
               yield &_$kvoValue
-              self.title = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 0) }
@@ -77,8 +77,8 @@ struct CodableExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1) else {
               var _$kvoValue = _default
+              defer { self.default = _$kvoValue }
               yield &_$kvoValue
-              self.default = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Doc + 1) }

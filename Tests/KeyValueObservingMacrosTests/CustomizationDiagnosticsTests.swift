@@ -242,8 +242,8 @@ struct CustomizationDiagnosticsTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
               var _$kvoValue = _first
+              defer { self.first = _$kvoValue }
               yield &_$kvoValue
-              self.first = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
@@ -327,8 +327,8 @@ struct CustomizationDiagnosticsTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
               var _$kvoValue = _first
+              defer { self.first = _$kvoValue }
               yield &_$kvoValue
-              self.first = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }

@@ -40,8 +40,8 @@ struct ObservationExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _title
+              defer { self.title = _$kvoValue }
               yield &_$kvoValue
-              self.title = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
@@ -73,8 +73,8 @@ struct ObservationExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) else {
               var _$kvoValue = _count
+              defer { self.count = _$kvoValue }
               yield &_$kvoValue
-              self.count = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) }
@@ -152,8 +152,8 @@ struct ObservationExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _title
+              defer { self.title = _$kvoValue }
               yield &_$kvoValue
-              self.title = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
@@ -248,8 +248,8 @@ struct ObservationExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) else {
               var _$kvoValue = _headline
+              defer { self.headline = _$kvoValue }
               yield &_$kvoValue
-              self.headline = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) }
@@ -288,8 +288,8 @@ struct ObservationExpansionTests {
               }
               guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) else {
                 var _$kvoValue = _zoom
+                defer { self.zoom = _$kvoValue }
                 yield &_$kvoValue
-                self.zoom = _$kvoValue
                 return
               }
               defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) }

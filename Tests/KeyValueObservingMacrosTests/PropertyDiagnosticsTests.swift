@@ -102,8 +102,8 @@ struct PropertyDiagnosticsTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) else {
               var _$kvoValue = _parent
+              defer { self.parent = _$kvoValue }
               yield &_$kvoValue
-              self.parent = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) }
@@ -135,8 +135,8 @@ struct PropertyDiagnosticsTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) else {
               var _$kvoValue = _owner
+              defer { self.owner = _$kvoValue }
               yield &_$kvoValue
-              self.owner = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) }
@@ -168,8 +168,8 @@ struct PropertyDiagnosticsTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) else {
               var _$kvoValue = _last
+              defer { self.last = _$kvoValue }
               yield &_$kvoValue
-              self.last = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) }
@@ -303,8 +303,8 @@ struct PropertyDiagnosticsTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) else {
               var _$kvoValue = _name
+              defer { self.name = _$kvoValue }
               yield &_$kvoValue
-              self.name = _$kvoValue
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) }

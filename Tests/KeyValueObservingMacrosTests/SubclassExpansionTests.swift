@@ -39,8 +39,8 @@ struct SubclassExpansionTests {
             }
             guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) else {
               var _$kvoValue = _payload
+              defer { _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 }) }
               yield &_$kvoValue
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 })
               return
             }
             defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) }

@@ -73,3 +73,40 @@ struct AssignedValueTests {
     withExtendedLifetime((token, chain)) {}
   }
 }
+
+/// A plain value and an object's reference, each changed through `inout`.
+@KeyValueObservable
+final class InoutHolder {
+  var count = 0
+  var link: InoutHolder?
+}
+
+private struct Thrown: Error {}
+
+/// Assigns `value` to `target`, then throws.
+private func assignThenThrow<Value>(_ target: inout Value, _ value: Value) throws {
+  target = value
+  throw Thrown()
+}
+
+@Suite("Writes through inout: kept when the caller throws, as in a stored property")
+struct InoutWriteTests {
+  @Test("a write made through inout before a throw stays and notifies once", arguments: [false, true])
+  func writeBeforeThrowStays(observed: Bool) {
+    let holder = InoutHolder()
+    let linked = InoutHolder()
+    let heard = Recorder<String>()
+    let tokens = observed
+      ? [
+        holder.observe(\.count, options: .new) { _, change in heard.append("count \(change.newValue!)") },
+        // A chain walks `link`: a write of it goes through the setter.
+        holder.observe(\.link?.count, options: .new) { _, _ in heard.append("chain") },
+      ] : []
+    #expect(throws: Thrown.self) { try assignThenThrow(&holder.count, 9) }
+    #expect(throws: Thrown.self) { try assignThenThrow(&holder.link, linked) }
+    #expect(holder.count == 9)
+    #expect(holder.link === linked)
+    #expect(heard.elements == (observed ? ["count 9", "chain"] : []))
+    withExtendedLifetime(tokens) {}
+  }
+}
