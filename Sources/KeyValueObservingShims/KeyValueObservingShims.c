@@ -100,16 +100,43 @@ void kvo_futex_wake_one(const uint32_t *word) {
 #endif
 
 #if defined(__linux__)
-bool kvo_register_heavy_fence(void) {
+#include <pthread.h>
+
+// 0: not asked yet; 1: registering, on a thread of its own; 2: usable;
+// 3: refused. Registering can block for milliseconds (the kernel waits
+// for every CPU), so the first caller starts it and goes on without it.
+static _Atomic int kvo_heavy_fence_state;
+
+static void *kvo_register_heavy_fence_now(void *unused) {
+  (void)unused;
   long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
-  if (commands < 0 || !(commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED)) return false;
-  return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  bool usable = commands >= 0 && (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED)
+    && syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+  atomic_store_explicit(&kvo_heavy_fence_state, usable ? 2 : 3, memory_order_release);
+  return 0;
 }
 
-void kvo_heavy_fence(void) {
-  syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+bool kvo_heavy_fence_is_ready(void) {
+  int state = atomic_load_explicit(&kvo_heavy_fence_state, memory_order_acquire);
+  if (state == 0) {
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&kvo_heavy_fence_state, &expected, 1)) {
+      pthread_t thread;
+      if (pthread_create(&thread, 0, kvo_register_heavy_fence_now, 0) == 0) {
+        pthread_detach(thread);
+      } else {
+        atomic_store_explicit(&kvo_heavy_fence_state, 3, memory_order_release);
+      }
+    }
+    return false;
+  }
+  return state == 2;
+}
+
+bool kvo_heavy_fence(void) {
+  return syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
 }
 #else
-bool kvo_register_heavy_fence(void) { return false; }
-void kvo_heavy_fence(void) {}
+bool kvo_heavy_fence_is_ready(void) { return false; }
+bool kvo_heavy_fence(void) { return false; }
 #endif

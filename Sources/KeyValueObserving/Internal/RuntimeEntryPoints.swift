@@ -125,19 +125,19 @@ func kvoSpinLoopHint() {
   }
 #endif
 
-@_extern(c, "kvo_register_heavy_fence")
-private func kvo_register_heavy_fence() -> Bool
+@_extern(c, "kvo_heavy_fence_is_ready")
+private func kvo_heavy_fence_is_ready() -> Bool
 
 @_extern(c, "kvo_heavy_fence")
-private func kvo_heavy_fence()
+private func kvo_heavy_fence() -> Bool
 
-/// Makes ``kvoHeavyFence()`` usable in this process; returns whether it is.
-func kvoRegisterHeavyFence() -> Bool {
-  kvo_register_heavy_fence()
+/// Whether ``kvoHeavyFence()`` is usable yet (see the shim's header).
+func kvoHeavyFenceIsReady() -> Bool {
+  kvo_heavy_fence_is_ready()
 }
 
 /// A full barrier on every running thread of the process (see
-/// ``AsymmetricFence``).
-func kvoHeavyFence() {
+/// ``AsymmetricFence``); returns whether the kernel made it.
+func kvoHeavyFence() -> Bool {
   kvo_heavy_fence()
 }

@@ -70,7 +70,7 @@ public final class _KeyValueObservationStorage: @unchecked Sendable {
     notifiesEveryKey = type.manuallyNotifiedSlots.isEmpty
     declaresDependencies = type.customization != nil
     tracksObservation = type.tracksObservation
-    fencesAsymmetrically = AsymmetricFence.isAvailable
+    fencesAsymmetrically = AsymmetricFence.isReady
     state = LockedState(
       State(),
       unlockedBytes: Line.unlockedBytes,

@@ -65,15 +65,18 @@ void *kvo_schedule_context(void);
 /// Arm, nothing elsewhere. A lock word's waiter calls it while it spins.
 void kvo_spin_loop_hint(void);
 
-/// Makes ``kvo_heavy_fence`` usable in this process, once: returns whether
-/// it is (Linux's `membarrier` with private expedited barriers; `false`
-/// elsewhere, or where the kernel refuses it).
-bool kvo_register_heavy_fence(void);
+/// Whether ``kvo_heavy_fence`` is usable in this process (Linux's
+/// `membarrier` with private expedited barriers). The first call starts
+/// registering on a thread of its own, which can take milliseconds, and
+/// returns `false`, as every call does until it is done; `false` for good
+/// elsewhere, or where the kernel refuses it.
+bool kvo_heavy_fence_is_ready(void);
 
 /// A full memory barrier on every running thread of the process: the
 /// heavy side of an asymmetric fence, whose light side is a compiler
-/// barrier. Only after ``kvo_register_heavy_fence`` returned `true`.
-void kvo_heavy_fence(void);
+/// barrier. Only once ``kvo_heavy_fence_is_ready`` returned `true`;
+/// returns whether the kernel made it.
+bool kvo_heavy_fence(void);
 
 #if defined(__linux__)
 /// Parks the calling thread while the word at `word` holds `expected`,

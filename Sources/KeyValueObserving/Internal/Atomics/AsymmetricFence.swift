@@ -1,4 +1,4 @@
-public import Builtin
+internal import Builtin
 
 /// A fence split between a frequent side, which costs nothing at run time,
 /// and a rare side, which makes every running thread of the process pass
@@ -15,13 +15,16 @@ public import Builtin
 /// if hasRetiredListsNow { releaseRetiredLists() }
 /// ```
 ///
-/// Where the kernel offers no such barrier (``isAvailable`` is `false`),
-/// both sides make sequentially consistent accesses instead.
+/// Where the kernel offers no such barrier, and for a storage made before
+/// the process could use it (``isReady``), both sides make sequentially
+/// consistent accesses instead: each storage decides once, when it is
+/// made, so its two sides always agree.
 @usableFromInline
 enum AsymmetricFence {
-  /// Whether ``heavy()`` works in this process: decided once, before any
-  /// observation storage exists, which reads it when it is made.
-  static let isAvailable: Bool = kvoRegisterHeavyFence()
+  /// Whether ``heavy()`` works in this process yet. Registering for it can
+  /// block for milliseconds, so the first ask starts it on a thread of its
+  /// own and answers `false` until it is done.
+  static var isReady: Bool { kvoHeavyFenceIsReady() }
 
   /// The frequent side: keeps the compiler from moving a load above an
   /// earlier store. The processor may still do it, which ``heavy()`` on
@@ -32,8 +35,10 @@ enum AsymmetricFence {
   }
 
   /// The rare side: a full barrier on every running thread of the process.
+  /// The kernel refused it once registered only if the process broke it
+  /// (the call has no other failure): that would reopen the window.
   static func heavy() {
     SchedulePoint.reach(.atomic)
-    kvoHeavyFence()
+    precondition(kvoHeavyFence(), "KeyValueObserving: membarrier failed after it was registered")
   }
 }
