@@ -30,6 +30,24 @@ extension _KeyValueObservationStorage {
     _ = lockState()
     unlockState()
   }
+
+  /// Makes the store of a change (`change`). When `holdsReplacedLink`, the
+  /// key is a link a chain walks: the store holds the value `replaced`
+  /// reads, what it replaces, until the walks that may have read it are
+  /// done, and lets go before the change reads its new value
+  /// (KeyValueObservationStorage+LinkReaders.swift).
+  @inlinable @inline(__always)
+  func store<Object: AnyObject, Value>(
+    _ object: Object,
+    holdsReplacedLink: Bool,
+    readingReplaced replaced: (Object) -> Value,
+    change: (Object) -> Void
+  ) {
+    guard holdsReplacedLink else { return change(object) }
+    let held = replaced(object)
+    change(object)
+    withExtendedLifetime(held) { letLinkReadersFinish() }
+  }
 }
 
 /// How a property's value holds an object a chain's walk follows: itself a

@@ -228,24 +228,6 @@ extension _KeyValueObservationStorage {
     return true
   }
 
-  /// Makes the store of a change (`change`). When `holdsReplacedLink`, the
-  /// key is a link a chain walks: the store holds the value `replaced`
-  /// reads, what it replaces, until the walks that may have read it are
-  /// done, and lets go before the change reads its new value
-  /// (KeyValueObservationStorage+LinkReaders.swift).
-  @inlinable @inline(__always)
-  func store<Object: AnyObject, Value>(
-    _ object: Object,
-    holdsReplacedLink: Bool,
-    readingReplaced replaced: (Object) -> Value,
-    change: (Object) -> Void
-  ) {
-    guard holdsReplacedLink else { return change(object) }
-    let held = replaced(object)
-    change(object)
-    withExtendedLifetime(held) { letLinkReadersFinish() }
-  }
-
   /// Sends the notifications of one change, shaped `shape`, to the live
   /// registrations of `snapshot`: its prior ones (`isPrior`, to those that
   /// asked for `.prior`), or the ones after it. Each gets the values it
