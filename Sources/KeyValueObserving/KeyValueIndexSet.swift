@@ -1,13 +1,17 @@
-/// The positions a to-many change touched, as a change dictionary holds
-/// them under ``KeyValueChangeKey/indexes``: the same type on every OS the
-/// package supports, so that a cast that works on one works on all.
+/// The positions a to-many change touched: a change record's
+/// ``KeyValueObservedChange/indexes``, a change dictionary's
+/// ``KeyValueChangeKey/indexes``, and what the manual to-many forms take.
+/// It is one type on every OS the package supports.
 ///
-/// It is a sorted set of non-negative positions, kept as ranges that
-/// neither overlap nor touch — what `IndexSet` and `RangeSet<Int>` hold —
-/// and converts to both where they exist: to `RangeSet` with
-/// `RangeSet(_:)` (macOS 15, iOS 18 and later); to Foundation's `IndexSet`
-/// range by range (`IndexSet(_:)` takes it too, as a sequence of
-/// positions, but one at a time: slow for millions).
+/// It holds sorted, non-negative positions as ranges that neither overlap
+/// nor touch, as `IndexSet` and `RangeSet<Int>` do. An array literal of
+/// ranges makes one: `valuesAt: [2..<4]`.
+///
+/// | to | write |
+/// |---|---|
+/// | `RangeSet<Int>` (macOS 15, iOS 18) | `RangeSet(indexes)` |
+/// | Foundation's `IndexSet` | `indexes.ranges.forEach { set.insert(integersIn: $0) }` |
+/// | positions | `for position in indexes { … }` |
 ///
 /// ```swift
 /// func observeValue(forKeyPath keyPath: String, of object: AnyObject,
@@ -19,7 +23,7 @@
 ///     for range in indexes.ranges { set.insert(integersIn: range) }
 /// }
 /// ```
-public struct KeyValueIndexSet: Sendable, Hashable, Sequence, CustomStringConvertible {
+public struct KeyValueIndexSet: Sendable, Hashable, Sequence, ExpressibleByArrayLiteral, CustomStringConvertible {
   /// The positions, kept as a change record keeps them: one range inline.
   let positions: IndexRanges
 
@@ -37,6 +41,16 @@ public struct KeyValueIndexSet: Sendable, Hashable, Sequence, CustomStringConver
   /// ```
   public init(_ ranges: some Sequence<Range<Int>>) {
     self.init(IndexRanges(normalizing: ranges.lazy.map { Swift.max(0, $0.lowerBound)..<Swift.max(0, $0.upperBound) }))
+  }
+
+  /// The positions in the ranges of an array literal, as
+  /// ``init(_:)`` takes them.
+  ///
+  /// ```swift
+  /// person.willChange(.removal, valuesAt: [0..<1, 4..<6], for: \.tags)
+  /// ```
+  public init(arrayLiteral ranges: Range<Int>...) {
+    self.init(ranges)
   }
 
   /// The positions in `range`.

@@ -42,27 +42,12 @@ public struct KeyValueObservedChange<Value> {
 
   /// The positions a to-many change affected; `nil` for ``KeyValueChange/setting``.
   ///
-  /// Where `RangeSet` is not available (before macOS 15 and iOS 18),
-  /// ``indexRanges`` gives the same positions.
-  ///
-  /// ```swift
-  /// if let indexes = change.indexes { print(indexes.ranges) }
-  /// ```
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  public var indexes: RangeSet<Int>? {
-    positions.map { RangeSet($0.ranges) }
-  }
-
-  /// The positions a to-many change affected, as sorted ranges that
-  /// neither overlap nor touch (what `RangeSet.ranges` holds); `nil` for
-  /// ``KeyValueChange/setting``. On every OS.
-  ///
   /// ```swift
   /// // person.mutableArrayValue(for: \.tags).insert("new", at: 2)
-  /// change.indexRanges  // [2..<3]
+  /// change.indexes?.ranges  // [2..<3]
   /// ```
-  public var indexRanges: [Range<Int>]? {
-    positions?.mergedRanges
+  public var indexes: KeyValueIndexSet? {
+    positions.map(KeyValueIndexSet.init)
   }
 
   /// The positions (see ``IndexRanges`` for why not a `RangeSet`).
@@ -83,35 +68,16 @@ public struct KeyValueObservedChange<Value> {
   ///
   /// ```swift
   /// let expected = KeyValueObservedChange(kind: .setting, newValue: 2, oldValue: 1)
-  /// let inserted = KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexRanges: [2..<3])
+  /// let inserted = KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexes: [2..<3])
   /// ```
-  ///
-  /// The positions of a to-many change, `indexRanges`, may come in any
-  /// order; overlapping and touching ranges are merged.
   public init(
     kind: KeyValueChange,
     newValue: Value? = nil,
     oldValue: Value? = nil,
-    indexRanges: [Range<Int>]? = nil,
+    indexes: KeyValueIndexSet? = nil,
     isPrior: Bool = false
   ) {
-    self.init(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges.map(IndexRanges.init(normalizing:)), isPrior: isPrior)
-  }
-
-  /// Makes a change record of a to-many change at `indexes`.
-  ///
-  /// ```swift
-  /// let expected = KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexes: RangeSet(2..<3))
-  /// ```
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
-  public init(
-    kind: KeyValueChange,
-    newValue: Value? = nil,
-    oldValue: Value? = nil,
-    indexes: RangeSet<Int>?,
-    isPrior: Bool = false
-  ) {
-    self.init(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexes.map { IndexRanges($0.ranges) }, isPrior: isPrior)
+    self.init(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexes?.positions, isPrior: isPrior)
   }
 
   /// A change whose positions are already ranges.
@@ -172,7 +138,7 @@ extension KeyValueObservedChange: CustomStringConvertible {
     if isPrior { parts.append("prior") }
     if let oldValue { parts.append("old: \(oldValue)") }
     if let newValue { parts.append("new: \(newValue)") }
-    if let indexRanges { parts.append("indexes: \(indexRanges)") }
+    if let indexes { parts.append("indexes: \(indexes)") }
     return parts.joined(separator: " ")
   }
 }

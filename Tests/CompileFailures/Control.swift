@@ -61,7 +61,7 @@ func synchronousPair(_ model: Model) {
 func asynchronousChange(_ model: Model) async throws {
   model.withChange(for: \.name) { model.name = "b" }
   try model.withChange(forKey: "name") { model.name = "c" }
-  model.withChange(.insertion, valuesAt: RangeSet(0..<1), for: \.tags) { model.tags.insert("x", at: 0) }
+  model.withChange(.insertion, valuesAt: [0..<1], for: \.tags) { model.tags.insert("x", at: 0) }
   _ = model.mutableArrayValue(for: \.tags)
   _ = model.mutableSetValue(for: \.ids)
   model.withChange(.union, using: [1], for: \.ids) { model.ids.insert(1) }

@@ -196,12 +196,11 @@ struct ObservingOptionsTests {
 
   @Test("a change record keeps the indexes it was made with")
   func changeRecordIndexes() {
-    var indexes = RangeSet(0..<2)
-    indexes.insert(contentsOf: 5..<7)
+    let indexes: KeyValueIndexSet = [5..<7, 0..<2]
     let change = KeyValueObservedChange<[Int]>(kind: .insertion, newValue: [1, 2, 3, 4], indexes: indexes)
     #expect(change.indexes == indexes)
     #expect(change.kind == .insertion)
     #expect(KeyValueObservedChange<Int>(kind: .setting).indexes == nil)
-    #expect(change.description == "insertion new: [1, 2, 3, 4] indexes: [Range(0..<2), Range(5..<7)]")
+    #expect(change.description == "insertion new: [1, 2, 3, 4] indexes: [0..<2, 5..<7]")
   }
 }

@@ -61,11 +61,11 @@ enum ToManyForm: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case .proxy:
       backlog.mutableArrayValue(for: \.list).insert(1, at: 0)
     case .withChange:
-      backlog.withChange(.insertion, valuesIn: [0..<1], for: \.list) { backlog.list.insert(1, at: 0) }
+      backlog.withChange(.insertion, valuesAt: [0..<1], for: \.list) { backlog.list.insert(1, at: 0) }
     case .willDidPair:
-      backlog.willChange(.insertion, valuesIn: [0..<1], for: \.list)
+      backlog.willChange(.insertion, valuesAt: [0..<1], for: \.list)
       backlog.list.insert(1, at: 0)
-      backlog.didChange(.insertion, valuesIn: [0..<1], for: \.list)
+      backlog.didChange(.insertion, valuesAt: [0..<1], for: \.list)
     }
   }
 
@@ -291,7 +291,7 @@ struct ToManyFoldTests {
     let backlog = Backlog()
     backlog.list = [1]
     let (changes, token) = record(backlog, \.list, options: [.prior, .old, .new])
-    backlog.withChange(.insertion, valuesIn: [0..<2], for: \.list) {
+    backlog.withChange(.insertion, valuesAt: [0..<2], for: \.list) {
       backlog.list.insert(8, at: 0)
       backlog.list = [7, 8, 1]
       backlog.mutableArrayValue(for: \.list).remove(at: 0)

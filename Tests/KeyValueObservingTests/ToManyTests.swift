@@ -138,10 +138,10 @@ struct ToManyTests {
     let person = Person()
     person.tags = ["a", "b"]
     let (changes, token) = record(person, \.tags)
-    person.willChange(.insertion, valuesAt: RangeSet(0..<2), for: \.tags)
+    person.willChange(.insertion, valuesAt: [0..<2], for: \.tags)
     person.tags.insert("y", at: 0)
     person.tags.insert("x", at: 0)
-    person.didChange(.insertion, valuesAt: RangeSet(0..<2), for: \.tags)
+    person.didChange(.insertion, valuesAt: [0..<2], for: \.tags)
     #expect(changes.elements == [CollectionChange(.insertion, [0..<2], new: ["x", "y"])])
     withExtendedLifetime(token) {}
   }
@@ -152,9 +152,9 @@ struct ToManyTests {
     person.tags = ["a"]
     let (changes, token) = record(person, \.tags)
     let diagnostics = capturingDiagnostics {
-      person.willChange(.removal, valuesAt: RangeSet(0..<3), for: \.tags)
+      person.willChange(.removal, valuesAt: [0..<3], for: \.tags)
       person.tags.removeAll()
-      person.didChange(.removal, valuesAt: RangeSet(0..<3), for: \.tags)
+      person.didChange(.removal, valuesAt: [0..<3], for: \.tags)
     }
     #expect(diagnostics.map(\.kind) == [.indexesOutOfRange])
     #expect(diagnostics.first?.message.contains("the array has 1 element;") == true)
@@ -197,18 +197,18 @@ struct ToManyTests {
     }
   #endif
 
-  @Test("a change record equals one built from the same RangeSet, however its positions were written")
+  @Test("a change record equals one built from the same positions, however its positions were written")
   func changeRecordsCompareByIndexes() {
     let person = Person()
     person.tags = ["a", "b", "c"]
     let received = Recorder<KeyValueObservedChange<[String]>>()
     let token = person.observe(\.tags, options: [.old, .new]) { _, change in received.append(change) }
     let tags = person.mutableArrayValue(for: \.tags)
-    // Two adjacent positions, which a RangeSet holds as one range.
+    // Two adjacent positions, which an index set holds as one range.
     tags.swapAt(0, 1)
     #expect(
       received.elements == [
-        KeyValueObservedChange(kind: .replacement, newValue: ["b", "a"], oldValue: ["a", "b"], indexes: RangeSet(0..<2))
+        KeyValueObservedChange(kind: .replacement, newValue: ["b", "a"], oldValue: ["a", "b"], indexes: [0..<2])
       ])
     withExtendedLifetime(token) {}
   }
@@ -219,7 +219,7 @@ struct ToManyTests {
     let (changes, token) = record(person, \.tags)
     let far = 3_000_000_000..<3_000_000_002
     let diagnostics = capturingDiagnostics {
-      person.withChange(.replacement, valuesAt: RangeSet(far), for: \.tags) {}
+      person.withChange(.replacement, valuesAt: [far], for: \.tags) {}
     }
     #expect(diagnostics.map(\.kind) == [.indexesOutOfRange, .indexesOutOfRange])
     #expect(changes.elements == [CollectionChange(.replacement, [far], old: [], new: [])])
@@ -251,9 +251,9 @@ struct ToManyTests {
     #expect(buffer() == before)
 
     let (changes, token) = record(person, \.tags)
-    person.willChange(.insertion, valuesAt: RangeSet(1..<11), for: \.tags)
+    person.willChange(.insertion, valuesAt: [1..<11], for: \.tags)
     for index in 0..<10 { person.tags.append("\(index)") }
-    person.didChange(.insertion, valuesAt: RangeSet(1..<11), for: \.tags)
+    person.didChange(.insertion, valuesAt: [1..<11], for: \.tags)
     #expect(buffer() == before, "the manual change notifies: the accessor hands out the storage itself")
     #expect(changes.elements == [CollectionChange(.insertion, [1..<11], new: (0..<10).map { "\($0)" })])
     #expect(names.count == 0)

@@ -58,7 +58,7 @@ struct WithChangeTests {
     let token = person.observe(\.tags, options: [.new]) { _, change in
       kinds.append("\(change.kind) \(change.newValue ?? [])")
     }
-    person.withChange(.insertion, valuesAt: RangeSet(0..<2), for: \.tags) {
+    person.withChange(.insertion, valuesAt: [0..<2], for: \.tags) {
       person.tags.append(contentsOf: ["a", "b"])
     }
     try person.withChange(forKey: "tags") {

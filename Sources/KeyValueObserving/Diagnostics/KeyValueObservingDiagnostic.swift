@@ -77,7 +77,7 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// instead, as `Array` does.)
     ///
     /// ```swift
-    /// person.withChange(.removal, valuesAt: RangeSet(5..<6), for: \.tags) {}  // reported
+    /// person.withChange(.removal, valuesAt: [5..<6], for: \.tags) {}  // reported
     /// ```
     public static let indexesOutOfRange = Kind(name: "indexesOutOfRange")
 

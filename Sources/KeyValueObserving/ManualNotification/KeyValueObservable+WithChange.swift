@@ -40,7 +40,7 @@ extension KeyValueObservable {
   /// ``didChange(_:valuesAt:for:)``, usable from async code.
   ///
   /// ```swift
-  /// person.withChange(.insertion, valuesAt: RangeSet(2..<4), for: \.tags) {
+  /// person.withChange(.insertion, valuesAt: [2..<4], for: \.tags) {
   ///     person.tags.insert(contentsOf: ["a", "b"], at: 2)
   /// }  // observers of \.tags: kind .insertion, indexes 2..<4, new ["a", "b"]
   /// ```
@@ -53,46 +53,14 @@ extension KeyValueObservable {
   ///   - body: The synchronous work that changes it.
   /// - Returns: What `body` returns.
   @discardableResult
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   public func withChange<Element, Result, Failure: Error>(
     _ kind: KeyValueChange,
-    valuesAt indexes: RangeSet<Int>,
+    valuesAt indexes: KeyValueIndexSet,
     for keyPath: KeyPath<Self, [Element]>,
     _ body: () throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let ranges = IndexRanges(indexes.ranges)
-    willChange(kind, valuesIn: ranges, for: keyPath)
-    defer { didChange(kind, valuesIn: ranges, for: keyPath) }
-    return try body()
-  }
-
-  /// ``withChange(_:valuesAt:for:_:)`` with the positions as ranges, on
-  /// every OS (`RangeSet` needs macOS 15 and iOS 18). The ranges may come
-  /// in any order; overlapping and touching ones are merged.
-  ///
-  /// ```swift
-  /// person.withChange(.insertion, valuesIn: [2..<4], for: \.tags) {
-  ///     person.tags.insert(contentsOf: ["a", "b"], at: 2)
-  /// }  // observers of \.tags: kind .insertion, indexes 2..<4, new ["a", "b"]
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - kind: `.insertion`, `.removal` or `.replacement` (`.setting`
-  ///     announces a whole new value and ignores `ranges`).
-  ///   - ranges: Where the elements are inserted, removed or replaced.
-  ///   - keyPath: The array property.
-  ///   - body: The synchronous work that changes it.
-  /// - Returns: What `body` returns.
-  @discardableResult
-  public func withChange<Element, Result, Failure: Error>(
-    _ kind: KeyValueChange,
-    valuesIn ranges: [Range<Int>],
-    for keyPath: KeyPath<Self, [Element]>,
-    _ body: () throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    let positions = IndexRanges(normalizing: ranges)
-    willChange(kind, valuesIn: positions, for: keyPath)
-    defer { didChange(kind, valuesIn: positions, for: keyPath) }
+    willChange(kind, at: indexes.positions, for: keyPath)
+    defer { didChange(kind, at: indexes.positions, for: keyPath) }
     return try body()
   }
 

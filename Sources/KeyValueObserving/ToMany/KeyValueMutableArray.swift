@@ -352,9 +352,9 @@ public final class KeyValueMutableArray<Object: KeyValueObservable, Element>: Ra
     case .inPlace(let storage, _):
       storage.change(ChangeShape(kind: kind, indexRanges: positions), values: { $0.elements(in: positions) }, body)
     case .property(let object, let keyPath):
-      object.willChange(kind, valuesIn: positions, for: keyPath)
+      object.willChange(kind, at: positions, for: keyPath)
       body(&object[keyPath: keyPath])
-      object.didChange(kind, valuesIn: positions, for: keyPath)
+      object.didChange(kind, at: positions, for: keyPath)
     case .detached(let detached):
       body(&detached.elements)
     }

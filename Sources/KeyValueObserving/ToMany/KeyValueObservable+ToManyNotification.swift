@@ -19,19 +19,18 @@ extension KeyValueObservable {
   /// `kind` of `.setting` announces a whole new value and ignores `indexes`.
   ///
   /// ```swift
-  /// person.willChange(.insertion, valuesAt: RangeSet(2..<4), for: \.tags)
+  /// person.willChange(.insertion, valuesAt: [2..<4], for: \.tags)
   /// person.tags.insert(contentsOf: ["a", "b"], at: 2)
-  /// person.didChange(.insertion, valuesAt: RangeSet(2..<4), for: \.tags)
+  /// person.didChange(.insertion, valuesAt: [2..<4], for: \.tags)
   /// // observers of \.tags: kind .insertion, indexes 2..<4, new ["a", "b"]
   /// ```
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   public func willChange<Element>(
     _ kind: KeyValueChange,
-    valuesAt indexes: RangeSet<Int>,
+    valuesAt indexes: KeyValueIndexSet,
     for keyPath: KeyPath<Self, [Element]>
   ) {
-    willChange(kind, valuesIn: IndexRanges(indexes.ranges), for: keyPath)
+    willChange(kind, at: indexes.positions, for: keyPath)
   }
 
   /// Announces that the elements at `indexes` of the array at `keyPath`
@@ -44,59 +43,23 @@ extension KeyValueObservable {
   /// ``KeyValueObservingDiagnostic/Kind/unmatchedDidChange``.
   ///
   /// ```swift
-  /// person.willChange(.removal, valuesAt: RangeSet(0..<1), for: \.tags)
+  /// person.willChange(.removal, valuesAt: [0..<1], for: \.tags)
   /// person.tags.removeFirst()
-  /// person.didChange(.removal, valuesAt: RangeSet(0..<1), for: \.tags)
+  /// person.didChange(.removal, valuesAt: [0..<1], for: \.tags)
   /// ```
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
-  @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
   public func didChange<Element>(
     _ kind: KeyValueChange,
-    valuesAt indexes: RangeSet<Int>,
+    valuesAt indexes: KeyValueIndexSet,
     for keyPath: KeyPath<Self, [Element]>
   ) {
-    didChange(kind, valuesIn: IndexRanges(indexes.ranges), for: keyPath)
-  }
-
-  /// ``willChange(_:valuesAt:for:)`` with the positions as ranges, on every
-  /// OS (`RangeSet` needs macOS 15 and iOS 18). The ranges may come in any
-  /// order; overlapping and touching ones are merged.
-  ///
-  /// ```swift
-  /// person.willChange(.insertion, valuesIn: [2..<4], for: \.tags)
-  /// person.tags.insert(contentsOf: ["a", "b"], at: 2)
-  /// person.didChange(.insertion, valuesIn: [2..<4], for: \.tags)
-  /// ```
-  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesIn:for:_:)")
-  public func willChange<Element>(
-    _ kind: KeyValueChange,
-    valuesIn ranges: [Range<Int>],
-    for keyPath: KeyPath<Self, [Element]>
-  ) {
-    willChange(kind, valuesIn: IndexRanges(normalizing: ranges), for: keyPath)
-  }
-
-  /// ``didChange(_:valuesAt:for:)`` with the positions as ranges, on every
-  /// OS. See ``willChange(_:valuesIn:for:)``.
-  ///
-  /// ```swift
-  /// person.willChange(.removal, valuesIn: [0..<1], for: \.tags)
-  /// person.tags.removeFirst()
-  /// person.didChange(.removal, valuesIn: [0..<1], for: \.tags)
-  /// ```
-  @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesIn:for:_:)")
-  public func didChange<Element>(
-    _ kind: KeyValueChange,
-    valuesIn ranges: [Range<Int>],
-    for keyPath: KeyPath<Self, [Element]>
-  ) {
-    didChange(kind, valuesIn: IndexRanges(normalizing: ranges), for: keyPath)
+    didChange(kind, at: indexes.positions, for: keyPath)
   }
 
   /// ``willChange(_:valuesAt:for:)`` with the indexes as sorted, disjoint
   /// ranges.
   @usableFromInline
-  func willChange<Element>(_ kind: KeyValueChange, valuesIn ranges: IndexRanges, for keyPath: KeyPath<Self, [Element]>) {
+  func willChange<Element>(_ kind: KeyValueChange, at ranges: IndexRanges, for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
       openChange(for: keyPath)
@@ -115,7 +78,7 @@ extension KeyValueObservable {
   /// ``didChange(_:valuesAt:for:)`` with the indexes as sorted, disjoint
   /// ranges.
   @usableFromInline
-  func didChange<Element>(_ kind: KeyValueChange, valuesIn ranges: IndexRanges, for keyPath: KeyPath<Self, [Element]>) {
+  func didChange<Element>(_ kind: KeyValueChange, at ranges: IndexRanges, for keyPath: KeyPath<Self, [Element]>) {
     guard let storage = _$kvoObservedStorage?.takeUnretainedValue() else { return }
     guard let slot = Self._$kvoSlot(for: keyPath), kind != .setting else {
       closeChange(for: keyPath)

@@ -42,7 +42,7 @@ extension ReplayingMirror {
     guard !change.isPrior else { return }
     applyToArray(
       change.kind,
-      indexRanges: change.indexRanges,
+      indexRanges: change.indexes?.ranges,
       old: change.oldValue,
       new: change.newValue,
       record: change,
