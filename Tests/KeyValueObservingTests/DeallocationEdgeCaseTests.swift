@@ -353,7 +353,7 @@ struct DeallocationEdgeTests {
     var item: EdgeItem? = EdgeItem("Ada")
     cell.item = item
     let runs = Recorder<String>()
-    let token = withKeyValueObservation(options: .deallocation) { runs.append(cell.item == nil ? "none" : "some") }
+    let token = withKeyValueObservation(includingDeallocation: true) { runs.append(cell.item == nil ? "none" : "some") }
     item = nil
     #expect(runs.elements == ["some", "none"])
     _ = token
@@ -1027,7 +1027,7 @@ struct DeallocationEdgeTests {
     let deaf = Recorder<String>()
     var captured: EdgeItem? = EdgeItem("captured")
     weak let capturedProbe = captured
-    let t1 = withKeyValueObservation(options: .deallocation) { [weak item, captured] in
+    let t1 = withKeyValueObservation(includingDeallocation: true) { [weak item, captured] in
       _ = captured
       hearing.append(item?.name ?? "—")
     }
@@ -1061,7 +1061,7 @@ struct DeallocationEdgeTests {
     link?.strongItem = EdgeItem("Ada")
     cell.link = link
     let runs = Recorder<String>()
-    let token = withKeyValueObservation(options: .deallocation) {
+    let token = withKeyValueObservation(includingDeallocation: true) {
       runs.append("\(cell.link?.label ?? "-") \(cell.link?.strongItem?.name ?? "-")")
     }
     link = nil
@@ -1083,13 +1083,13 @@ struct DeallocationEdgeTests {
     _ = token
   }
 
-  @Test("tracking: .deallocation from either option set, with .prior")
+  @Test("the value form's .deallocation, with .prior")
   func trackedValueTrackingOptionWithPrior() {
     let cell = EdgeCell()
     var item: EdgeItem? = EdgeItem("Ada")
     cell.item = item
     let seen = Recorder<String>()
-    let token = withKeyValueObservation(of: { cell.item?.name }, options: [.prior, .old, .new], tracking: .deallocation) {
+    let token = withKeyValueObservation(of: { cell.item?.name }, options: [.prior, .old, .new, .deallocation]) {
       seen.append(arrow($0))
     }
     item = nil
@@ -1197,7 +1197,7 @@ struct DeallocationEdgeTests {
       kept.append(withKeyValueObservation(of: { cell.plain }, options: [.new, .deallocation]) { _ in })
     }.map(\.kind)
     byForm["tracked closure"] = capturingDiagnostics {
-      kept.append(withKeyValueObservation(options: .deallocation) { _ = cell.plain; _ = cell.title })
+      kept.append(withKeyValueObservation(includingDeallocation: true) { _ = cell.plain; _ = cell.title })
     }.map(\.kind)
     for (form, kinds) in byForm.sorted(by: { $0.key < $1.key }) {
       #expect(kinds.contains(.unheardDeallocation), "\(form): \(kinds)")

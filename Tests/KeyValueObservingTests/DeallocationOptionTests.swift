@@ -246,7 +246,7 @@ struct DeallocationOptionTests {
     cell.item = item
     let heard = Recorder<String>()
     let unheard = Recorder<String>()
-    let hearing = withKeyValueObservation(options: .deallocation) { heard.append(cell.item?.name ?? "—") }
+    let hearing = withKeyValueObservation(includingDeallocation: true) { heard.append(cell.item?.name ?? "—") }
     let deaf = withKeyValueObservation { unheard.append(cell.item?.name ?? "—") }
     item = nil
     #expect(heard.elements == ["Ada", "—"])
@@ -259,7 +259,7 @@ struct DeallocationOptionTests {
     _ = (hearing, deaf, shortLived)
   }
 
-  @Test("a tracked value takes the option from either option set")
+  @Test("a tracked value hears a freed link, with and without .old")
   func trackedValue() {
     let cell = WeakCell()
     var item: CellItem? = CellItem("Ada")
@@ -269,7 +269,7 @@ struct DeallocationOptionTests {
     let first = withKeyValueObservation(of: { cell.item?.name }, options: [.old, .new, .deallocation]) { change in
       fromObserving.append("\(change.oldValue.map { $0 ?? "nil" } ?? "-")→\(change.newValue.map { $0 ?? "nil" } ?? "-")")
     }
-    let second = withKeyValueObservation(of: { cell.item?.name }, options: .new, tracking: .deallocation) { change in
+    let second = withKeyValueObservation(of: { cell.item?.name }, options: [.new, .deallocation]) { change in
       fromTracking.append(change.newValue.map { $0 ?? "nil" } ?? "-")
     }
     item = nil
@@ -372,7 +372,7 @@ struct DeallocationOptionTests {
       kinds.append(change.kind)
     }
     let counts = Recorder<Int>()
-    let tracked = withKeyValueObservation(options: .deallocation) { counts.append(cell.item?.tags.count ?? -1) }
+    let tracked = withKeyValueObservation(includingDeallocation: true) { counts.append(cell.item?.tags.count ?? -1) }
     let label = PlainLabel()
     let bound = cell.bind(\.item?.name, to: label, \.text, placeholder: "—")
     item?.mutableArrayValue(for: \.tags).append("pen")

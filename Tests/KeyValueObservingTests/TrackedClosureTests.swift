@@ -234,7 +234,7 @@ struct TrackedClosureTests {
   func coalescedOnTheMainActor() async {
     let person = Person(name: "Ada", age: 36)
     let (runs, continuation) = AsyncStream.makeStream(of: String.self)
-    let token = withKeyValueObservation(options: .coalesced) {
+    let token = withKeyValueObservation(tracking: .coalesced) {
       continuation.yield("\(person.name) \(person.age)")
     }
     var iterator = runs.makeAsyncIterator()
@@ -306,7 +306,7 @@ extension TrackedClosureTests {
   }
 }
 
-/// `withKeyValueObservation(options: .coalesced)` from code isolated to no actor.
+/// `withKeyValueObservation(tracking: .coalesced)` from code isolated to no actor.
 nonisolated func nonisolatedCoalesced(_ apply: @escaping () -> Void) -> KeyValueObservation {
-  withKeyValueObservation(options: .coalesced, apply)
+  withKeyValueObservation(tracking: .coalesced, apply)
 }

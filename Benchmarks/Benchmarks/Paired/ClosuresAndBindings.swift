@@ -34,7 +34,7 @@ func closureAndBindingBenchmarks() {
     let observed = PairedDerived()
     let token = observed.observe(\.sum, options: .new) { _, change in blackHole(change.newValue) }
     let tracked = PairedDerived()
-    let closure = withKeyValueObservation(options: .keyValueOnly) { blackHole(tracked.first + tracked.second) }
+    let closure = withKeyValueObservation(tracking: .skippingSwiftObservation) { blackHole(tracked.first + tracked.second) }
     return Pair(
       reference: writes(keeping: token) { index in observed.first = index },
       ours: writes(keeping: closure) { index in tracked.first = index }

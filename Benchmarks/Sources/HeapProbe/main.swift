@@ -77,7 +77,7 @@ let rows: [(String, Int)] = [
     "memory: ours, tracked closure over two keys of a fresh object, key-value only",
     heapPerRegistration(prepare: { objects(TwoKeys.init) }) { models, kept in
       for model in models {
-        kept.append(withKeyValueObservation(options: .keyValueOnly) { _ = model.first + model.second })
+        kept.append(withKeyValueObservation(tracking: .skippingSwiftObservation) { _ = model.first + model.second })
       }
     }
   ),

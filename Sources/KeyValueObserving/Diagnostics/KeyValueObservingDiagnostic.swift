@@ -112,12 +112,12 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// ```
     public static let arrayIndexKeyPath = Kind(name: "arrayIndexKeyPath")
 
-    /// `withKeyValueObservation(options: .coalesced)` called where no actor
+    /// `withKeyValueObservation(tracking: .coalesced)` called where no actor
     /// isolates the closure: there is no turn to coalesce changes into, so
     /// the closure runs after each change instead.
     ///
     /// ```swift
-    /// nonisolated func start() { token = withKeyValueObservation(options: .coalesced) { … } }
+    /// nonisolated func start() { token = withKeyValueObservation(tracking: .coalesced) { … } }
     /// ```
     public static let coalescingWithoutActor = Kind(name: "coalescingWithoutActor")
 

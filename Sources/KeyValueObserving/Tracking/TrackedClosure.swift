@@ -1,4 +1,4 @@
-/// The observation of ``withKeyValueObservation(options:isolation:fileID:line:_:)``'s
+/// The observation of ``withKeyValueObservation(tracking:includingDeallocation:isolation:fileID:line:_:)``'s
 /// closure: the closure is its read, and nothing is handed a value. Not
 /// generic, so that its change path (see ``DerivedValueObservation``) is
 /// compiled specialised here, with no closure of its own to run it and no
@@ -6,7 +6,7 @@
 /// registrations (the value form is ``TrackedObservation``).
 ///
 /// ```swift
-/// let closure = TrackedClosure(read: { label.text = model.name }, tracking: [], defers: false, isolation: nil, site: site)
+/// let closure = TrackedClosure(read: { label.text = model.name }, tracking: [], options: [], defers: false, isolation: nil, site: site)
 /// let token = startTrackedObservation(closure) { _ in }
 /// ```
 @usableFromInline
@@ -21,16 +21,18 @@ final class TrackedClosure: TrackedObservationBase, DerivedValueObservation, @un
   private let read: () -> Void
 
   /// An observation of what `read` reads, running it again after each
-  /// change as `tracking` says.
+  /// change as `tracking` says, and after a freed object with
+  /// `options` ``KeyValueObservingOptions/deallocation`` (its only option).
   init(
     read: @escaping () -> Void,
     tracking: KeyValueTrackingOptions,
+    options: KeyValueObservingOptions,
     defers: Bool,
     isolation: (any Actor)?,
     site: RegistrationSite
   ) {
     self.read = read
-    super.init(options: [], tracking: tracking, defers: defers, isolation: isolation, site: site)
+    super.init(options: options, tracking: tracking, defers: defers, isolation: isolation, site: site)
   }
 
   // MARK: The change path's requirements

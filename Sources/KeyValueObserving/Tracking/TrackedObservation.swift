@@ -44,7 +44,7 @@ final class TrackedObservation<Value>: TrackedObservationBase, DerivedValueObser
     self.changes = changes
     // A run that is not a did's — a scheduled one, or one a freed
     // object asks for — takes the value the last run read as its old one.
-    let hears = options.contains(.deallocation) || tracking.contains(.deallocation)
+    let hears = options.contains(.deallocation)
     self.keptValue = (defers || hears) && options.contains(.old) ? KeptValue(weakly: hears) : nil
     super.init(options: options, tracking: tracking, defers: defers, isolation: isolation, site: site)
   }

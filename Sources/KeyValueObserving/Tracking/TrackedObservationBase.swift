@@ -1,7 +1,7 @@
 import Observation
 
 /// A tracked closure's observation (see
-/// ``withKeyValueObservation(options:isolation:fileID:line:_:)``), without
+/// ``withKeyValueObservation(tracking:includingDeallocation:isolation:fileID:line:_:)``), without
 /// its types: when and where the closure runs again after a change of what
 /// it read. ``TrackedObservation`` adds the typed read and handler.
 ///
@@ -68,9 +68,8 @@ class TrackedObservationBase: DerivedObservationBase, @unchecked Sendable {
     self.defers = defers
     self.isolation = isolation
     self.checksIsolation = _isDebugAssertConfiguration() && isolation != nil
-    self.tracksObservationReads = !tracking.contains(.keyValueOnly)
-    let heard: KeyValueObservingOptions = tracking.contains(.deallocation) ? .deallocation : []
-    super.init(options: options.union(heard), slot: Self.keyPathSlot)
+    self.tracksObservationReads = !tracking.contains(.skippingSwiftObservation)
+    super.init(options: options, slot: Self.keyPathSlot)
     self.site = site
   }
 
@@ -87,7 +86,7 @@ class TrackedObservationBase: DerivedObservationBase, @unchecked Sendable {
     guard isolation == nil else { return true }
     reportProblem(
       .coalescingWithoutActor,
-      "withKeyValueObservation(options: .coalesced) at \(site.description ?? "a call") is isolated to no actor, so "
+      "withKeyValueObservation(tracking: .coalesced) at \(site.description ?? "a call") is isolated to no actor, so "
         + "there is no turn to coalesce changes into: it runs after each change; call it from the actor whose "
         + "turns should coalesce them (the main actor, for UI code)"
     )

@@ -35,7 +35,11 @@
 /// the last run read is freed; it releases the closure then.
 ///
 /// - Parameters:
-///   - options: How it runs again; see ``KeyValueTrackingOptions``.
+///   - tracking: How it runs again; see ``KeyValueTrackingOptions``.
+///   - includingDeallocation: Whether a freed `@KeyValueObservable`
+///     object the last run read, such as a `weak` link's, runs it again,
+///     as ``KeyValueObservingOptions/deallocation`` makes a freed object a
+///     change for `observe`. Off by default: no setter ran.
 ///   - isolation: The actor `apply` is isolated to: the caller's, which
 ///     Swift passes for you.
 ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
@@ -43,15 +47,19 @@
 ///   - apply: What to run; what it reads is what is observed.
 /// - Returns: The token that keeps the observation alive.
 public func withKeyValueObservation(
-  options: KeyValueTrackingOptions = [],
+  tracking: KeyValueTrackingOptions = [],
+  includingDeallocation: Bool = false,
   isolation: isolated (any Actor)? = #isolation,
   fileID: StaticString = #fileID,
   line: UInt = #line,
   _ apply: @escaping () -> Void
 ) -> KeyValueObservation {
   let site = RegistrationSite(fileID: fileID, line: line)
-  let defers = TrackedObservationBase.defers(options, isolation: isolation, site: site)
-  let closure = TrackedClosure(read: apply, tracking: options, defers: defers, isolation: isolation, site: site)
+  let defers = TrackedObservationBase.defers(tracking, isolation: isolation, site: site)
+  let closure = TrackedClosure(
+    read: apply, tracking: tracking, options: includingDeallocation ? .deallocation : [],
+    defers: defers, isolation: isolation, site: site
+  )
   return startTrackedObservation(closure) { _ in }
 }
 
@@ -59,7 +67,7 @@ public func withKeyValueObservation(
 /// change of anything `read` read, with the value's own old and new values,
 /// until the returned token is invalidated or released.
 ///
-/// `read` is tracked as ``withKeyValueObservation(options:isolation:fileID:line:_:)``
+/// `read` is tracked as ``withKeyValueObservation(tracking:includingDeallocation:isolation:fileID:line:_:)``
 /// tracks its closure, and runs again after each change; `changeHandler`
 /// is not tracked, so it may read and write anything.
 ///
@@ -73,7 +81,9 @@ public func withKeyValueObservation(
 /// - Parameters:
 ///   - read: Reads the value; what it reads is what is observed.
 ///   - options: Which values the changes carry and which extra
-///     notifications are sent, as for `observe`.
+///     notifications are sent, as for `observe`; with
+///     ``KeyValueObservingOptions/deallocation``, a freed object `read`
+///     read through is a change.
 ///   - tracking: How it reads again; see ``KeyValueTrackingOptions``.
 ///     Coalesced changes carry the value before the first of them as
 ///     their old value.
