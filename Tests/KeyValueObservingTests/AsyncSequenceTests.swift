@@ -103,6 +103,21 @@ struct AsyncSequenceTests {
     #expect(await iterator.next()?.newValue == 6, "3, 4 and 5 did not fit")
   }
 
+  @Test("bufferingNewest keeps the latest values; unbounded keeps every one")
+  func newestAndUnbounded() async {
+    let person = Person()
+    let newest = person.values(for: \.age, bufferingPolicy: .bufferingNewest(2))
+    let every = person.values(for: \.age, bufferingPolicy: .unbounded)
+    for value in 1...5 { person.age = value }
+    var latest = newest.makeAsyncIterator()
+    #expect(await latest.next() == 4)
+    #expect(await latest.next() == 5, "0 to 3 were dropped to make room")
+    var all = every.makeAsyncIterator()
+    var seen: [Int] = []
+    for _ in 0...5 { seen.append(await all.next() ?? -1) }
+    #expect(seen == [0, 1, 2, 3, 4, 5])
+  }
+
   @Test("computed keys and chains work as for observe")
   func derivedKeys() async {
     let resident = Resident()

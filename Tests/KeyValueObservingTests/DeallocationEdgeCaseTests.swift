@@ -974,7 +974,7 @@ struct DeallocationEdgeTests {
     let item = EdgeItem("Ada")
     cell?.link = link
     link?.item = item
-    let values = cell!.values(for: \.link?.item?.name, options: .deallocation, bufferingPolicy: .unbounded)
+    let values = cell!.values(for: \.link?.item?.name, includingDeallocation: true, bufferingPolicy: .unbounded)
     let deaf = cell!.values(for: \.link?.item?.name, bufferingPolicy: .unbounded)
     link = nil
     item.name = "stale"
@@ -987,14 +987,12 @@ struct DeallocationEdgeTests {
     #expect(unheard == ["Ada"])
   }
 
-  @Test("values(for:options:) ignores .old/.prior/.initial as documented, keeping .deallocation")
+  @Test("values(for:includingDeallocation:) gives the new value once per change, then nil when freed")
   func valuesIgnoresOtherOptions() async {
     var cell: EdgeCell? = EdgeCell()
     var item: EdgeItem? = EdgeItem("Ada")
     cell?.item = item
-    let values = cell!.values(
-      for: \.item?.name, options: [.old, .prior, .deallocation], bufferingPolicy: .unbounded
-    )
+    let values = cell!.values(for: \.item?.name, includingDeallocation: true, bufferingPolicy: .unbounded)
     item?.name = "Grace"
     item = nil
     cell = nil
@@ -1009,7 +1007,7 @@ struct DeallocationEdgeTests {
     var item: EdgeItem? = EdgeItem("Ada")
     cell?.item = item
     weak let probe = item
-    let names = cell!.values(for: \.item?.name, options: .deallocation)
+    let names = cell!.values(for: \.item?.name, includingDeallocation: true)
     item = nil
     #expect(probe == nil, "values of a name do not keep the item")
     cell = nil
@@ -1191,7 +1189,7 @@ struct DeallocationEdgeTests {
       kept.append(cell.changes(for: \.sendablePlain, options: [.new, .deallocation]))
     }.map(\.kind)
     byForm["values"] = capturingDiagnostics {
-      kept.append(cell.values(for: \.sendablePlain, options: .deallocation))
+      kept.append(cell.values(for: \.sendablePlain, includingDeallocation: true))
     }.map(\.kind)
     byForm["value form"] = capturingDiagnostics {
       kept.append(withKeyValueObservation(of: { cell.plain }, options: [.new, .deallocation]) { _ in })

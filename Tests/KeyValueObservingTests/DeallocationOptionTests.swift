@@ -231,7 +231,7 @@ struct DeallocationOptionTests {
     var cell: WeakCell? = WeakCell()
     var item: CellItem? = CellItem("Ada")
     cell?.item = item
-    let values = cell!.values(for: \.item?.name, options: .deallocation, bufferingPolicy: .unbounded)
+    let values = cell!.values(for: \.item?.name, includingDeallocation: true, bufferingPolicy: .unbounded)
     item = nil
     cell = nil
     var seen: [String?] = []

@@ -67,7 +67,7 @@ struct IndexedKeyPathTests {
   @Test("a sequence of an array position finishes at once")
   func sequenceFinishes() async {
     let playlist = Playlist()
-    var values: AsyncStream<String>?
+    var values: KeyValueObservedSequence<String>?
     let diagnostics = capturingDiagnostics { values = playlist.values(for: \.tracks[0]) }
     #expect(diagnostics.map(\.kind) == [.arrayIndexKeyPath])
     var received: [String] = []

@@ -6,7 +6,7 @@ private final class SelfWatcher: KeyValueObserver {
   let person = Person()
   var token: KeyValueObservation?
   var derived: KeyValueObservation?
-  var stream: AsyncStream<KeyValueObservedChange<Int>>?
+  var stream: KeyValueObservedSequence<KeyValueObservedChange<Int>>?
   lazy var kvo = KVOController(observer: self, retainsObserved: false)
   var seen = 0
 
@@ -134,7 +134,7 @@ struct LeakTests {
   @Test("async sequences and queue deliveries let their object go")
   func sequencesAndQueues() {
     weak var weakGauge: Gauge?
-    var stream: AsyncStream<Int>?
+    var stream: KeyValueObservedSequence<Int>?
     var token: KeyValueObservation?
     do {
       let gauge = Gauge()

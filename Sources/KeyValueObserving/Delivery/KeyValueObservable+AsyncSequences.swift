@@ -27,13 +27,13 @@ extension KeyValueObservable {
   public func changes<Value: Sendable>(
     for keyPath: KeyPath<Self, Value>,
     options: KeyValueObservingOptions = .new,
-    bufferingPolicy: AsyncStream<KeyValueObservedChange<Value>>.Continuation.BufferingPolicy = .unbounded,
+    bufferingPolicy: KeyValueBufferingPolicy = .unbounded,
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> AsyncStream<KeyValueObservedChange<Value>> {
+  ) -> KeyValueObservedSequence<KeyValueObservedChange<Value>> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: KeyValueObservedChange<Value>.self,
-      bufferingPolicy: bufferingPolicy
+      bufferingPolicy: bufferingPolicy.streamPolicy(of: KeyValueObservedChange<Value>.self)
     )
     let hooks = ObservationHooks(source: .changesSequence, ended: { continuation.finish() })
     let site = RegistrationSite(fileID: fileID, line: line)
@@ -41,7 +41,7 @@ extension KeyValueObservable {
       continuation.yield(change)
     }
     continuation.onTermination = { _ in token.invalidate() }
-    return stream
+    return KeyValueObservedSequence(stream)
   }
 
   /// The values of `keyPath`, as an asynchronous sequence that starts with
@@ -58,22 +58,21 @@ extension KeyValueObservable {
   /// }
   /// ```
   ///
-  /// With ``KeyValueObservingOptions/deallocation``, an object on the
-  /// path that is freed — a `weak` link's — yields the value read again
-  /// (`nil` past the freed link), as RxSwift's `observeWeakly` does:
+  /// With `includingDeallocation`, a freed object on the path (a `weak`
+  /// link's) yields the value read again, as RxSwift's `observeWeakly`
+  /// does: `nil` past the freed link.
   ///
   /// ```swift
-  /// for await name in cell.values(for: \.item?.name, options: .deallocation) {
+  /// for await name in cell.values(for: \.item?.name, includingDeallocation: true) {
   ///     label.text = name ?? "—"  // "—" once the item is freed
   /// }
   /// ```
   ///
   /// - Parameters:
   ///   - keyPath: The value to observe.
-  ///   - options: ``KeyValueObservingOptions/deallocation``, or nothing:
-  ///     the one option that changes which values come. (Every value is
-  ///     the new one, and the first the value now, whatever else is
-  ///     given.)
+  ///   - includingDeallocation: Whether a freed object on the path is a
+  ///     change, as ``KeyValueObservingOptions/deallocation`` makes it for
+  ///     `observe`. Off by default: no setter ran.
   ///   - bufferingPolicy: How many values wait for the consumer; the
   ///     newest one by default.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph`` in a
@@ -82,15 +81,15 @@ extension KeyValueObservable {
   @inlinable
   public func values<Value: Sendable>(
     for keyPath: KeyPath<Self, Value>,
-    options: KeyValueObservingOptions = [],
-    bufferingPolicy: AsyncStream<Value>.Continuation.BufferingPolicy = .bufferingNewest(1),
+    includingDeallocation: Bool = false,
+    bufferingPolicy: KeyValueBufferingPolicy = .bufferingNewest(1),
     fileID: StaticString = #fileID,
     line: UInt = #line
-  ) -> AsyncStream<Value> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy)
+  ) -> KeyValueObservedSequence<Value> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: bufferingPolicy.streamPolicy(of: Value.self))
     let hooks = ObservationHooks(source: .valuesSequence, ended: { continuation.finish() })
     let site = RegistrationSite(fileID: fileID, line: line)
-    let registered = options.intersection(.deallocation).union([.initial, .new])
+    let registered: KeyValueObservingOptions = includingDeallocation ? [.initial, .new, .deallocation] : [.initial, .new]
     let token = observe(keyPath, options: registered, hooks: hooks, site: site) { _, change in
       // `.new` was asked for: every change holds the value.
       if let value = change.newValue {
@@ -98,6 +97,6 @@ extension KeyValueObservable {
       }
     }
     continuation.onTermination = { _ in token.invalidate() }
-    return stream
+    return KeyValueObservedSequence(stream)
   }
 }

@@ -242,8 +242,8 @@ struct ScheduledPromiseTests {
 
 
 /// A stream held by reference, so that one thread can let go of it.
-final class StreamBox<Element>: @unchecked Sendable {
-  let stream: AsyncStream<Element>
-  init(_ stream: AsyncStream<Element>) { self.stream = stream }
+final class StreamBox<Element: Sendable>: @unchecked Sendable {
+  let stream: KeyValueObservedSequence<Element>
+  init(_ stream: KeyValueObservedSequence<Element>) { self.stream = stream }
 }
 
