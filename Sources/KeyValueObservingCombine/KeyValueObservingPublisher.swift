@@ -14,11 +14,11 @@ public import KeyValueObserving
 /// and removed when it cancels; it is sent:
 /// - with `.initial`, the value at subscription, once it asks for values;
 /// - with `.prior`, the value before each change, just before it;
-/// - after each change, the new value (every assignment sends, even of an
-///   equal value; add `removeDuplicates()` to skip those).
+/// - with `.old`, the value before each change, just after it;
+/// - with `.new`, the value after each change (every assignment sends,
+///   even of an equal value; add `removeDuplicates()` to skip those).
 ///
-/// `.new` and `.old` change nothing: the values sent are whole values of
-/// the key, read from the change or from the object. Any key path that
+/// The values sent are whole values of the key. Any key path that
 /// `observe` accepts works — stored, computed, a chain — and a to-many
 /// change (an array proxy's `append`, say) sends the whole collection.
 ///

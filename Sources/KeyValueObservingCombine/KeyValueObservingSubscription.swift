@@ -40,6 +40,9 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     @usableFromInline var receiver: Receiver<Value>?
     /// The observation, until the subscription ends.
     @usableFromInline var registration: RegistrationHandle?
+    /// With `.old` and not `.prior`, a to-many change's whole value before
+    /// it, read at the prior notification and sent after the change.
+    @usableFromInline var valueBeforeChange: Value?
 
     @inlinable
     init(receiver: Receiver<Value>?) {
@@ -115,11 +118,18 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     options: KeyValueObservingOptions,
     site: RegistrationSite
   ) {
-    // The registration carries the values the publisher sends: the new one,
-    // and the old one before a change when `.prior` asks for it.
-    var registrationOptions = KeyValueObservingOptions.new
-    registrationOptions.formUnion(options.intersection([.initial, .deallocation]))
-    if options.contains(.prior) {
+    // The registration carries the values the publisher sends: the new one
+    // after a change (`.new`), the old one before it (`.prior`) or after
+    // it (`.old`). A to-many change carries only the elements it touched,
+    // so `.old` reads the whole value at a prior notification.
+    let sendsNew = options.contains(.new)
+    let sendsPrior = options.contains(.prior)
+    let sendsOld = options.contains(.old)
+    // Without `.new`, a change with no old value cannot be told from the
+    // initial notification: the initial value is read here instead.
+    let readsInitial = options.contains(.initial) && !sendsNew
+    var registrationOptions = options.intersection(sendsNew ? [.initial, .new, .deallocation] : [.deallocation])
+    if sendsPrior || sendsOld {
       registrationOptions.formUnion([.prior, .old])
     }
     // Ended by the object's deinit (a cancel takes the receiver out
@@ -131,8 +141,17 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
       ended: { self.end(finishing: finishes) }
     )
     let registration = object.register(keyPath, options: registrationOptions, hooks: hooks, site: site) { object, change in
-      self.receive(self.value(of: change, in: object))
+      if change.isPrior {
+        if sendsPrior { self.receive(self.value(of: change, in: object)) }
+        if sendsOld && change.kind != .setting { self.keep(self.value(of: change, in: object)) }
+        return
+      }
+      if sendsOld, let old = change.kind == .setting ? change.oldValue : self.takeValueBeforeChange() {
+        self.receive(old)
+      }
+      if sendsNew { self.receive(self.value(of: change, in: object)) }
     }
+    if readsInitial { receive(object[keyPath: keyPath]) }
     // Nothing can have ended the subscription yet: only its owner, who does
     // not have it before this returns, or the object's deinit, which the
     // caller's reference holds off, can end it.
@@ -150,6 +169,27 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
       return value
     }
     return object[keyPath: keyPath]
+  }
+
+  /// Keeps `value`, a to-many change's value before it, until the change
+  /// is made; drops what it replaces after the lock (a release may run a
+  /// deinit).
+  @inlinable
+  func keep(_ value: Value) {
+    let replaced = state.withLock { state in
+      defer { state.valueBeforeChange = value }
+      return state.valueBeforeChange
+    }
+    _ = replaced
+  }
+
+  /// The value ``keep(_:)`` kept for the change just made, if any.
+  @inlinable
+  func takeValueBeforeChange() -> Value? {
+    state.withLock { state in
+      defer { state.valueBeforeChange = nil }
+      return state.valueBeforeChange
+    }
   }
 
   /// A change's value arrived: sends it if the subscriber has demand and no

@@ -13,36 +13,58 @@ struct PublisherTests {
     #expect(probe.values == ["Ada", "Grace", "Grace"])
   }
 
-  @Test("without .initial nothing is sent at subscription; .new and .old change nothing")
-  func withoutInitial() {
+  @Test("each option adds the values it names: .new after a change, .old and .prior the value before it")
+  func eachOptionSends() {
     let profile = Profile(age: 1)
     let newOnly = ProbeSubscriber<Int>()
     let none = ProbeSubscriber<Int>()
     let oldOnly = ProbeSubscriber<Int>()
+    let initialOnly = ProbeSubscriber<Int>()
+    let oldAndNew = ProbeSubscriber<Int>()
     profile.publisher(for: \.age, options: .new).subscribe(newOnly)
     profile.publisher(for: \.age, options: []).subscribe(none)
     profile.publisher(for: \.age, options: .old).subscribe(oldOnly)
+    profile.publisher(for: \.age, options: .initial).subscribe(initialOnly)
+    profile.publisher(for: \.age, options: [.old, .new]).subscribe(oldAndNew)
     profile.age = 2
-    #expect(newOnly.values == [2])
-    #expect(none.values == [2], "every change sends its new value, whatever the options")
-    #expect(oldOnly.values == [2])
+    profile.age = 3
+    #expect(newOnly.values == [2, 3])
+    #expect(none.values == [], "no option, nothing to send")
+    #expect(oldOnly.values == [1, 2])
+    #expect(initialOnly.values == [1], "the value at subscription, read once")
+    #expect(oldAndNew.values == [1, 2, 2, 3], "the old value, then the new one, per change")
   }
 
   @Test(".prior sends the value before each change, just before the new one")
   func prior() {
     let profile = Profile(age: 1)
     let probe = ProbeSubscriber<Int>()
-    profile.publisher(for: \.age, options: [.initial, .prior]).subscribe(probe)
+    let priorOnly = ProbeSubscriber<Int>()
+    profile.publisher(for: \.age, options: [.initial, .prior, .new]).subscribe(probe)
+    profile.publisher(for: \.age, options: .prior).subscribe(priorOnly)
     profile.age = 2
     profile.age = 3
     #expect(probe.values == [1, 1, 2, 2, 3])
+    #expect(priorOnly.values == [1, 2], "without .new, only the values before")
+  }
+
+  @Test(".old sends a to-many change's whole value before it, after the change")
+  func oldOfToMany() {
+    let profile = Profile()
+    let tags = ProbeSubscriber<[String]>()
+    profile.publisher(for: \.tags, options: [.old, .new]).subscribe(tags)
+    let proxy = profile.mutableArrayValue(for: \.tags)
+    proxy.append("a")
+    proxy.append(contentsOf: ["b", "c"])
+    proxy.remove(at: 0)
+    #expect(tags.values == [[], ["a"], ["a"], ["a", "b", "c"], ["a", "b", "c"], ["b", "c"]])
   }
 
   @Test("a computed key sends its own value when one of its dependencies changes")
   func computedKey() {
     let profile = Profile(name: "Ada", age: 36)
     let probe = ProbeSubscriber<String>()
-    profile.publisher(for: \.summary, options: [.initial, .prior]).subscribe(probe)
+    profile.publisher(for: \.summary, options: [.initial, .prior, .new]).subscribe(probe)
     profile.age = 37
     profile.name = "Grace"
     #expect(probe.values == ["Ada, 36", "Ada, 36", "Ada, 37", "Ada, 37", "Grace, 37"])
@@ -67,7 +89,7 @@ struct PublisherTests {
     let profile = Profile()
     let tags = ProbeSubscriber<[String]>()
     let ids = ProbeSubscriber<Set<Int>>()
-    profile.publisher(for: \.tags, options: [.initial, .prior]).subscribe(tags)
+    profile.publisher(for: \.tags, options: [.initial, .prior, .new]).subscribe(tags)
     profile.publisher(for: \.ids, options: .new).subscribe(ids)
     let proxy = profile.mutableArrayValue(for: \.tags)
     proxy.append("a")
