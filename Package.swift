@@ -28,7 +28,7 @@ let package = Package(
   dependencies: [
     // The widest range the macros build and pass their expansion tests
     // in: CI tests the floor (Checks/SwiftSyntaxFloor) and the highest
-    // version this range resolves to. The README says why not lower.
+    // version this range resolves to. The Compatibility article says why not lower.
     .package(url: "https://github.com/swiftlang/swift-syntax", "602.0.0"..<"604.0.0"),
     .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.7.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),

@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // A client of the core product alone, with the package's traits turned off,
-// as the README's Installation advises for such a client. CI builds and runs
+// as the Compatibility article (DocC) advises for such a client. CI builds and runs
 // it, then checks that SwiftPM neither fetched nor built OpenCombine for it.
 import PackageDescription
 

@@ -24,8 +24,9 @@ Reads the documents themselves, so a block cannot drift from what runs:
   (a Mermaid picture) says the program prints that block after what the
   swift blocks before it say.
 - `<!-- check: manifest -->` marks a `Package.swift` fragment (the
-  arguments of `Package(…)` after `name:`): it is loaded as a manifest of
-  its own with `swift package dump-package`.
+  arguments of `Package(…)` after `name:`). The fragments of one document
+  are joined, in order, into one manifest (the README shows the package,
+  then the product, in two), loaded with `swift package dump-package`.
 - A module the platform lacks (SwiftUI on Linux) is imported where it
   exists; the block's setup gives the rest what it needs of it.
 
@@ -269,7 +270,12 @@ let package = Package(
         for name, blocks in found.items()
     }
     (GENERATED / "expected.json").write_text(json.dumps(expectations, indent=2, ensure_ascii=False))
-    (GENERATED / "manifests.json").write_text(json.dumps([[block.where, block.code] for block in manifests]))
+    joined = {}
+    for block in manifests:
+        joined.setdefault(block.document, []).append(block)
+    (GENERATED / "manifests.json").write_text(
+        json.dumps([[blocks[0].where, "".join(block.code for block in blocks)] for blocks in joined.values()])
+    )
     count = sum(len(blocks) for blocks in found.values())
     print(f"{count} blocks in {len(found)} programs, {len(manifests)} manifest fragment(s)")
 

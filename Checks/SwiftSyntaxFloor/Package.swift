@@ -4,7 +4,7 @@
 // tests are the package's own, through symbolic links, and swift-syntax is
 // pinned to the floor. The package's own `swift test` resolves the highest
 // version, so CI tests both ends of the range. `.ci/run` runs it; the
-// README says why the range starts at 602 (600.0.1 builds the macros, but
+// Compatibility article (DocC) says why the range starts at 602 (600.0.1 builds the macros, but
 // its expansion-test support applies accessor macros differently, and 15
 // of the expansion tests fail there).
 import CompilerPluginSupport
