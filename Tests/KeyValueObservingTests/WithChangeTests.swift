@@ -66,7 +66,7 @@ struct WithChangeTests {
     }
     #expect(kinds.elements == ["insertion [\"a\", \"b\"]", "setting [\"c\"]"])
     var ran = false
-    #expect(throws: KeyValueCodingError.unknownKey("tgas", type: "Person")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "tgas", type: "Person")) {
       try person.withChange(forKey: "tgas") { ran = true }
     }
     #expect(!ran, "the body does not run for a bad key")
