@@ -211,6 +211,15 @@ struct KeyValueCodingTests {
     let model = MainActorModel()
     try model.setValue("hi", forKey: "title")
     #expect(try model.value(forKey: "shout") as? String == "HI")
+    // The generated member of an isolated class throws typed, as the
+    // protocol's form does.
+    do throws(KeyValueCodingError) {
+      try model.withChange(forKey: "title") { () throws(KeyValueCodingError) in try model.setValue(7, forKey: "title") }
+      Issue.record("a value of the wrong type throws")
+    } catch {
+      #expect(error == .typeMismatch(key: "title", type: "MainActorModel", expected: "String", actual: "Int"))
+    }
+    #expect(try model.value(forKey: "title") as? String == "hi")
   }
 }
 
