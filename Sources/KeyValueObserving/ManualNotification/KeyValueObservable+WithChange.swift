@@ -135,9 +135,11 @@ extension KeyValueObservable {
     return try body()
   }
 
-  /// The 0.1.0 form of ``withChange(forKey:_:)``, whose body may throw any
+  /// The 0.1.0 form of `withChange(forKey:_:)`, whose body may throw any
   /// error, and which throws untyped. Chosen only for a body that throws
-  /// (disfavoured, so a body that does not gets the typed form).
+  /// (disfavoured, so a body that does not gets the typed form). Left out
+  /// of the documentation, where its name would make every link to the
+  /// typed form ambiguous.
   ///
   /// ```swift
   /// try person.withChange(forKey: "age") { () throws(KeyValueCodingError) in
@@ -149,6 +151,7 @@ extension KeyValueObservable {
     message: "write a throwing body '() throws(KeyValueCodingError) in' to call the typed form; handle other errors inside it"
   )
   @_disfavoredOverload
+  @_documentation(visibility: internal)
   @discardableResult
   public func withChange<Result>(forKey key: String, _ body: () throws -> Result) throws -> Result {
     try openChange(forKey: key)
