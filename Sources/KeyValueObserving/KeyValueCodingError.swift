@@ -22,9 +22,9 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   /// reach (for the will/did-change forms: no observable stored one).
   ///
   /// ```swift
-  /// try person.willChangeValue(forKey: "nmae")  // throws .unknownKey("nmae", type: "Person")
+  /// try person.willChangeValue(forKey: "nmae")  // throws .unknownKey(key: "nmae", type: "Person")
   /// ```
-  case unknownKey(String, type: String)
+  case unknownKey(key: String, type: String)
 
   /// The value's type is not the property's.
   ///
@@ -38,9 +38,9 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   /// a setter.
   ///
   /// ```swift
-  /// try person.setValue(2, forKey: "id")  // throws .readOnly("id", type: "Person")
+  /// try person.setValue(2, forKey: "id")  // throws .readOnly(key: "id", type: "Person")
   /// ```
-  case readOnly(String, type: String)
+  case readOnly(key: String, type: String)
 
   /// A component of a key path before the last one holds `nil`.
   ///
@@ -50,25 +50,34 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   /// ```
   case nilIntermediate(keyPath: String, key: String, type: String)
 
-  /// A component of a key path before the last one holds an object that is
-  /// not `@KeyValueObservable`, or a value that is not an object; or, for
-  /// the observing forms (`addObserver`, a controller's string key paths),
-  /// `key` is a property nothing announces — a `@KeyValueIgnored`, `lazy`
-  /// or property-wrapped one —, the path's last or on a path that reads
-  /// nothing observable, so that no change of it could ever notify.
+  /// A component of a key path before the last one holds a value that is
+  /// not a `@KeyValueObservable` object (a value type, or a class not
+  /// marked), so key-value coding cannot reach the keys after it.
   ///
   /// ```swift
   /// try person.value(forKeyPath: "name.count")
-  /// // throws .notObservable(keyPath: "name.count", key: "name", type: "Person")
-  /// try person.addObserver(logger, forKeyPath: "cache")
-  /// // throws .notObservable(keyPath: "cache", key: "cache", type: "Person")
+  /// // throws .notAnObservableObject(keyPath: "name.count", key: "name", type: "Person")
   /// ```
-  case notObservable(keyPath: String, key: String, type: String)
+  case notAnObservableObject(keyPath: String, key: String, type: String)
+
+  /// For the observing forms (`addObserver`, a controller's string key
+  /// paths): `key` is a property nothing announces — a `@KeyValueIgnored`,
+  /// `lazy` or property-wrapped one —, so no change on the key path could
+  /// ever notify.
+  ///
+  /// It is thrown when `key` is the path's last component, or when the path
+  /// reads nothing else that announces its changes.
+  ///
+  /// ```swift
+  /// try person.addObserver(logger, forKeyPath: "cache")
+  /// // throws .neverNotifies(keyPath: "cache", key: "cache", type: "Person")
+  /// ```
+  case neverNotifies(keyPath: String, key: String, type: String)
 
   /// What went wrong, in a sentence.
   ///
   /// ```swift
-  /// print(KeyValueCodingError.unknownKey("nmae", type: "Person"))
+  /// print(KeyValueCodingError.unknownKey(key: "nmae", type: "Person"))
   /// // Person has no property "nmae" that key-value coding can reach
   /// ```
   public var description: String {
@@ -83,14 +92,14 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
       "\(type).\(key.abbreviated) is read-only"
     case .nilIntermediate(let keyPath, let key, let type):
       "\(type).\(key.abbreviated) is nil, so key path \"\(keyPath.abbreviated)\" cannot go on"
-    case .notObservable(let keyPath, let key, let type) where keyPath == key:
+    case .notAnObservableObject(let keyPath, let key, let type):
+      "\(type).\(key.abbreviated) does not hold a @KeyValueObservable object, "
+        + "so key path \"\(keyPath.abbreviated)\" cannot go on"
+    case .neverNotifies(let keyPath, let key, let type) where keyPath == key:
       "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or property-wrapped)"
-    case .notObservable(let keyPath, let key, let type) where keyPath.hasSuffix("." + key):
+    case .neverNotifies(let keyPath, let key, let type):
       "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or property-wrapped), "
         + "so key path \"\(keyPath.abbreviated)\" would never fire"
-    case .notObservable(let keyPath, let key, let type):
-      "\(type).\(key.abbreviated) does not hold a @KeyValueObservable object whose changes notify (it holds another "
-        + "type, or it is @KeyValueIgnored, lazy or property-wrapped), so key path \"\(keyPath.abbreviated)\" cannot go on"
     }
   }
 }

@@ -41,6 +41,17 @@ extension KeyValueObservableMacro {
       """,
       """
       @discardableResult
+      \(raw: access)final func withChange<Result>(
+        forKey key: Swift.String,
+        _ body: () throws(\(raw: error)) -> Result
+      ) throws(\(raw: error)) -> Result {
+        try \(raw: forward).withChange(forKey: key, on: self, body)
+      }
+      """,
+      """
+      @available(*, deprecated, message: "write a throwing body '() throws(KeyValueCodingError) in' to call the typed form; handle other errors inside it")
+      @_disfavoredOverload
+      @discardableResult
       \(raw: access)final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
         try \(raw: forward).withChange(forKey: key, on: self, body)
       }

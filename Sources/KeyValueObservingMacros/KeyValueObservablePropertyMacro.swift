@@ -86,17 +86,17 @@ extension KeyValueObservablePropertyMacro: AccessorMacro {
       """
 
         _modify {
-          guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage), !\(raw: Names.storageLocal).modifiesInPlace(slot: \(raw: slot)) else {
+          guard let \(raw: Names.storageLocal) = self.\(raw: Names.observedStorage), !\(raw: Names.storageLocal)._modifiesInPlace(slot: \(raw: slot)) else {
             yield &\(raw: storage)
             return
           }
-          guard \(raw: Names.storageLocal).willModifyInPlace(self, slot: \(raw: slot)) else {
+          guard \(raw: Names.storageLocal)._willModifyInPlace(self, slot: \(raw: slot)) else {
             var \(raw: Names.modifyLocal) = \(raw: storage)
             defer { \(raw: assignCopy) }
             yield &\(raw: Names.modifyLocal)
             return
           }
-          defer { \(raw: Names.storageLocal).didModifyInPlace(self, slot: \(raw: slot)) }
+          defer { \(raw: Names.storageLocal)._didModifyInPlace(self, slot: \(raw: slot)) }
           yield &\(raw: storage)
         }
       """,

@@ -30,8 +30,8 @@ enum Names {
   /// forms for a class that declares `Observable`.
   static let access = "access"
   static let trackedAccess = "trackedAccess"
-  static let notifyingSet = "notifyingSet"
-  static let notifyingTrackedSet = "notifyingTrackedSet"
+  static let notifyingSet = "_notifyingSet"
+  static let notifyingTrackedSet = "_notifyingTrackedSet"
   static let storageLocal = "_$kvoObserved"
   static let modifyLocal = "_$kvoValue"
 

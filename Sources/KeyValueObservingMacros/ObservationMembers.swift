@@ -9,7 +9,7 @@ import SwiftSyntaxBuilder
 /// (`_$kvoObservedMutation(ofSlot:_:)` for `Observable` classes).
 ///
 /// The accessors of such a class call the runtime's tracked forms
-/// (`trackedAccess`, and `notifyingTrackedSet`, to which a setter hands the
+/// (`trackedAccess`, and `_notifyingTrackedSet`, to which a setter hands the
 /// registrar: see `KeyValueObservablePropertyMacro`), which also report to
 /// Observation. A subclass inherits all of it and adds nothing: the
 /// properties it declares are reported through their key paths from its

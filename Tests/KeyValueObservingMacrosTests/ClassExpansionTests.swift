@@ -37,20 +37,20 @@ struct ClassExpansionTests {
               _name = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 0) else {
               yield &_name
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
               var _$kvoValue = _name
               defer { self.name = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
             yield &_name
           }
         }
@@ -70,20 +70,20 @@ struct ClassExpansionTests {
               _nickname = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: newValue, get: { $0._nickname }, set: { $0._nickname = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 1, to: newValue, get: { $0._nickname }, set: { $0._nickname = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 1) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 1) else {
               yield &_nickname
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) else {
               var _$kvoValue = _nickname
               defer { self.nickname = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 1) }
             yield &_nickname
           }
         }
@@ -160,20 +160,20 @@ struct ClassExpansionTests {
               _rows = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._rows }, set: { $0._rows = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._rows }, set: { $0._rows = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
               yield &_rows
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _rows
               defer { self.rows = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
             yield &_rows
           }
         }
@@ -254,22 +254,22 @@ struct ClassExpansionTests {
                 _target = newValue
                 return
               }
-              _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: newValue, hasPropertyObservers: true, get: { $0._target }, set: { $0._target = $1 })
+              _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Thermostat + 0, to: newValue, hasPropertyObservers: true, get: { $0._target }, set: { $0._target = $1 })
             }
 
 
             _modify {
-              guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Thermostat + 0) else {
+              guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Thermostat + 0) else {
                 yield &_target
                 return
               }
-              guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) else {
+              guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) else {
                 var _$kvoValue = _target
                 defer { self.target = _$kvoValue }
                 yield &_$kvoValue
                 return
               }
-              defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) }
+              defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Thermostat + 0) }
               yield &_target
             }
         }

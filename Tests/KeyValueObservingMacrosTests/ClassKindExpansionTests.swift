@@ -32,20 +32,20 @@ struct ClassKindExpansionTests {
               _wheels = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: newValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Vehicle + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Vehicle + 0) else {
               yield &_wheels
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) else {
               var _$kvoValue = _wheels
-              defer { _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 }) }
+              defer { _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Vehicle + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.wheels }, set: { $0._wheels = $1 }) }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Vehicle + 0) }
             yield &_wheels
           }
         }
@@ -114,20 +114,20 @@ struct ClassKindExpansionTests {
               _content = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: newValue, get: { $0._content }, set: { $0._content = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Box + 0, to: newValue, get: { $0._content }, set: { $0._content = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Box + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Box + 0) else {
               yield &_content
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) else {
               var _$kvoValue = _content
               defer { self.content = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Box + 0) }
             yield &_content
           }
         }
@@ -185,20 +185,20 @@ struct ClassKindExpansionTests {
               _title = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_ViewModel + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_ViewModel + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_ViewModel + 0) else {
               yield &_title
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) else {
               var _$kvoValue = _title
               defer { self.title = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_ViewModel + 0) }
             yield &_title
           }
         }
@@ -245,6 +245,16 @@ struct ClassKindExpansionTests {
           try KeyValueObserving._KeyValueIsolatedStringKeys.didChangeValue(forKey: key, on: self)
         }
 
+        @discardableResult
+        final func withChange<Result>(
+          forKey key: Swift.String,
+          _ body: () throws(KeyValueObserving.KeyValueCodingError) -> Result
+        ) throws(KeyValueObserving.KeyValueCodingError) -> Result {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
+        }
+
+        @available(*, deprecated, message: "write a throwing body '() throws(KeyValueCodingError) in' to call the typed form; handle other errors inside it")
+        @_disfavoredOverload
         @discardableResult
         final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
           try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)

@@ -233,20 +233,20 @@ struct CustomizationDiagnosticsTests {
               _first = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: { $0._first }, set: { $0._first = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: { $0._first }, set: { $0._first = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 0) else {
               yield &_first
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
               var _$kvoValue = _first
               defer { self.first = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
             yield &_first
           }
         }
@@ -318,20 +318,20 @@ struct CustomizationDiagnosticsTests {
               _first = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: { $0._first }, set: { $0._first = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Person + 0, to: newValue, get: { $0._first }, set: { $0._first = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Person + 0) else {
               yield &_first
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) else {
               var _$kvoValue = _first
               defer { self.first = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Person + 0) }
             yield &_first
           }
         }

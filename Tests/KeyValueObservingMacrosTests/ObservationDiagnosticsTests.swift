@@ -124,6 +124,16 @@ struct ObservationDiagnosticsTests {
         }
 
         @discardableResult
+        final func withChange<Result>(
+          forKey key: Swift.String,
+          _ body: () throws(KeyValueObserving.KeyValueCodingError) -> Result
+        ) throws(KeyValueObserving.KeyValueCodingError) -> Result {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
+        }
+
+        @available(*, deprecated, message: "write a throwing body '() throws(KeyValueCodingError) in' to call the typed form; handle other errors inside it")
+        @_disfavoredOverload
+        @discardableResult
         final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
           try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
         }

@@ -31,20 +31,20 @@ struct ObservationExpansionTests {
               _title = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+            _$kvoObserved._notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._title }, set: { $0._title = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
               yield &_title
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _title
               defer { self.title = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
             yield &_title
           }
         }
@@ -64,20 +64,20 @@ struct ObservationExpansionTests {
               _count = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._count }, set: { $0._count = $1 })
+            _$kvoObserved._notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Sheet + 1, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._count }, set: { $0._count = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 1) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 1) else {
               yield &_count
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) else {
               var _$kvoValue = _count
               defer { self.count = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 1) }
             yield &_count
           }
         }
@@ -143,20 +143,20 @@ struct ObservationExpansionTests {
               _title = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Sheet + 0, to: newValue, get: { $0._title }, set: { $0._title = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Sheet + 0) else {
               yield &_title
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) else {
               var _$kvoValue = _title
               defer { self.title = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Sheet + 0) }
             yield &_title
           }
         }
@@ -239,20 +239,20 @@ struct ObservationExpansionTests {
               _headline = newValue
               return
             }
-            _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 0, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
+            _$kvoObserved._notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 0, reportingTo: _$kvoObservationRegistrar, to: newValue, get: { $0._headline }, set: { $0._headline = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 0) else {
               yield &_headline
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) else {
               var _$kvoValue = _headline
               defer { self.headline = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 0) }
             yield &_headline
           }
         }
@@ -277,22 +277,22 @@ struct ObservationExpansionTests {
                 _zoom = newValue
                 return
               }
-              _$kvoObserved.notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 1, reportingTo: _$kvoObservationRegistrar, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
+              _$kvoObserved._notifyingTrackedSet(self, slot: Self._$kvoFirstSlot_Screen + 1, reportingTo: _$kvoObservationRegistrar, to: newValue, hasPropertyObservers: true, get: { $0._zoom }, set: { $0._zoom = $1 })
             }
 
 
             _modify {
-              guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 1) else {
+              guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Screen + 1) else {
                 yield &_zoom
                 return
               }
-              guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) else {
+              guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) else {
                 var _$kvoValue = _zoom
                 defer { self.zoom = _$kvoValue }
                 yield &_$kvoValue
                 return
               }
-              defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) }
+              defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Screen + 1) }
               yield &_zoom
             }
         }
@@ -350,6 +350,16 @@ struct ObservationExpansionTests {
           try KeyValueObserving._KeyValueIsolatedStringKeys.didChangeValue(forKey: key, on: self)
         }
 
+        @discardableResult
+        final func withChange<Result>(
+          forKey key: Swift.String,
+          _ body: () throws(KeyValueObserving.KeyValueCodingError) -> Result
+        ) throws(KeyValueObserving.KeyValueCodingError) -> Result {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
+        }
+
+        @available(*, deprecated, message: "write a throwing body '() throws(KeyValueCodingError) in' to call the typed form; handle other errors inside it")
+        @_disfavoredOverload
         @discardableResult
         final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
           try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)

@@ -93,20 +93,20 @@ struct PropertyDiagnosticsTests {
               _parent = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: newValue, get: { $0._parent }, set: { $0._parent = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 0, to: newValue, get: { $0._parent }, set: { $0._parent = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 0) else {
               yield &_parent
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) else {
               var _$kvoValue = _parent
               defer { self.parent = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 0) }
             yield &_parent
           }
         }
@@ -126,20 +126,20 @@ struct PropertyDiagnosticsTests {
               _owner = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: newValue, get: { $0._owner }, set: { $0._owner = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 1, to: newValue, get: { $0._owner }, set: { $0._owner = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 1) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 1) else {
               yield &_owner
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) else {
               var _$kvoValue = _owner
               defer { self.owner = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 1) }
             yield &_owner
           }
         }
@@ -159,20 +159,20 @@ struct PropertyDiagnosticsTests {
               _last = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: newValue, get: { $0._last }, set: { $0._last = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Node + 2, to: newValue, get: { $0._last }, set: { $0._last = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 2) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Node + 2) else {
               yield &_last
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) else {
               var _$kvoValue = _last
               defer { self.last = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Node + 2) }
             yield &_last
           }
         }
@@ -294,20 +294,20 @@ struct PropertyDiagnosticsTests {
               _name = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Build + 0, to: newValue, get: { $0._name }, set: { $0._name = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Build + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Build + 0) else {
               yield &_name
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) else {
               var _$kvoValue = _name
               defer { self.name = _$kvoValue }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Build + 0) }
             yield &_name
           }
         }

@@ -30,20 +30,20 @@ struct SubclassExpansionTests {
               _payload = newValue
               return
             }
-            _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 })
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: newValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 })
           }
           _modify {
-            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved.modifiesInPlace(slot: Self._$kvoFirstSlot_Truck + 0) else {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Truck + 0) else {
               yield &_payload
               return
             }
-            guard _$kvoObserved.willModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) else {
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) else {
               var _$kvoValue = _payload
-              defer { _$kvoObserved.notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 }) }
+              defer { _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Truck + 0, to: _$kvoValue, hasOverridableGetter: true, get: { $0.payload }, set: { $0._payload = $1 }) }
               yield &_$kvoValue
               return
             }
-            defer { _$kvoObserved.didModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Truck + 0) }
             yield &_payload
           }
         }

@@ -188,13 +188,13 @@ struct ClassicObserverTests {
     #expect(throws: KeyValueCodingError.emptyKey(keyPath: "address..street", type: "Resident")) {
       try Resident().addObserver(log, forKeyPath: "address..street")
     }
-    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "nmae", type: "Person")) {
       try person.addObserver(log, forKeyPath: "nmae")
     }
-    #expect(throws: KeyValueCodingError.unknownKey("stret", type: "Address")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "stret", type: "Address")) {
       try Resident().addObserver(log, forKeyPath: "address.stret")
     }
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "name.count", key: "name", type: "Person")) {
+    #expect(throws: KeyValueCodingError.notAnObservableObject(keyPath: "name.count", key: "name", type: "Person")) {
       try person.addObserver(log, forKeyPath: "name.count")
     }
     #expect(person.observationInfo.isEmpty)

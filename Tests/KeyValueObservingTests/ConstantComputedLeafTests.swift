@@ -94,7 +94,7 @@ struct ConstantComputedLeafTests {
     let window = PortedWindow(viewModel: PortedHistoryViewModel())
     let log = ChangeLog()
     #expect(
-      throws: KeyValueCodingError.notObservable(keyPath: "viewModel.scratch", key: "scratch", type: "PortedHistoryViewModel")
+      throws: KeyValueCodingError.neverNotifies(keyPath: "viewModel.scratch", key: "scratch", type: "PortedHistoryViewModel")
     ) {
       try window.addObserver(log, forKeyPath: "viewModel.scratch")
     }
@@ -105,10 +105,10 @@ struct ConstantComputedLeafTests {
   func ignoredLeafBehindObservableLink() {
     let window = PortedWindow(viewModel: PortedViewModel())
     let log = ChangeLog()
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "replaceable.scratch", key: "scratch", type: "PortedViewModel")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "replaceable.scratch", key: "scratch", type: "PortedViewModel")) {
       try window.addObserver(log, forKeyPath: "replaceable.scratch")
     }
-    let message = KeyValueCodingError.notObservable(keyPath: "replaceable.scratch", key: "scratch", type: "PortedViewModel")
+    let message = KeyValueCodingError.neverNotifies(keyPath: "replaceable.scratch", key: "scratch", type: "PortedViewModel")
       .description
     #expect(message.hasPrefix("PortedViewModel.scratch cannot be observed: no assignment notifies it"))
     #expect(window.observationInfo.isEmpty)
@@ -156,7 +156,7 @@ struct IgnoredLeafTypedChainTests {
     #expect(diagnostics.first?.message.contains("misses every change of PortedPanel.scratch") == true)
     #expect(capturingDiagnostics { _ = host.observe(\.panel.count) { _, _ in } }.isEmpty, "an announced leaf is not")
     let log = ChangeLog()
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "panel.scratch", key: "scratch", type: "PortedPanel")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "panel.scratch", key: "scratch", type: "PortedPanel")) {
       try host.addObserver(log, forKeyPath: "panel.scratch")
     }
     _ = token

@@ -55,10 +55,14 @@ struct KVOControllerTests {
   func badKeyPaths() {
     let watcher = Watcher()
     let person = Person()
-    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "nmae", type: "Person")) {
       try watcher.kvo.observe(person, keyPaths: ["age", "nmae"]) { _, _, _ in }
     }
     #expect(person.observationInfo.isEmpty)
+    #expect(throws: KeyValueCodingError.notAnObservableObject(keyPath: "name.count", key: "name", type: "Person")) {
+      try watcher.kvo.observe(person, keyPaths: ["age", "name.count"]) { _, _, _ in }
+    }
+    #expect(person.observationInfo.isEmpty, "a link that holds no observable object refuses the whole list")
     #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Person")) {
       try watcher.kvo.observe(person, keyPath: "")
     }
@@ -223,7 +227,7 @@ struct KVOControllerTests {
     }
     person.name = "Grace"
     #expect(seen.elements == ["name=Ada", "name=Grace"])
-    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "nmae", type: "Person")) {
       try watcher.kvo.observe(person, keyPath: "nmae") { _, _, _ in }
     }
   }
@@ -270,7 +274,7 @@ struct KVOControllerTests {
     person.name = "Grace"
     person.age = 40
     #expect(viewModel.log.elements == ["name Grace", "age 40"])
-    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "nmae", type: "Person")) {
       try viewModel.kvo.observe(person, keyPaths: ["age", "nmae"], action: ActionViewModel.ageChanged)
     }
   }

@@ -30,8 +30,8 @@ struct KeyValueCodingTests {
   func badKeys() {
     let person = Person()
     #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Person")) { try person.value(forKey: "") }
-    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) { try person.value(forKey: "nmae") }
-    #expect(throws: KeyValueCodingError.unknownKey("population", type: "Person"), "static properties are not keys") {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "nmae", type: "Person")) { try person.value(forKey: "nmae") }
+    #expect(throws: KeyValueCodingError.unknownKey(key: "population", type: "Person"), "static properties are not keys") {
       try person.value(forKey: "population")
     }
   }
@@ -125,8 +125,8 @@ struct KeyValueCodingTests {
   @Test("constants and computed properties without a setter are read-only")
   func readOnly() {
     let person = Person()
-    #expect(throws: KeyValueCodingError.readOnly("id", type: "Person")) { try person.setValue(2, forKey: "id") }
-    #expect(throws: KeyValueCodingError.readOnly("summary", type: "Person")) {
+    #expect(throws: KeyValueCodingError.readOnly(key: "id", type: "Person")) { try person.setValue(2, forKey: "id") }
+    #expect(throws: KeyValueCodingError.readOnly(key: "summary", type: "Person")) {
       try person.setValue("x", forKey: "summary")
     }
   }
@@ -167,14 +167,14 @@ struct KeyValueCodingTests {
     #expect(throws: KeyValueCodingError.nilIntermediate(keyPath: "address.street", key: "address", type: "Resident")) {
       try resident.setValue("x", forKeyPath: "address.street")
     }
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "envelope.address", key: "envelope", type: "Resident")) {
+    #expect(throws: KeyValueCodingError.notAnObservableObject(keyPath: "envelope.address", key: "envelope", type: "Resident")) {
       try resident.value(forKeyPath: "envelope.address")
     }
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "name.count", key: "name", type: "Resident")) {
+    #expect(throws: KeyValueCodingError.notAnObservableObject(keyPath: "name.count", key: "name", type: "Resident")) {
       try resident.value(forKeyPath: "name.count")
     }
     resident.address = Address()
-    #expect(throws: KeyValueCodingError.unknownKey("town", type: "Address")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "town", type: "Address")) {
       try resident.value(forKeyPath: "address.town")
     }
   }
@@ -185,10 +185,23 @@ struct KeyValueCodingTests {
       "\(KeyValueCodingError.typeMismatch(key: "age", type: "Person", expected: "Int", actual: "String"))"
         == "Person.age holds Int; a value of type String cannot be set"
     )
-    #expect("\(KeyValueCodingError.readOnly("id", type: "Person"))" == "Person.id is read-only")
+    #expect("\(KeyValueCodingError.readOnly(key: "id", type: "Person"))" == "Person.id is read-only")
     #expect(
       "\(KeyValueCodingError.emptyKey(keyPath: "a..b", type: "Person"))"
         == "empty component in key path \"a..b\" for Person"
+    )
+    #expect(
+      "\(KeyValueCodingError.notAnObservableObject(keyPath: "name.count", key: "name", type: "Person"))"
+        == "Person.name does not hold a @KeyValueObservable object, so key path \"name.count\" cannot go on"
+    )
+    #expect(
+      "\(KeyValueCodingError.neverNotifies(keyPath: "cache", key: "cache", type: "Person"))"
+        == "Person.cache cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or property-wrapped)"
+    )
+    #expect(
+      "\(KeyValueCodingError.neverNotifies(keyPath: "ignoredLink.calibration", key: "ignoredLink", type: "Meter"))"
+        == "Meter.ignoredLink cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or "
+        + "property-wrapped), so key path \"ignoredLink.calibration\" would never fire"
     )
   }
 
@@ -198,6 +211,15 @@ struct KeyValueCodingTests {
     let model = MainActorModel()
     try model.setValue("hi", forKey: "title")
     #expect(try model.value(forKey: "shout") as? String == "HI")
+    // The generated member of an isolated class throws typed, as the
+    // protocol's form does.
+    do throws(KeyValueCodingError) {
+      try model.withChange(forKey: "title") { () throws(KeyValueCodingError) in try model.setValue(7, forKey: "title") }
+      Issue.record("a value of the wrong type throws")
+    } catch {
+      #expect(error == .typeMismatch(key: "title", type: "MainActorModel", expected: "String", actual: "Int"))
+    }
+    #expect(try model.value(forKey: "title") as? String == "hi")
   }
 }
 
@@ -224,9 +246,9 @@ struct AccessControlTests {
   func privateSetters() throws {
     let vault = Vault()
     #expect(try vault.value(forKey: "balance") as? Int == 10)
-    #expect(throws: KeyValueCodingError.readOnly("balance", type: "Vault")) { try vault.setValue(0, forKey: "balance") }
-    #expect(throws: KeyValueCodingError.readOnly("owner", type: "Vault")) { try vault.setValue("Eve", forKey: "owner") }
-    #expect(throws: KeyValueCodingError.readOnly("audit", type: "Vault")) { try vault.setValue("x", forKey: "audit") }
+    #expect(throws: KeyValueCodingError.readOnly(key: "balance", type: "Vault")) { try vault.setValue(0, forKey: "balance") }
+    #expect(throws: KeyValueCodingError.readOnly(key: "owner", type: "Vault")) { try vault.setValue("Eve", forKey: "owner") }
+    #expect(throws: KeyValueCodingError.readOnly(key: "audit", type: "Vault")) { try vault.setValue("x", forKey: "audit") }
     #expect(vault.balance == 10 && vault.owner == "Ada")
     try vault.setValue(false, forKey: "open")
     #expect(!vault.open)
@@ -240,11 +262,11 @@ struct AccessControlTests {
     let vault = Vault()
     let log = ChangeLog()
     for key in ["secret", "pin", "hidden"] {
-      #expect(throws: KeyValueCodingError.unknownKey(key, type: "Vault")) { try vault.value(forKey: key) }
-      #expect(throws: KeyValueCodingError.unknownKey(key, type: "Vault")) { try vault.setValue(nil, forKey: key) }
-      #expect(throws: KeyValueCodingError.unknownKey(key, type: "Vault")) { try vault.addObserver(log, forKeyPath: key) }
+      #expect(throws: KeyValueCodingError.unknownKey(key: key, type: "Vault")) { try vault.value(forKey: key) }
+      #expect(throws: KeyValueCodingError.unknownKey(key: key, type: "Vault")) { try vault.setValue(nil, forKey: key) }
+      #expect(throws: KeyValueCodingError.unknownKey(key: key, type: "Vault")) { try vault.addObserver(log, forKeyPath: key) }
     }
-    #expect(throws: KeyValueCodingError.unknownKey("secret", type: "Vault")) { try vault.willChangeValue(forKey: "secret") }
+    #expect(throws: KeyValueCodingError.unknownKey(key: "secret", type: "Vault")) { try vault.willChangeValue(forKey: "secret") }
     vault.rotate()
     #expect(log.count == 0)
   }

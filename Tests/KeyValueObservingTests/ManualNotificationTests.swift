@@ -73,7 +73,7 @@ struct ManualNotificationTests {
     #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Person")) {
       try person.willChangeValue(forKey: "")
     }
-    #expect(throws: KeyValueCodingError.unknownKey("nmae", type: "Person")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "nmae", type: "Person")) {
       try person.didChangeValue(forKey: "nmae")
     }
     // A computed key, as value(forKey:) and addObserver accept it.
@@ -83,7 +83,7 @@ struct ManualNotificationTests {
     try person.didChangeValue(forKey: "summary")
     #expect(summaries.elements == [person.summary], "the manual pair of a computed key notifies its observers")
     _ = summary
-    #expect("\(KeyValueCodingError.unknownKey("nmae", type: "Person"))" == "Person has no property \"nmae\" that key-value coding can reach")
+    #expect("\(KeyValueCodingError.unknownKey(key: "nmae", type: "Person"))" == "Person has no property \"nmae\" that key-value coding can reach")
     _ = token
   }
 
@@ -212,7 +212,7 @@ struct ManualNotificationTests {
     #expect(typed.elements.last == Change(old: 6, new: 10), "withChange(forKey:) brackets a computed key too")
     #expect(log.count == 2)
     // A key no property backs is still refused, as before.
-    #expect(throws: KeyValueCodingError.unknownKey("anounced", type: "Meter")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "anounced", type: "Meter")) {
       try meter.willChangeValue(forKey: "anounced")
     }
     #expect(meter.removeObserver(log, forKeyPath: "announced"))

@@ -78,7 +78,7 @@ struct MisuseInventoryTests {
   @Test("an unknown key: a thrown KeyValueCodingError naming the key and the type")
   func unknownKey() {
     let person = Person()
-    let unknown = KeyValueCodingError.unknownKey("nmae", type: "Person")
+    let unknown = KeyValueCodingError.unknownKey(key: "nmae", type: "Person")
     #expect(throws: unknown) { try person.addObserver(ChangeLog(), forKeyPath: "nmae") }
     #expect(throws: unknown) { try person.value(forKey: "nmae") }
     #expect(throws: unknown) { try person.setValue("x", forKey: "nmae") }

@@ -125,7 +125,7 @@ struct ObservationInfoTests {
     #expect(diagnostics.first?.message.hasPrefix("observe(reading) on Meter never notifies:") == true)
     #expect(diagnostics.last?.message.hasPrefix("didChangeValue(for: calibration)") == true)
     let huge = String(repeating: "k", count: 1_000_000)
-    let error = KeyValueCodingError.unknownKey(huge, type: "Person")
+    let error = KeyValueCodingError.unknownKey(key: huge, type: "Person")
     #expect(error.description.count < 200)
     #expect(error.description.contains("1000000 characters"))
     let removal = capturingDiagnostics { Person().removeObserver(ChangeLog(), forKeyPath: huge) }

@@ -102,12 +102,12 @@ struct UnmarkedChainLinkTests {
     withExtendedLifetime(tokens) {}
   }
 
-  @Test("the string form throws notObservable for the link and reports the class to mark")
+  @Test("the string form throws notAnObservableObject for the link and reports the class to mark")
   func stringForm() throws {
     let appearance = Appearance()
     let log = ChangeLog()
     let diagnostics = capturingDiagnostics {
-      #expect(throws: KeyValueCodingError.notObservable(keyPath: "theme.accent", key: "theme", type: "Appearance")) {
+      #expect(throws: KeyValueCodingError.notAnObservableObject(keyPath: "theme.accent", key: "theme", type: "Appearance")) {
         try appearance.addObserver(log, forKeyPath: "theme.accent")
       }
     }

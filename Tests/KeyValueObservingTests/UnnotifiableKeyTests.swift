@@ -47,22 +47,22 @@ final class MarkedOnPlainBase: PlainBase {
 
 @Suite("String keys that nothing can notify are refused")
 struct UnnotifiableKeyTests {
-  @Test("addObserver on a property nothing announces throws .notObservable naming it")
+  @Test("addObserver on a property nothing announces throws .neverNotifies naming it")
   func addObserverRefuses() {
     let meter = Meter()
     let log = ChangeLog()
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
       try meter.addObserver(log, forKeyPath: "rawReading")
     }
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "lazyLabel", key: "lazyLabel", type: "Meter")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "lazyLabel", key: "lazyLabel", type: "Meter")) {
       try meter.addObserver(log, forKeyPath: "lazyLabel", options: .initial)
     }
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "ignoredLink.calibration", key: "ignoredLink", type: "Meter")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "ignoredLink.calibration", key: "ignoredLink", type: "Meter")) {
       try meter.addObserver(log, forKeyPath: "ignoredLink.calibration")
     }
     #expect(log.count == 0, "no .initial for a refused registration")
     #expect(meter.observationInfo.isEmpty, "nothing was registered")
-    let cache = KeyValueCodingError.notObservable(keyPath: "cache", key: "cache", type: "Person")
+    let cache = KeyValueCodingError.neverNotifies(keyPath: "cache", key: "cache", type: "Person")
     #expect(cache.description.contains("Person.cache cannot be observed"))
   }
 
@@ -98,7 +98,7 @@ struct UnnotifiableKeyTests {
     #expect(log.count == 1, "nothing a constant depends on can change")
     #expect(meter.removeObserver(log, forKeyPath: "serial"), "and it is removed as any other")
     #expect(meter.observationInfo.isEmpty)
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
       try meter.addObserver(log, forKeyPath: "rawReading")
     }
   }
@@ -125,14 +125,14 @@ struct UnnotifiableKeyTests {
     let observer = CountingObserver()
     let kvo = KVOController(observer: observer)
     let meter = Meter()
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
       try kvo.observe(meter, keyPaths: ["calibration", "rawReading"]) { _, _, _ in }
     }
     #expect(meter.observationInfo.isEmpty, "the good key before the bad one was not observed either")
     #expect(throws: KeyValueCodingError.emptyKey(keyPath: "", type: "Meter")) {
       try kvo.observe(meter, keyPaths: []) { _, _, _ in }
     }
-    #expect(throws: KeyValueCodingError.notObservable(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
+    #expect(throws: KeyValueCodingError.neverNotifies(keyPath: "rawReading", key: "rawReading", type: "Meter")) {
       try kvo.observe(meter, keyPath: "rawReading", context: nil)
     }
     #expect(meter.observationInfo.isEmpty)
@@ -172,13 +172,13 @@ struct UnnotifiableKeyTests {
     let onPlainBase = MarkedOnPlainBase()
     let log = ChangeLog()
     let diagnostics = capturingDiagnostics {
-      #expect(throws: KeyValueCodingError.unknownKey("extra", type: "UnmarkedShelf")) {
+      #expect(throws: KeyValueCodingError.unknownKey(key: "extra", type: "UnmarkedShelf")) {
         try unmarked.addObserver(log, forKeyPath: "extra")
       }
-      #expect(throws: KeyValueCodingError.unknownKey("plain", type: "MarkedOnPlainBase")) {
+      #expect(throws: KeyValueCodingError.unknownKey(key: "plain", type: "MarkedOnPlainBase")) {
         try onPlainBase.value(forKey: "plain")
       }
-      #expect(throws: KeyValueCodingError.unknownKey("extra", type: "UnmarkedShelf")) {
+      #expect(throws: KeyValueCodingError.unknownKey(key: "extra", type: "UnmarkedShelf")) {
         try unmarked.willChangeValue(forKey: "extra")
       }
       // A key the marked class declares is found, with nothing reported.

@@ -66,10 +66,48 @@ struct WithChangeTests {
     }
     #expect(kinds.elements == ["insertion [\"a\", \"b\"]", "setting [\"c\"]"])
     var ran = false
-    #expect(throws: KeyValueCodingError.unknownKey("tgas", type: "Person")) {
+    #expect(throws: KeyValueCodingError.unknownKey(key: "tgas", type: "Person")) {
       try person.withChange(forKey: "tgas") { ran = true }
     }
     #expect(!ran, "the body does not run for a bad key")
+    _ = token
+  }
+
+  @Test("the string-key form throws KeyValueCodingError only: the body's, typed, after the change closes")
+  func stringFormTypedThrows() {
+    let person = Person()
+    let changes = Recorder<Change<Int>>()
+    let token = person.observe(\.age, options: [.old, .new]) { _, change in changes.append(Change(change)) }
+    do throws(KeyValueCodingError) {
+      try person.withChange(forKey: "age") { () throws(KeyValueCodingError) in
+        try person.setValue(5, forKey: "age")
+        try person.setValue("old", forKey: "age")
+      }
+      Issue.record("the body's error reaches the caller")
+    } catch {
+      // `error` is a KeyValueCodingError: no cast.
+      #expect(error == .typeMismatch(key: "age", type: "Person", expected: "Int", actual: "String"))
+    }
+    #expect(changes.elements == [Change(old: 0, new: 5)], "one change, closed though the body threw")
+    person.age = 6
+    #expect(changes.elements.last == Change(old: 5, new: 6), "nothing left open: the next write notifies")
+    _ = token
+  }
+
+  @available(*, deprecated, message: "tests the 0.1.0 form")
+  @Test("the 0.1.0 string-key form still takes a body that throws any error, and closes the change")
+  func stringFormUntypedBody() {
+    struct Failure: Error {}
+    let person = Person()
+    let changes = Recorder<Change<Int>>()
+    let token = person.observe(\.age, options: [.old, .new]) { _, change in changes.append(Change(change)) }
+    #expect(throws: Failure.self) {
+      try person.withChange(forKey: "age") {
+        person.age = 5
+        throw Failure()
+      }
+    }
+    #expect(changes.elements == [Change(old: 0, new: 5)])
     _ = token
   }
 

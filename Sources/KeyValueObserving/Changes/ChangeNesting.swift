@@ -49,7 +49,7 @@ public enum _KeyValueChangeNesting {
     @usableFromInline let pending: Unmanaged<PendingChange>?
     /// Whether the key is a link a chain walks: a write folding into the
     /// change holds what it replaces, so it is not made in place (see
-    /// `Unmanaged.modifiesInPlace(slot:)`).
+    /// `Unmanaged._modifiesInPlace(slot:)`).
     @usableFromInline var holdsReplacedLinks: Bool
 
     @usableFromInline

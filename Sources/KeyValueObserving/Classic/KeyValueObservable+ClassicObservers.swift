@@ -36,10 +36,12 @@ extension KeyValueObservable {
   ///   - line: The line of the call, likewise.
   /// - Throws: ``KeyValueCodingError`` for an empty key path or component,
   ///   an unknown key, a component before the last whose type is not a
-  ///   `@KeyValueObservable` class, or a path with a property nothing
-  ///   announces on it (a `@KeyValueIgnored`, `lazy` or property-wrapped
-  ///   one) as its last, or reading nothing observable besides
-  ///   (``KeyValueCodingError/notObservable(keyPath:key:type:)``, naming
+  ///   `@KeyValueObservable` class
+  ///   (``KeyValueCodingError/notAnObservableObject(keyPath:key:type:)``),
+  ///   or a path with a property nothing announces on it (a
+  ///   `@KeyValueIgnored`, `lazy` or property-wrapped one) as its last, or
+  ///   reading nothing observable besides
+  ///   (``KeyValueCodingError/neverNotifies(keyPath:key:type:)``, naming
   ///   that property). A key whose
   ///   automatic notification is turned off is accepted, as it is
   ///   announced by hand; so is a path of constants (`let`s) and computed
@@ -215,7 +217,7 @@ extension KeyValueObservable {
 
   /// The components of a string key path that may be observed: checked
   /// against the key tables of the types along it, and refused with
-  /// ``KeyValueCodingError/notObservable(keyPath:key:type:)`` naming the
+  /// ``KeyValueCodingError/neverNotifies(keyPath:key:type:)`` naming the
   /// cause when a property on the way announces nothing — an ignored, lazy
   /// or property-wrapped stored one — and it is the last, or nothing
   /// observable is read, so that a registration that could miss every
@@ -247,13 +249,13 @@ extension KeyValueObservable {
     // A last property nothing announces is never heard, whatever the
     // links before it announce.
     if properties.leafIsUnannounced, let (key, type) = properties.firstUnannounced {
-      throw .notObservable(keyPath: path, key: key, type: "\(type)")
+      throw .neverNotifies(keyPath: path, key: key, type: "\(type)")
     }
     var keys: [ReadKey] = []
     let (_, accesses) = withAccessTracking { readStringPath(components, from: self, into: &keys) }
     guard resolveDependencies(tracked: accesses, read: keys).isEmpty else { return (components, false) }
     if let (key, type) = properties.firstUnannounced {
-      throw .notObservable(keyPath: path, key: key, type: "\(type)")
+      throw .neverNotifies(keyPath: path, key: key, type: "\(type)")
     }
     return (components, properties.constantsOnly)
   }
@@ -298,7 +300,7 @@ extension KeyValueObservable {
               + "must be marked"
           )
         }
-        throw .notObservable(keyPath: path, key: key, type: "\(type)")
+        throw .notAnObservableObject(keyPath: path, key: key, type: "\(type)")
       }
       type = observable
     }

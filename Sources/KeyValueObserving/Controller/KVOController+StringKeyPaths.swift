@@ -8,9 +8,10 @@ extension KVOController {
   /// keys.
   ///
   /// Every key path is checked before any is observed: one that is empty,
-  /// unknown, runs through a non-observable link or names a key nothing can
-  /// notify (``KeyValueCodingError/notObservable(keyPath:key:type:)``)
-  /// throws and nothing is registered; so does an empty list
+  /// unknown, runs through a non-observable link
+  /// (``KeyValueCodingError/notAnObservableObject(keyPath:key:type:)``) or
+  /// names a key nothing can notify
+  /// (``KeyValueCodingError/neverNotifies(keyPath:key:type:)``) throws and nothing is registered; so does an empty list
   /// (``KeyValueCodingError/emptyKey(keyPath:type:)``), as FBKVOController
   /// asserts — also when `object` is `nil`, which otherwise observes
   /// nothing. Key paths already observed on `object` are skipped.

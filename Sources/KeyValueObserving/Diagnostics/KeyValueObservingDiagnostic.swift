@@ -92,7 +92,7 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// A string key that names a property key-value coding cannot reach,
     /// because the class that declares it is not marked
     /// `@KeyValueObservable` (an unmarked subclass, or a plain superclass):
-    /// reported beside the thrown ``KeyValueCodingError/unknownKey(_:type:)``,
+    /// reported beside the thrown ``KeyValueCodingError/unknownKey(key:type:)``,
     /// with what to mark.
     ///
     /// ```swift

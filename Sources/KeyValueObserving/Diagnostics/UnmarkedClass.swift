@@ -63,6 +63,6 @@ extension KeyValueObservable {
           + "properties declared there have no keys; \(unmarked.fix)"
       )
     }
-    return .unknownKey(key, type: "\(Self.self)")
+    return .unknownKey(key: key, type: "\(Self.self)")
   }
 }

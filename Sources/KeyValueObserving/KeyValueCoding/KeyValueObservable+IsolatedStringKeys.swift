@@ -40,6 +40,16 @@ public enum _KeyValueIsolatedStringKeys {
   public static func withChange<Result>(
     forKey key: String,
     on object: some KeyValueObservable,
+    _ body: () throws(KeyValueCodingError) -> Result
+  ) throws(KeyValueCodingError) -> Result {
+    try object.withChange(forKey: key, body)
+  }
+
+  @available(*, deprecated, message: "the member the macro writes for 0.1.0's withChange(forKey:_:) calls it")
+  @_disfavoredOverload
+  public static func withChange<Result>(
+    forKey key: String,
+    on object: some KeyValueObservable,
     _ body: () throws -> Result
   ) throws -> Result {
     try object.withChange(forKey: key, body)

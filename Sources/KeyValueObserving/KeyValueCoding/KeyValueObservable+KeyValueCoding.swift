@@ -20,7 +20,7 @@ extension KeyValueObservable {
   /// ```
   ///
   /// - Throws: ``KeyValueCodingError/emptyKey(keyPath:type:)`` or
-  ///   ``KeyValueCodingError/unknownKey(_:type:)``.
+  ///   ``KeyValueCodingError/unknownKey(key:type:)``.
   public func value(forKey key: String) throws(KeyValueCodingError) -> Any? {
     let keyPath = try Self.readableKeyPath(forKey: key)
     return flattened(self[keyPath: keyPath])
@@ -53,7 +53,7 @@ extension KeyValueObservable {
     // as typed code.
     let keys = Self._$kvoKeys
     if let slot = keys.slot(forKey: key) {
-      guard !keys.isReadOnly(forKey: key) else { throw .readOnly(key, type: "\(Self.self)") }
+      guard !keys.isReadOnly(forKey: key) else { throw .readOnly(key: key, type: "\(Self.self)") }
       func assign(_ value: UnsafePointer<Any>?) -> (handled: Bool, outcome: _KeyValueStorageAccess.Outcome) {
         accessStorage(ofSlot: slot, .assign(object: .passUnretained(self), value: value, slot: slot), staticKeys: keys)
       }
@@ -73,7 +73,7 @@ extension KeyValueObservable {
     // Any other property, through its key path.
     let keyPath = try Self.readableKeyPath(forKey: key)
     let typeName = "\(Self.self)"
-    guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key, type: typeName) }
+    guard !Self._$kvoIsReadOnly(forKey: key) else { throw .readOnly(key: key, type: typeName) }
     let keyPathType = type(of: keyPath)
     // A computed property's setter announces nothing itself (the macro
     // cannot see what it writes: a defaults store, a C struct, another
@@ -87,7 +87,7 @@ extension KeyValueObservable {
     func write<Root>(_: Root.Type) -> KeyValueCodingError? {
       func write<Value>(_: Value.Type) -> KeyValueCodingError? {
         guard let writable = keyPath as? ReferenceWritableKeyPath<Root, Value>, let root = self as? Root else {
-          return .readOnly(key, type: typeName)
+          return .readOnly(key: key, type: typeName)
         }
         let newValue: Value
         if let value {
@@ -155,7 +155,7 @@ extension KeyValueObservable {
         throw .nilIntermediate(keyPath: path, key: key, type: typeName)
       }
       guard let observable = next as? any KeyValueObservable else {
-        throw .notObservable(keyPath: path, key: key, type: typeName)
+        throw .notAnObservableObject(keyPath: path, key: key, type: typeName)
       }
       object = observable
     }

@@ -150,7 +150,7 @@ extension _KeyValueObservationStorage {
   func willModify<Object: KeyValueObservable, Value>(_ object: Object, slot: Int, get: (AnyObject) -> Value) {
     guard notifiesAutomatically(slot: slot) else {
       // Only a class tracked by Swift Observation gets here for a key
-      // notified by hand (see modifiesInPlace(slot:)): the mutation is
+      // notified by hand (see _modifiesInPlace(slot:)): the mutation is
       // reported to Observation alone.
       object._$kvoObservationEvent(.willSet, slot: slot)
       return

@@ -75,7 +75,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   ///
   /// Called only on an object that has observation storage, and not
   /// inlined: each `_modify` would otherwise carry all of it.
-  public func modifiesInPlace(slot: Int) -> Bool {
+  public func _modifiesInPlace(slot: Int) -> Bool {
     _withUnsafeGuaranteedRef { storage in
       // A class tracked by Swift Observation always takes the will/did
       // path, which reports the mutation to it.
@@ -105,21 +105,21 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// string does not copy it, unless an observer asked for `.old`: the old
   /// value is then kept, and the first mutation copies it, as it must. The
   /// change is a manual will/did pair: the accessor closes it with
-  /// ``didModifyInPlace(_:slot:)`` after its `yield`, also when the access
+  /// ``_didModifyInPlace(_:slot:)`` after its `yield`, also when the access
   /// is abandoned. The storage is read through the class's key table, so
   /// the accessor passes no function of its own.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
-  public func willModifyInPlace(_ object: some KeyValueObservable, slot: Int) -> Bool {
+  public func _willModifyInPlace(_ object: some KeyValueObservable, slot: Int) -> Bool {
     object.accessStorage(ofSlot: slot, .willModify(object: .passUnretained(object), observed: self, slot: slot))
       .outcome.modifiesInPlace
   }
 
-  /// Closes the change ``willModifyInPlace(_:slot:)`` opened, reading the
+  /// Closes the change ``_willModifyInPlace(_:slot:)`` opened, reading the
   /// new value and notifying.
   ///
   /// Not API: macro-generated `_modify` accessors call it.
-  public func didModifyInPlace(_ object: some KeyValueObservable, slot: Int) {
+  public func _didModifyInPlace(_ object: some KeyValueObservable, slot: Int) {
     _ = object.accessStorage(ofSlot: slot, .didModify(object: .passUnretained(object), observed: self, slot: slot))
   }
 
@@ -145,7 +145,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   #else
     @inlinable @inline(__always)
   #endif
-  public func notifyingSet<Object: AnyObject, Value>(
+  public func _notifyingSet<Object: AnyObject, Value>(
     _ object: Object,
     slot: Int,
     to newValue: Value,
@@ -157,7 +157,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     assignBorrowingStorage(object, slot: slot, to: newValue, hasPropertyObservers: hasPropertyObservers, hasOverridableGetter: hasOverridableGetter, get: get, set: set)
   }
 
-  /// ``notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)`` on a class
+  /// ``_notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)`` on a class
   /// that is `Observable`, but whose setters the macro writes without
   /// knowing it (the class is `Observable` through a protocol that refines
   /// it), or that routes its mutations through its own
@@ -170,7 +170,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// Not API: macro-generated setters call it.
   @inlinable @inline(__always)
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  public func notifyingSet<Object: KeyValueObservable & Observable, Value>(
+  public func _notifyingSet<Object: KeyValueObservable & Observable, Value>(
     _ object: Object,
     slot: Int,
     to newValue: Value,
@@ -184,7 +184,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     }
   }
 
-  /// `notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)` on a class
+  /// `_notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)` on a class
   /// that declares `Observable`, whose setters the macro writes with this
   /// call: the assignment is also one mutation as Swift Observation sees
   /// it, its will and its did, reported to `registrar` (the object's own),
@@ -198,7 +198,7 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
   /// Not API: macro-generated setters call it.
   @inlinable @inline(__always)
   @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
-  public func notifyingTrackedSet<Object: KeyValueObservable & Observable, Value>(
+  public func _notifyingTrackedSet<Object: KeyValueObservable & Observable, Value>(
     _ object: Object,
     slot: Int,
     reportingTo registrar: ObservationRegistrar,
@@ -213,8 +213,8 @@ extension Unmanaged where Instance == _KeyValueObservationStorage {
     _withUnsafeGuaranteedRef { $0.reportToObservation(.didSet, slot: slot, of: object, to: registrar) }
   }
 
-  /// What both ``notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)``
-  /// overloads and `notifyingTrackedSet` do, inside or between Swift
+  /// What both ``_notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)``
+  /// overloads and `_notifyingTrackedSet` do, inside or between Swift
   /// Observation's reports: borrows the storage, without a retain, for
   /// its `assign`, which assigns and notifies when some registration waits
   /// for the key.

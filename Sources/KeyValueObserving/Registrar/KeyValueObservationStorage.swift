@@ -20,7 +20,7 @@
 /// observes skip the lock even on an object that has observers.
 ///
 /// Not API: macro-generated setters reach it through
-/// `Unmanaged.notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)`.
+/// `Unmanaged._notifyingSet(_:slot:to:hasPropertyObservers:hasOverridableGetter:get:set:)`.
 public final class _KeyValueObservationStorage: @unchecked Sendable {
   // @unchecked Sendable: `state` and the slot table are reached only under
   // the lock; everything else is immutable or atomic.

@@ -151,7 +151,7 @@ public struct _KeyValueStorageAccess {
         storage.set(object, newValue)
         return
       }
-      observed.notifyingSet(
+      observed._notifyingSet(
         object, slot: slot, to: newValue, hasPropertyObservers: storage.hasPropertyObservers,
         get: storage.get, set: { storage.set($0, $1) }
       )
