@@ -87,7 +87,7 @@ struct UnnotifiableKeyTests {
     let meter = Meter()
     let log = ChangeLog()
     let reported = Recorder<String>()
-    try KeyValueObservingDiagnosticReporter.withHandler({ reported.append($0.message) }) {
+    try KeyValueObservingDiagnostic.withHandler({ reported.append($0.message) }) {
       try meter.addObserver(log, forKeyPath: "serial", options: [.initial, .new])
     }
     #expect(reported.elements.isEmpty, "a constant is expected never to notify: nothing to report")
