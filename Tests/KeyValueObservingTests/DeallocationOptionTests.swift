@@ -284,7 +284,7 @@ struct DeallocationOptionTests {
     var item: CellItem? = CellItem("Ada")
     cell.item = item
     let label = PlainLabel()
-    let token = cell.bind(\.item?.name, to: label, \.text, placeholder: "—")
+    let token = cell.bind(\.item?.name, to: \.text, on: label) { $0 ?? "—" }
     #expect(label.text == "Ada")
     item = nil
     #expect(label.text == "—")
@@ -374,7 +374,7 @@ struct DeallocationOptionTests {
     let counts = Recorder<Int>()
     let tracked = withKeyValueObservation(options: .deallocation) { counts.append(cell.item?.tags.count ?? -1) }
     let label = PlainLabel()
-    let bound = cell.bind(\.item?.name, to: label, \.text, placeholder: "—")
+    let bound = cell.bind(\.item?.name, to: \.text, on: label) { $0 ?? "—" }
     item?.mutableArrayValue(for: \.tags).append("pen")
     #expect(tags.elements == [["pen"]])
     #expect(counts.elements == [0, 1])

@@ -128,7 +128,7 @@ struct UnmarkedChainLinkTests {
     let target = ThemeSource()
     var token: KeyValueObservation?
     let diagnostics = capturingDiagnostics {
-      token = appearance.bind(\.theme.accent, to: target, \.accent)
+      token = appearance.bind(\.theme.accent, to: \.accent, on: target)
     }
     #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
     #expect(diagnostics.first?.message.contains("mark PlainTheme with @KeyValueObservable") == true)
