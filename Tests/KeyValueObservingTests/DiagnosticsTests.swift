@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KeyValueObserving
@@ -85,6 +86,17 @@ struct DiagnosticsTests {
       calls.printToStandardError(printed)
       #expect(!KeyValueObservingDiagnostic.isFirstPrint(of: printed), "the old standardError is the new one")
     #endif
+  }
+
+  @Test("advice names a class to mark only where someone can mark it")
+  func markingAdvice() {
+    #expect(MarkableClass.isSystemClass(NSObject.self))
+    #expect(!MarkableClass.isSystemClass(Person.self))
+    let foundation = MarkableClass.advice(for: NSObject.self, mark: "mark NSObject", otherwise: "hold it strongly")
+    #expect(!foundation.contains("mark NSObject"))
+    #expect(foundation.hasSuffix("which cannot be marked: hold it strongly"), "\(foundation)")
+    let own = MarkableClass.advice(for: Person.self, mark: "mark Person", otherwise: "hold it strongly")
+    #expect(own == "mark Person; for a class you cannot mark (another module's), hold it strongly")
   }
 
   @Test("a diagnostic names its kind and says what happened")
