@@ -194,7 +194,12 @@ struct UnnotifiableKeyTests {
         + "UnmarkedShelf with @KeyValueObservable"
     )
     #expect(messages.dropFirst().first?.contains("MarkedOnPlainBase inherits from PlainBase, which is not marked") == true)
-    #expect(messages.dropFirst().first?.hasSuffix("mark PlainBase with @KeyValueObservable too") == true)
+    #expect(
+      messages.dropFirst().first?.hasSuffix(
+        "mark PlainBase with @KeyValueObservable too; for a class you cannot mark (another module's), read what "
+          + "PlainBase declares with a typed key path"
+      ) == true
+    )
     unmarked.removeObserver(log, forKeyPath: "title")
   }
 
