@@ -169,8 +169,10 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// when such an object is freed, so a `weak` link to it reads `nil`
     /// unheard. Reported once per observation, by the read that finds it
     /// (at registration, or later, when such an object arrives); the
-    /// observation is made. Mark the class to hear it. A binding, which
-    /// hears freed objects without being asked, is not reported.
+    /// observation is made. Mark the class to hear it; for a class one
+    /// cannot mark (Foundation's `NSObject`, another module's), the message
+    /// says what to do instead. A binding, which hears freed objects
+    /// without being asked, is not reported.
     ///
     /// ```swift
     /// cell.observe(\.theme, options: [.new, .deallocation]) { _, _ in }  // Theme is a plain class: reported
