@@ -144,12 +144,12 @@ final class Caption {
   var text: String?
 }
 let caption = Caption()
-tokens.append(ada.bind(\.greeting, to: caption, \.text))
+tokens.append(ada.bind(\.greeting, to: \.text, on: caption))
 say("caption.text: \(caption.text!)")
 ada.age = 41
 say("caption.text: \(caption.text!)")
 let other = Person(name: "Grace", age: 45)
-tokens.append(ada.bind(\.nickname, twoWayTo: other, \.nickname, initialValueFrom: .target))
+tokens.append(ada.bind(\.nickname, twoWayTo: \.nickname, on: other, initialValueFrom: .target))
 other.nickname = "Amazing Grace"
 say("ada.nickname: \(ada.nickname ?? "nil"); caption.text: \(caption.text!)")
 ada.nickname = nil
@@ -208,7 +208,7 @@ do {
 } catch {
   say("addObserver(forKeyPath: \"adress.city\") threw: \(error)")
 }
-KeyValueObservingDiagnosticReporter.withHandler({ say("diagnostic: \($0.message)") }) {
+KeyValueObservingDiagnostic.withHandler({ say("diagnostic: \($0.message)") }) {
   say("removeObserver: \(babbage.removeObserver(printer, forKeyPath: "age"))")
   say("removeObserver again: \(babbage.removeObserver(printer, forKeyPath: "age")) (Objective-C KVO would raise)")
   var shortLivedObserver: ChangePrinter? = ChangePrinter(name: "short-lived")

@@ -130,17 +130,17 @@ final class BindingLabel {
 
 func correctBindings(_ settings: BindingSettings, _ field: BindingField, _ label: BindingLabel) -> [KeyValueObservation] {
   [
-    settings.bind(\.volume, to: label, \.text) { "\($0) dB" },
-    settings.bind(\.nickname, to: label, \.text, placeholder: "—"),
-    settings.bind(\.title, to: label, \.text),
-    settings.bind(\.title, to: label, \.optionalText),
-    settings.bind(\.nickname, to: label, \.optionalText),
-    settings.bind(\.nickname, twoWayTo: field, \.text, placeholder: "", initialValueFrom: .source),
-    field.bind(\.optionalText, twoWayTo: settings, \.nickname, initialValueFrom: .target),
+    settings.bind(\.volume, to: \.text, on: label) { "\($0) dB" },
+    settings.bind(\.nickname, to: \.text, on: label, transform: { $0 ?? "—" }),
+    settings.bind(\.title, to: \.text, on: label),
+    settings.bind(\.title, to: \.optionalText, on: label),
+    settings.bind(\.nickname, to: \.optionalText, on: label),
+    settings.bind(\.nickname, twoWayTo: \.text, on: field, placeholder: "", initialValueFrom: .source),
+    field.bind(\.optionalText, twoWayTo: \.nickname, on: settings, initialValueFrom: .target),
     settings.bind(
-      \.volume, twoWayTo: field, \.text, initialValueFrom: .source, transform: { "\($0)" }, inverse: { Int($0) ?? 0 }
+      \.volume, twoWayTo: \.text, on: field, initialValueFrom: .source, transform: { "\($0)" }, inverse: { Int($0) ?? 0 }
     ),
-    settings.bind(\.title, twoWayTo: field, \.text, initialValueFrom: .source),
+    settings.bind(\.title, twoWayTo: \.text, on: field, initialValueFrom: .source),
   ]
 }
 

@@ -50,7 +50,7 @@ struct PublisherLifetimeTests {
     let completions = Counter()
     weak var subscriber: ProbeSubscriber<String>?
     let reported = Counter()
-    KeyValueObservingDiagnosticReporter.withHandler({ if $0.kind == .arrayIndexKeyPath { reported.increment() } }) {
+    KeyValueObservingDiagnostic.withHandler({ if $0.kind == .arrayIndexKeyPath { reported.increment() } }) {
       let probe = ProbeSubscriber<String>(completed: completions)
       subscriber = probe
       profile.publisher(for: \.tags[0]).subscribe(probe)

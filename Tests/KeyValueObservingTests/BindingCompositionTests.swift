@@ -46,7 +46,7 @@ struct BindingCompositionTests {
     let token = withKeyValueObservation {
       runs += 1
       _ = flag.a
-      binding = source.bind(\.a, to: view, \.a)
+      binding = source.bind(\.a, to: \.a, on: view)
     }
     source.a = 7
     #expect(runs == 1)
@@ -110,7 +110,7 @@ struct BindingCompositionTests {
   func bindingDuringRun() {
     let source = Cell()
     let target = Cell()
-    let binding = source.bind(\.b, to: target, \.a)
+    let binding = source.bind(\.b, to: \.a, on: target)
     let trigger = Cell()
     var runs = 0
     let token = withKeyValueObservation {
@@ -152,7 +152,7 @@ struct BindingCompositionTests {
       // The previous binding ends first: alive, it would carry the new
       // item's name, written to the field, to the item it bound.
       binding?.invalidate()
-      binding = items[selection.a].bind(\.name, twoWayTo: field, \.text, initialValueFrom: .source)
+      binding = items[selection.a].bind(\.name, twoWayTo: \.text, on: field, initialValueFrom: .source)
     }
     #expect(field.text == "Ada")
     fieldWrites = 0
@@ -171,7 +171,7 @@ struct BindingCompositionTests {
     let source = Cell()
     let target = Cell()
     var counts: [Int] = []
-    let binding = source.bind(\.items, to: target, \.items)
+    let binding = source.bind(\.items, to: \.items, on: target)
     let closure = withKeyValueObservation { counts.append(target.items.count) }
     // A `.prior` observer of the source that sets the list folds into the
     // proxy's call: the binding carries the value after it, once.
@@ -207,8 +207,8 @@ struct BindingCompositionTests {
     let (counts, counters) = counting([a, b], \.a)
     let diagnostics = capturingDiagnostics {
       let bindings = (
-        a.bind(\.a, twoWayTo: b, \.a, initialValueFrom: .source),
-        a.bind(\.a, twoWayTo: b, \.a, initialValueFrom: .source)
+        a.bind(\.a, twoWayTo: \.a, on: b, initialValueFrom: .source),
+        a.bind(\.a, twoWayTo: \.a, on: b, initialValueFrom: .source)
       )
       a.a = 1
       #expect(counts.map(\.count) == [1, 1])
@@ -226,13 +226,13 @@ struct BindingCompositionTests {
     let cells = [Cell(), Cell(), Cell()]
     let (counts, counters) = counting(cells, \.a)
     let diagnostics = capturingDiagnostics {
-      let triangle = (0..<3).map { cells[$0].bind(\.a, twoWayTo: cells[($0 + 1) % 3], \.a, initialValueFrom: .source) }
+      let triangle = (0..<3).map { cells[$0].bind(\.a, twoWayTo: \.a, on: cells[($0 + 1) % 3], initialValueFrom: .source) }
       cells[0].a = 1
       #expect(counts.map(\.count) == [1, 1, 1])
       cells[2].a = 2
       #expect(counts.map(\.count) == [2, 2, 2])
       triangle.forEach { $0.invalidate() }
-      let ring = (0..<3).map { cells[$0].bind(\.a, to: cells[($0 + 1) % 3], \.a) }
+      let ring = (0..<3).map { cells[$0].bind(\.a, to: \.a, on: cells[($0 + 1) % 3]) }
       cells[1].a = 3
       #expect(counts.map(\.count) == [3, 3, 3])
       #expect(cells.map(\.a) == [3, 3, 3])
@@ -247,7 +247,7 @@ struct BindingCompositionTests {
     let items = [Item(name: "a"), Item(name: "b"), Item(name: "c")]
     let (counts, counters) = counting(items, \.tag)
     let diagnostics = capturingDiagnostics {
-      let ring = (0..<3).map { items[$0].bind(\.tag, to: items[($0 + 1) % 3], \.tag) }
+      let ring = (0..<3).map { items[$0].bind(\.tag, to: \.tag, on: items[($0 + 1) % 3]) }
       let before = counts.map(\.count)
       items[0].tag = Tag(number: 5)
       #expect(zip(counts, before).map { $0.count - $1 } == [1, 1, 1])
@@ -267,7 +267,7 @@ struct BindingCompositionTests {
     let maker = items[0].observe(\.tag) { _, _ in
       // Once: the ring's own first writes change items[0] again.
       guard ring.claim() else { return }
-      ring.set((0..<3).map { items[$0].bind(\.tag, to: items[($0 + 1) % 3], \.tag) })
+      ring.set((0..<3).map { items[$0].bind(\.tag, to: \.tag, on: items[($0 + 1) % 3]) })
     }
     let (counts, counters) = counting(items, \.tag)
     let diagnostics = capturingDiagnostics {
@@ -288,14 +288,14 @@ struct BindingCompositionTests {
     let cell = Cell()
     var tokens: [KeyValueObservation] = []
     let diagnostics = capturingDiagnostics {
-      tokens.append(cell.bind(\.a, twoWayTo: cell, \.a, initialValueFrom: .source))
-      tokens.append(cell.bind(\.a, to: cell, \.a))
+      tokens.append(cell.bind(\.a, twoWayTo: \.a, on: cell, initialValueFrom: .source))
+      tokens.append(cell.bind(\.a, to: \.a, on: cell))
     }
     #expect(diagnostics.map(\.kind) == [.bindingToItself, .bindingToItself])
     #expect(diagnostics.first?.message.contains("Cell.a") == true)
     #expect(tokens.allSatisfy { !$0.isActive })
     #expect(cell.observationInfo.isEmpty)
-    let other = cell.bind(\.a, to: cell, \.b)  // another key of the same object binds
+    let other = cell.bind(\.a, to: \.b, on: cell)  // another key of the same object binds
     cell.a = 4
     #expect(cell.b == 4)
     withExtendedLifetime(other) {}
@@ -304,8 +304,8 @@ struct BindingCompositionTests {
   @Test("a change made while another binding carries from the same property is carried: both pairs end equal")
   func changeDuringAnotherBindingsWrite() {
     let cells = [Cell(), Cell(), Cell(), Cell()]
-    let first = cells[1].bind(\.a, twoWayTo: cells[3], \.a, initialValueFrom: .source)
-    let second = cells[1].bind(\.a, twoWayTo: cells[2], \.a, initialValueFrom: .source)
+    let first = cells[1].bind(\.a, twoWayTo: \.a, on: cells[3], initialValueFrom: .source)
+    let second = cells[1].bind(\.a, twoWayTo: \.a, on: cells[2], initialValueFrom: .source)
     var relayed = false
     // Told of the second binding's write: changes the first pair's other side.
     let relay = cells[2].observe(\.a) { _, _ in
@@ -332,7 +332,7 @@ struct BindingCompositionTests {
         }
       }
       if validatorFirst { validate() }
-      let binding = source.bind(\.a, twoWayTo: target, \.a, initialValueFrom: .source)
+      let binding = source.bind(\.a, twoWayTo: \.a, on: target, initialValueFrom: .source)
       if !validatorFirst { validate() }
       target.a = 50
       #expect((source.a, target.a) == (10, 10), "validator first: \(validatorFirst)")
@@ -346,7 +346,7 @@ struct BindingCompositionTests {
   func didSetCorrection() {
     let thermostat = Thermostat()
     let field = StandInField()
-    let binding = thermostat.bind(\.level, twoWayTo: field, \.number, initialValueFrom: .source)
+    let binding = thermostat.bind(\.level, twoWayTo: \.number, on: field, initialValueFrom: .source)
     field.number = -5
     #expect((thermostat.level, field.number) == (0, 0))
     field.number = 3
@@ -361,7 +361,7 @@ struct BindingCompositionTests {
     let validator = source.observe(\.tag) { source, _ in
       if source.tag.number > 10 { source.tag = Tag(number: 10) }
     }
-    let binding = source.bind(\.tag, twoWayTo: target, \.tag, initialValueFrom: .source)
+    let binding = source.bind(\.tag, twoWayTo: \.tag, on: target, initialValueFrom: .source)
     target.tag = Tag(number: 50)
     #expect((source.tag.number, target.tag.number) == (10, 10))
     withExtendedLifetime((binding, validator)) {}
@@ -377,7 +377,7 @@ struct BindingCompositionTests {
       binding?.invalidate()
       if target.a > 10 { target.a = 10 }
     }
-    binding = source.bind(\.a, twoWayTo: target, \.a, initialValueFrom: .source)
+    binding = source.bind(\.a, twoWayTo: \.a, on: target, initialValueFrom: .source)
     source.a = 50
     #expect((source.a, target.a) == (50, 10))
     #expect(binding?.isActive == false)
@@ -387,7 +387,7 @@ struct BindingCompositionTests {
   @Test("a binding made while another binding writes, in place of an ended one, makes its sides equal")
   func rebindingDuringWrite() {
     let cells = [Cell(), Cell(), Cell()]
-    let pair = cells[0].bind(\.a, twoWayTo: cells[1], \.a, initialValueFrom: .target)
+    let pair = cells[0].bind(\.a, twoWayTo: \.a, on: cells[1], initialValueFrom: .target)
     let clamp = cells[1].observe(\.a) { cell, _ in if cell.a > 3 { cell.a = 3 } }
     var current: KeyValueObservation?
     // Rebinds cell 1 to cell 2 after each change of cell 0, the direction
@@ -395,7 +395,7 @@ struct BindingCompositionTests {
     let rebinder = withKeyValueObservation {
       let read = cells[0].a
       current?.invalidate()
-      current = cells[1].bind(\.a, twoWayTo: cells[2], \.a, initialValueFrom: read % 2 == 0 ? .source : .target)
+      current = cells[1].bind(\.a, twoWayTo: \.a, on: cells[2], initialValueFrom: read % 2 == 0 ? .source : .target)
     }
     cells[2].a = 4
     #expect(cells.map(\.a) == [3, 3, 3])
@@ -418,7 +418,7 @@ struct BindingCompositionTests {
       inside.signal()
       done.wait()
     }
-    let binding = gauge.bind(\.level, twoWayTo: field, \.number, initialValueFrom: .source)
+    let binding = gauge.bind(\.level, twoWayTo: \.number, on: field, initialValueFrom: .source)
     let raced = Recorder<KeyValueObservingDiagnostic>()
     onNewThread {
       inside.wait()
@@ -450,7 +450,7 @@ struct BindingCompositionTests {
       inside.signal()
       done.wait()
     }
-    let binding = gauge.bind(\.level, twoWayTo: field, \.number, initialValueFrom: .source)
+    let binding = gauge.bind(\.level, twoWayTo: \.number, on: field, initialValueFrom: .source)
     let raced = Recorder<KeyValueObservingDiagnostic>()
     onNewThread {
       let reported = capturingDiagnostics {
@@ -486,7 +486,7 @@ struct UnequalToItselfBindingTests {
     let changes = dials.map { _ in ChangeCount() }
     let counters = zip(dials, changes).map { dial, count in dial.observe(\.reading) { _, _ in count.increment() } }
     let diagnostics = capturingDiagnostics {
-      let ring = (0..<3).map { dials[$0].bind(\.reading, to: dials[($0 + 1) % 3], \.reading) }
+      let ring = (0..<3).map { dials[$0].bind(\.reading, to: \.reading, on: dials[($0 + 1) % 3]) }
       dials[0].reading = .nan
       #expect(dials.allSatisfy { $0.reading.isNaN })
       #expect(changes.map(\.count) == [1, 1, 1])
@@ -501,7 +501,7 @@ struct UnequalToItselfBindingTests {
   @Test("a NaN the other side holds already is not written again; a number replaces it")
   func nanNotRewritten() {
     let (source, target) = (NaNDial(), NaNDial())
-    let token = source.bind(\.reading, twoWayTo: target, \.reading, initialValueFrom: .source)
+    let token = source.bind(\.reading, twoWayTo: \.reading, on: target, initialValueFrom: .source)
     let targetChanges = ChangeCount()
     let counter = target.observe(\.reading) { _, _ in targetChanges.increment() }
     source.reading = .nan

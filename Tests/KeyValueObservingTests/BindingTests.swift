@@ -22,7 +22,7 @@ struct BindingTests {
   func oneWay() {
     let person = Person(name: "Ada", age: 36)
     let label = StandInLabel()
-    let token = person.bind(\.summary, to: label, \.text)
+    let token = person.bind(\.summary, to: \.text, on: label)
     #expect(label.text == "Ada, 36")
     person.age = 37
     #expect(label.text == "Ada, 37")
@@ -31,18 +31,18 @@ struct BindingTests {
     #expect(label.text == "Ada, 37")
   }
 
-  @Test("one way: an optional source with a placeholder, and a transform")
+  @Test("one way: an optional source through a transform that says what nil shows, and a transform")
   func oneWayPlaceholderAndTransform() {
     let person = Person()
     let label = StandInLabel()
-    let placeholder = person.bind(\.nickname, to: label, \.plainText, placeholder: "—")
+    let placeholder = person.bind(\.nickname, to: \.plainText, on: label) { $0 ?? "—" }
     #expect(label.plainText == "—")
     person.nickname = "Ace"
     #expect(label.plainText == "Ace")
     person.nickname = nil
     #expect(label.plainText == "—")
     let field = StandInField()
-    let transformed = person.bind(\.age, to: field, \.text) { "\($0) years" }
+    let transformed = person.bind(\.age, to: \.text, on: field) { "\($0) years" }
     person.age = 4
     #expect(field.text == "4 years")
     withExtendedLifetime((placeholder, transformed)) {}
@@ -53,12 +53,12 @@ struct BindingTests {
     let person = Person(name: "Ada", age: 36)
     let field = StandInField()
     field.text = "Grace"
-    let fromTarget = person.bind(\.name, twoWayTo: field, \.text, initialValueFrom: .target)
+    let fromTarget = person.bind(\.name, twoWayTo: \.text, on: field, initialValueFrom: .target)
     #expect(person.name == "Grace" && field.text == "Grace")
     fromTarget.invalidate()
     person.name = "Hedy"
     #expect(field.text == "Grace")
-    let fromSource = person.bind(\.name, twoWayTo: field, \.text, initialValueFrom: .source)
+    let fromSource = person.bind(\.name, twoWayTo: \.text, on: field, initialValueFrom: .source)
     #expect(field.text == "Hedy")
     withExtendedLifetime(fromSource) {}
   }
@@ -73,7 +73,7 @@ struct BindingTests {
       person.observe(\.name) { _, _ in personWrites += 1 },
       field.observe(\.text) { _, _ in fieldWrites += 1 }
     )
-    let token = person.bind(\.name, twoWayTo: field, \.text, initialValueFrom: .source)
+    let token = person.bind(\.name, twoWayTo: \.text, on: field, initialValueFrom: .source)
     #expect((personWrites, fieldWrites) == (0, 1))
     field.text = "Grace"
     #expect(person.name == "Grace")
@@ -91,11 +91,11 @@ struct BindingTests {
     field.text = "Ada"
     var fieldWrites = 0
     let counter = field.observe(\.text) { _, _ in fieldWrites += 1 }
-    let token = person.bind(\.name, twoWayTo: field, \.text, initialValueFrom: .source)
+    let token = person.bind(\.name, twoWayTo: \.text, on: field, initialValueFrom: .source)
     #expect(fieldWrites == 0)
     person.name = "Ada"  // every set notifies; the binding writes nothing
     #expect(fieldWrites == 0)
-    let oneWay = person.bind(\.age, to: field, \.number)
+    let oneWay = person.bind(\.age, to: \.number, on: field)
     person.age = 1
     #expect(fieldWrites == 0 && field.number == 1)
     withExtendedLifetime((token, counter, oneWay)) {}
@@ -105,7 +105,7 @@ struct BindingTests {
   func optionalPlaceholder() {
     let person = Person()
     let field = StandInField()
-    let token = person.bind(\.nickname, twoWayTo: field, \.text, placeholder: "", initialValueFrom: .source)
+    let token = person.bind(\.nickname, twoWayTo: \.text, on: field, placeholder: "", initialValueFrom: .source)
     #expect(field.text == "")
     field.text = "Ace"
     #expect(person.nickname == "Ace")
@@ -121,7 +121,7 @@ struct BindingTests {
     let diagnostics = capturingDiagnostics {
       let person = Person()
       let field = StandInField()
-      let nickname = person.bind(\.nickname, twoWayTo: field, \.text, placeholder: "", initialValueFrom: .source)
+      let nickname = person.bind(\.nickname, twoWayTo: \.text, on: field, placeholder: "", initialValueFrom: .source)
       person.nickname = ""  // written as the placeholder, and left as it is
       #expect(field.text == "" && person.nickname == "")
       field.text = "x"
@@ -130,7 +130,7 @@ struct BindingTests {
       let source = Cell()
       let target = Cell()
       let skewed = source.bind(
-        \.a, twoWayTo: target, \.a, initialValueFrom: .source, transform: { $0 + 1 }, inverse: { $0 }
+        \.a, twoWayTo: \.a, on: target, initialValueFrom: .source, transform: { $0 + 1 }, inverse: { $0 }
       )
       source.a = 5  // the sides stay as the write left them: no loop
       #expect((source.a, target.a) == (5, 6))
@@ -144,7 +144,7 @@ struct BindingTests {
     let person = Person()
     let field = StandInField()
     let token = person.bind(
-      \.age, twoWayTo: field, \.text, initialValueFrom: .source, transform: { "\($0)" }, inverse: { Int($0) ?? 0 }
+      \.age, twoWayTo: \.text, on: field, initialValueFrom: .source, transform: { "\($0)" }, inverse: { Int($0) ?? 0 }
     )
     #expect(field.text == "0")
     field.text = "42"
@@ -162,7 +162,7 @@ struct BindingTests {
     var field: StandInField? = StandInField()
     weakPerson = person
     weakField = field
-    let token = person!.bind(\.name, twoWayTo: field!, \.text, initialValueFrom: .source)
+    let token = person!.bind(\.name, twoWayTo: \.text, on: field!, initialValueFrom: .source)
     field = nil
     #expect(weakField == nil)
     #expect(!token.isActive)
@@ -173,14 +173,14 @@ struct BindingTests {
     let source = Person()
     var label: StandInLabel? = StandInLabel()
     weak let weakLabel = label
-    let oneWay = source.bind(\.name, to: label!, \.text)
+    let oneWay = source.bind(\.name, to: \.text, on: label!)
     label = nil
     #expect(weakLabel == nil)
     source.name = "Grace"  // finds the label gone
     #expect(!oneWay.isActive)
 
     var observableTarget: StandInField? = StandInField()
-    let toObservable = source.bind(\.name, to: observableTarget!, \.text)
+    let toObservable = source.bind(\.name, to: \.text, on: observableTarget!)
     observableTarget = nil
     #expect(!toObservable.isActive)  // told as it was freed
   }
@@ -189,7 +189,7 @@ struct BindingTests {
   func sourceFreed() {
     var person: Person? = Person()
     let field = StandInField()
-    let token = person!.bind(\.name, twoWayTo: field, \.text, initialValueFrom: .source)
+    let token = person!.bind(\.name, twoWayTo: \.text, on: field, initialValueFrom: .source)
     person = nil
     #expect(!token.isActive)
     field.text = "after"
@@ -202,7 +202,7 @@ struct BindingTests {
     let person = Person()
     looping.person = person
     let diagnostics = capturingDiagnostics {
-      let token = person.bind(\.age, to: looping, \.value)
+      let token = person.bind(\.age, to: \.value, on: looping)
       person.age = 1
       withExtendedLifetime(token) {}
     }
@@ -213,7 +213,7 @@ struct BindingTests {
   func graphAndInfo() {
     let person = Person()
     let field = StandInField()
-    let token = person.bind(\.name, twoWayTo: field, \.text, initialValueFrom: .source)
+    let token = person.bind(\.name, twoWayTo: \.text, on: field, initialValueFrom: .source)
     let graph = KeyValueObservationGraph(from: [person])
     let bindingNodes = graph.nodes.filter { $0.label.hasPrefix("binding Person.name ⇄ StandInField.text") }
     #expect(bindingNodes.count == 1)

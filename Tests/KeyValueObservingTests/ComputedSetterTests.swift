@@ -73,13 +73,13 @@ struct ComputedSetterTests {
     var tokens: [KeyValueObservation] = []
     _ = capturingDiagnostics {
       tokens.append(model.observe(\.collapsed, options: .new) { _, change in heard.append(change.newValue!) })
-      tokens.append(checkbox.bind(\.isOn, to: model, \.collapsed))
+      tokens.append(checkbox.bind(\.isOn, to: \.collapsed, on: model))
     }
     checkbox.isOn = true
     #expect(model.collapsed && heard == [true])
     tokens.removeLast().invalidate()
     _ = capturingDiagnostics {
-      tokens.append(model.bind(\.collapsed, twoWayTo: checkbox, \.isOn, initialValueFrom: .source))
+      tokens.append(model.bind(\.collapsed, twoWayTo: \.isOn, on: checkbox, initialValueFrom: .source))
     }
     checkbox.isOn = false
     #expect(!model.collapsed && heard == [true, false], "the bound write is heard once")
@@ -166,9 +166,9 @@ struct InheritedComputedSetterTests {
     #expect(heard == [2, 2, 2], "withChange(for:) on the subclass's key path")
     let checkbox = Checkbox()
     if let inspector = model as? InspectorPanelModel {
-      tokens.append(checkbox.bind(\.isOn, to: inspector, \.pinned))
+      tokens.append(checkbox.bind(\.isOn, to: \.pinned, on: inspector))
     } else if let locked = model as? LockedPanelModel {
-      tokens.append(checkbox.bind(\.isOn, to: locked, \.pinned))
+      tokens.append(checkbox.bind(\.isOn, to: \.pinned, on: locked))
     }
     checkbox.isOn = true
     heard[2] = log.count
@@ -274,7 +274,7 @@ struct ComputedLeafChainTests {
     try window.setValue(true, forKeyPath: "sidebar.collapsed")
     #expect(typed == ["sidebar false→true"] && log.count == 1, "the typed and string forms agree")
     let checkbox = Checkbox()
-    tokens.append(checkbox.bind(\.isOn, to: window.replaceable, \.collapsed))
+    tokens.append(checkbox.bind(\.isOn, to: \.collapsed, on: window.replaceable))
     checkbox.isOn = true
     #expect(typed.last == "replaceable false→true", "a binding's write is heard through the chain")
     // Replacing the link re-registers with the new object's property.
@@ -324,7 +324,7 @@ struct ComputedLeafChainTests {
     defer { heard.stop() }
     var tokens: [KeyValueObservation] = []
     let checkbox = Checkbox()
-    tokens.append(checkbox.bind(\.isOn, to: window, \.replaceable.collapsed))
+    tokens.append(checkbox.bind(\.isOn, to: \.replaceable.collapsed, on: window))
     checkbox.isOn = true
     #expect(window.replaceable.collapsed)
     #expect(
@@ -342,7 +342,7 @@ struct ComputedLeafChainTests {
 
     // Two ways: the side's write is heard and not carried back.
     let other = Checkbox()
-    tokens.append(other.bind(\.isOn, twoWayTo: window, \.replaceable.collapsed, initialValueFrom: .target))
+    tokens.append(other.bind(\.isOn, twoWayTo: \.replaceable.collapsed, on: window, initialValueFrom: .target))
     #expect(other.isOn)
     let before = heard.typed.count
     other.isOn = false

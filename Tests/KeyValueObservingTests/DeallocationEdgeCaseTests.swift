@@ -1103,7 +1103,7 @@ struct DeallocationEdgeTests {
     var item: EdgeItem? = EdgeItem("Ada")
     cell.item = item
     let label = EdgeLabel()
-    let token = cell.bind(\.item?.name, to: label, \.optionalText)
+    let token = cell.bind(\.item?.name, to: \.optionalText, on: label)
     #expect(label.optionalText == "Ada")
     item = nil
     #expect(label.optionalText == nil)
@@ -1118,7 +1118,7 @@ struct DeallocationEdgeTests {
     cell.link = link
     link?.item = item
     let label = EdgeLabel()
-    let token = cell.bind(\.link?.item?.name, to: label, \.text, placeholder: "—")
+    let token = cell.bind(\.link?.item?.name, to: \.text, on: label) { $0 ?? "—" }
     #expect(label.text == "Ada")
     link = nil
     #expect(label.text == "—")
@@ -1134,7 +1134,7 @@ struct DeallocationEdgeTests {
     cell.item = item
     weak let probe = item
     let label = EdgeLabel()
-    let token = cell.bind(\.item, to: label, \.item)
+    let token = cell.bind(\.item, to: \.item, on: label)
     #expect(label.item === item)
     item = nil
     #expect(probe == nil)
@@ -1149,7 +1149,7 @@ struct DeallocationEdgeTests {
     cell.item = item
     weak let probe = item
     let field = EdgeField()
-    let token = cell.bind(\.item, twoWayTo: field, \.item, initialValueFrom: .source)
+    let token = cell.bind(\.item, twoWayTo: \.item, on: field, initialValueFrom: .source)
     #expect(field.item === item)
     item = nil
     #expect(probe == nil)
@@ -1289,7 +1289,7 @@ struct DeallocationEdgeTests {
     let target = Target()
     var token: KeyValueObservation?
     let kinds = capturingDiagnostics {
-      token = cell.bind(\.plain, to: target, \.plain)
+      token = cell.bind(\.plain, to: \.plain, on: target)
     }.map(\.kind)
     // A binding hears freed objects without being asked for .deallocation:
     // what it cannot hear is not the user's request to report.

@@ -34,6 +34,12 @@ final class UnmarkedThemeCell {
   var title = ""
 }
 
+/// A cell whose delegate is one of Foundation's classes, held weakly.
+@KeyValueObservable
+final class FoundationDelegateCell {
+  weak var delegate: NSObject?
+}
+
 /// A label a binding writes, not observable itself.
 final class PlainLabel {
   var text = ""
@@ -284,7 +290,7 @@ struct DeallocationOptionTests {
     var item: CellItem? = CellItem("Ada")
     cell.item = item
     let label = PlainLabel()
-    let token = cell.bind(\.item?.name, to: label, \.text, placeholder: "—")
+    let token = cell.bind(\.item?.name, to: \.text, on: label) { $0 ?? "—" }
     #expect(label.text == "Ada")
     item = nil
     #expect(label.text == "—")
@@ -308,6 +314,29 @@ struct DeallocationOptionTests {
     }
     #expect(quiet.isEmpty)
     _ = token
+  }
+
+  @Test("a class of the user's is named to mark; Foundation's NSObject, which nobody can mark, is not")
+  func reportSaysWhatCanBeDone() {
+    let cell = UnmarkedThemeCell()
+    let theme = UnmarkedTheme()
+    cell.theme = theme
+    let plain = capturingDiagnostics {
+      _ = cell.observe(\.theme, options: [.new, .deallocation]) { _, _ in }
+    }
+    #expect(plain.first?.message.contains("mark UnmarkedTheme @KeyValueObservable") == true, "\(plain)")
+    let holder = FoundationDelegateCell()
+    let delegate = NSObject()
+    holder.delegate = delegate
+    let foundation = capturingDiagnostics {
+      _ = holder.observe(\.delegate, options: [.new, .deallocation]) { _, _ in }
+    }
+    let message = foundation.first?.message ?? ""
+    #expect(foundation.map(\.kind) == [.unheardDeallocation])
+    #expect(!message.contains("mark NSObject"), "advises what cannot be done: \(message)")
+    #expect(message.contains("NSObject is "), "\(message)")
+    #expect(message.contains("which cannot be marked: hold it strongly"), "\(message)")
+    withExtendedLifetime((theme, delegate)) {}
   }
 
   @Test("a plain object on a string path is reported too")
@@ -374,7 +403,7 @@ struct DeallocationOptionTests {
     let counts = Recorder<Int>()
     let tracked = withKeyValueObservation(includingDeallocation: true) { counts.append(cell.item?.tags.count ?? -1) }
     let label = PlainLabel()
-    let bound = cell.bind(\.item?.name, to: label, \.text, placeholder: "—")
+    let bound = cell.bind(\.item?.name, to: \.text, on: label) { $0 ?? "—" }
     item?.mutableArrayValue(for: \.tags).append("pen")
     #expect(tags.elements == [["pen"]])
     #expect(counts.elements == [0, 1])

@@ -8,9 +8,9 @@ struct DiagnosticsPrintingTests {
   func oncePerDistinctProblem() {
     let marker = "printed-once test \(UInt64.random(in: 0...UInt64.max))"
     let first = KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker)
-    #expect(KeyValueObservingDiagnosticReporter.isFirstPrint(of: first))
-    #expect(!KeyValueObservingDiagnosticReporter.isFirstPrint(of: first))
+    #expect(KeyValueObservingDiagnostic.isFirstPrint(of: first))
+    #expect(!KeyValueObservingDiagnostic.isFirstPrint(of: first))
     let other = KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: marker + " (other)")
-    #expect(KeyValueObservingDiagnosticReporter.isFirstPrint(of: other))
+    #expect(KeyValueObservingDiagnostic.isFirstPrint(of: other))
   }
 }

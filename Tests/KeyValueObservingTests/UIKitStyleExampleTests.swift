@@ -47,7 +47,7 @@ final class ProfileViewController {
       withKeyValueObservation { [unowned self] in
         greetingLabel.text = model.greeting
       },
-      model.bind(\.nickname, twoWayTo: nicknameField, \.enteredText, placeholder: "", initialValueFrom: .source),
+      model.bind(\.nickname, twoWayTo: \.enteredText, on: nicknameField, placeholder: "", initialValueFrom: .source),
     ]
   }
 }

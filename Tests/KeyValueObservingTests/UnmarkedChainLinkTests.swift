@@ -66,7 +66,13 @@ struct UnmarkedChainLinkTests {
     let message = diagnostics[0].message
     #expect(message.hasPrefix("observe("))
     #expect(message.contains(" on Appearance misses changes: the key path reads a stored property of PlainTheme"))
-    #expect(message.hasSuffix("mark PlainTheme with @KeyValueObservable — every class a chain passes through must be marked"))
+    #expect(message.contains("; mark PlainTheme with @KeyValueObservable — every class a chain passes through must be marked"))
+    #expect(
+      message.hasSuffix(
+        "for a class you cannot mark (another module's), observe the PlainTheme itself, and announce its changes "
+          + "with withChange(for:) on the object that holds it"
+      )
+    )
     appearance.theme.accent = "orange"
     #expect(values.elements.isEmpty, "what the report says: nothing announces the plain class's change")
     appearance.theme = PlainTheme()
@@ -117,7 +123,8 @@ struct UnmarkedChainLinkTests {
       diagnostics[0].message
         == "\"theme.accent\" cannot be observed on Appearance: Appearance.theme holds a PlainTheme, which is not marked "
         + "@KeyValueObservable, so nothing announces its changes and key-value coding cannot reach its keys; mark "
-        + "PlainTheme with @KeyValueObservable — every class a chain passes through must be marked"
+        + "PlainTheme with @KeyValueObservable — every class a chain passes through must be marked; for a class you "
+        + "cannot mark (another module's), observe \"theme\", which notifies when the PlainTheme is replaced"
     )
     #expect(appearance.observationInfo.isEmpty)
   }
@@ -128,7 +135,7 @@ struct UnmarkedChainLinkTests {
     let target = ThemeSource()
     var token: KeyValueObservation?
     let diagnostics = capturingDiagnostics {
-      token = appearance.bind(\.theme.accent, to: target, \.accent)
+      token = appearance.bind(\.theme.accent, to: \.accent, on: target)
     }
     #expect(diagnostics.map(\.kind) == [.unobservableKeyPath])
     #expect(diagnostics.first?.message.contains("mark PlainTheme with @KeyValueObservable") == true)

@@ -46,7 +46,7 @@ func closureAndBindingBenchmarks() {
     let plainTarget = PairedTarget()
     let source = PairedObserved()
     let target = PairedTarget()
-    let binding = source.bind(\.value, to: target, \.value)
+    let binding = source.bind(\.value, to: \.value, on: target)
     // The binding holds neither object: both are kept by the row.
     return Pair(
       reference: { count in
@@ -65,7 +65,7 @@ func closureAndBindingBenchmarks() {
     let second = observedWrites(observers: 1)
     let source = PairedObserved()
     let target = PairedObserved()
-    let binding = source.bind(\.value, twoWayTo: target, \.value, initialValueFrom: .source)
+    let binding = source.bind(\.value, twoWayTo: \.value, on: target, initialValueFrom: .source)
     return Pair(
       reference: { count in
         first(count)

@@ -66,7 +66,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   root.next = Node()
   root.next?.next = Node()
   let sink = Sink()
-  KeyValueObservingDiagnosticReporter.withHandler({ _ in }) {
+  KeyValueObservingDiagnostic.withHandler({ _ in }) {
     _ = try? root.value(forKeyPath: path)
     _ = try? root.value(forKey: path)
     try? root.setValue(value(for: selector, text: path), forKeyPath: path)

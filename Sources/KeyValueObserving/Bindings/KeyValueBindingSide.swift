@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// // The field shows the model's value at once; after that, either side leads.
-/// let token = model.bind(\.nickname, twoWayTo: field, \.text, placeholder: "", initialValueFrom: .source)
+/// let token = model.bind(\.nickname, twoWayTo: \.text, on: field, placeholder: "", initialValueFrom: .source)
 /// ```
 public enum KeyValueBindingSide: Sendable, Hashable {
   /// The object whose `bind` was called.

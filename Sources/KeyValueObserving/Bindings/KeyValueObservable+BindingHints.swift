@@ -6,17 +6,18 @@ extension KeyValueObservable {
   /// An `Optional` bound one way to a property that is not optional.
   ///
   /// ```swift
-  /// person.bind(\.nickname, to: label, \.plainText)  // error: … placeholder: …
-  /// person.bind(\.nickname, to: label, \.plainText, placeholder: "—")  // compiles
+  /// person.bind(\.nickname, to: \.plainText, on: label)  // error: … say what nil writes …
+  /// person.bind(\.nickname, to: \.plainText, on: label) { $0 ?? "—" }  // compiles
   /// ```
   @available(
     *, unavailable,
-    message: "the source is Optional and the target is not: say what nil writes with bind(_:to:_:placeholder:), or convert with bind(_:to:_:transform:)"
+    message: "the source is Optional and the target is not: say what nil writes with bind(_:to:on:transform:), e.g. bind(\\.nickname, to: \\.text, on: label) { $0 ?? \"—\" }"
   )
   public func bind<Target: AnyObject, Value>(
     _ keyPath: KeyPath<Self, Value?>,
-    to target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    to targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    on target: Target,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -26,17 +27,18 @@ extension KeyValueObservable {
   /// Two properties of different types bound one way.
   ///
   /// ```swift
-  /// settings.bind(\.volume, to: label, \.text)  // error: … transform: …
-  /// settings.bind(\.volume, to: label, \.text) { "\($0) dB" }  // compiles
+  /// settings.bind(\.volume, to: \.text, on: label)  // error: … transform: …
+  /// settings.bind(\.volume, to: \.text, on: label) { "\($0) dB" }  // compiles
   /// ```
   @available(
     *, unavailable,
-    message: "the two properties hold different types: convert with bind(_:to:_:transform:), e.g. bind(\\.count, to: label, \\.text) { \"\\($0)\" }"
+    message: "the two properties hold different types: convert with bind(_:to:on:transform:), e.g. bind(\\.count, to: \\.text, on: label) { \"\\($0)\" }"
   )
   public func bind<Target: AnyObject, Value, TargetValue>(
     _ keyPath: KeyPath<Self, Value>,
-    to target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    to targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    on target: Target,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -46,7 +48,7 @@ extension KeyValueObservable {
   /// A binding that would write a property that cannot be written.
   ///
   /// ```swift
-  /// settings.bind(\.volume, to: meter, \.peak)  // error: peak is a let
+  /// settings.bind(\.volume, to: \.peak, on: meter)  // error: peak is a let
   /// ```
   @available(
     *, unavailable,
@@ -54,8 +56,9 @@ extension KeyValueObservable {
   )
   public func bind<Target: AnyObject, Value, TargetValue>(
     _ keyPath: KeyPath<Self, Value>,
-    to target: Target,
-    _ targetKeyPath: KeyPath<Target, TargetValue>,
+    to targetKeyPath: KeyPath<Target, TargetValue>,
+    on target: Target,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -65,7 +68,7 @@ extension KeyValueObservable {
   /// An `Optional` bound both ways to a property that is not optional.
   ///
   /// ```swift
-  /// profile.bind(\.nickname, twoWayTo: field, \.text, initialValueFrom: .source)  // error: … placeholder: …
+  /// profile.bind(\.nickname, twoWayTo: \.text, on: field, initialValueFrom: .source)  // error: … placeholder: …
   /// ```
   @available(
     *, unavailable,
@@ -73,9 +76,10 @@ extension KeyValueObservable {
   )
   public func bind<Target: KeyValueObservable, Value>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value?>,
-    twoWayTo target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    twoWayTo targetKeyPath: ReferenceWritableKeyPath<Target, Value>,
+    on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -85,17 +89,18 @@ extension KeyValueObservable {
   /// A property that is not optional bound both ways to an `Optional`.
   ///
   /// ```swift
-  /// field.bind(\.text, twoWayTo: profile, \.nickname, initialValueFrom: .target)  // error: … from the Optional side …
+  /// field.bind(\.text, twoWayTo: \.nickname, on: profile, initialValueFrom: .target)  // error: … from the Optional side …
   /// ```
   @available(
     *, unavailable,
-    message: "the target is Optional and this side is not: bind from the Optional side, target.bind(_:twoWayTo:_:placeholder:initialValueFrom:), or convert with transform:inverse:"
+    message: "the target is Optional and this side is not: bind from the Optional side, target.bind(_:twoWayTo:on:placeholder:initialValueFrom:), or convert with transform:inverse:"
   )
   public func bind<Target: KeyValueObservable, Value>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value>,
-    twoWayTo target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, Value?>,
+    twoWayTo targetKeyPath: ReferenceWritableKeyPath<Target, Value?>,
+    on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -105,17 +110,18 @@ extension KeyValueObservable {
   /// Two properties of different types bound both ways.
   ///
   /// ```swift
-  /// thermostat.bind(\.celsius, twoWayTo: field, \.text, initialValueFrom: .source)  // error: … transform:inverse: …
+  /// thermostat.bind(\.celsius, twoWayTo: \.text, on: field, initialValueFrom: .source)  // error: … transform:inverse: …
   /// ```
   @available(
     *, unavailable,
-    message: "the two properties hold different types: convert both ways with bind(_:twoWayTo:_:initialValueFrom:transform:inverse:)"
+    message: "the two properties hold different types: convert both ways with bind(_:twoWayTo:on:initialValueFrom:transform:inverse:)"
   )
   public func bind<Target: KeyValueObservable, Value, TargetValue>(
     _ keyPath: ReferenceWritableKeyPath<Self, Value>,
-    twoWayTo target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    twoWayTo targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
+    on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -126,38 +132,18 @@ extension KeyValueObservable {
   /// property that cannot be written.
   ///
   /// ```swift
-  /// model.bind(\.title, twoWayTo: plainView, \.text, initialValueFrom: .source)  // error: … mark …
+  /// model.bind(\.title, twoWayTo: \.text, on: plainView, initialValueFrom: .source)  // error: … mark …
   /// ```
   @available(
     *, unavailable,
-    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars; bind one way with bind(_:to:_:) otherwise"
+    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars; bind one way with bind(_:to:on:) otherwise"
   )
   public func bind<Target: AnyObject, Value, TargetValue>(
     _ keyPath: KeyPath<Self, Value>,
-    twoWayTo target: Target,
-    _ targetKeyPath: KeyPath<Target, TargetValue>,
+    twoWayTo targetKeyPath: KeyPath<Target, TargetValue>,
+    on target: Target,
     initialValueFrom: KeyValueBindingSide,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
-  ) -> KeyValueObservation {
-    fatalError("unavailable")
-  }
-
-  /// `placeholder:` where the target does not hold the source's wrapped
-  /// type: an `Int?` to a `String`, or a `String?` to a `String?`.
-  ///
-  /// ```swift
-  /// counter.bind(\.count, to: label, \.text, placeholder: "-")  // error: … transform: …
-  /// ```
-  @available(
-    *, unavailable,
-    message: "placeholder: is written for nil into a target that holds the source's wrapped type (a String? to a String); for other types convert with bind(_:to:_:transform:), and bind to an Optional target without placeholder:"
-  )
-  public func bind<Target: AnyObject, Value, TargetValue>(
-    _ keyPath: KeyPath<Self, Value?>,
-    to target: Target,
-    _ targetKeyPath: ReferenceWritableKeyPath<Target, TargetValue>,
-    placeholder: TargetValue,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -168,18 +154,19 @@ extension KeyValueObservable {
   /// marked.
   ///
   /// ```swift
-  /// profile.bind(\.nickname, twoWayTo: plainField, \.text, placeholder: "", initialValueFrom: .source)  // error
+  /// profile.bind(\.nickname, twoWayTo: \.text, on: plainField, placeholder: "", initialValueFrom: .source)  // error
   /// ```
   @available(
     *, unavailable,
-    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars of the same wrapped type; bind one way with bind(_:to:_:placeholder:) otherwise"
+    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars of the same wrapped type; bind one way with bind(_:to:on:transform:) otherwise"
   )
   public func bind<Target: AnyObject, Value, TargetValue>(
     _ keyPath: KeyPath<Self, Value?>,
-    twoWayTo target: Target,
-    _ targetKeyPath: KeyPath<Target, TargetValue>,
+    twoWayTo targetKeyPath: KeyPath<Target, TargetValue>,
+    on target: Target,
     placeholder: TargetValue,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
@@ -190,18 +177,19 @@ extension KeyValueObservable {
   /// not marked, or of a property that cannot be written.
   ///
   /// ```swift
-  /// thermostat.bind(\.celsius, twoWayTo: plainField, \.text, initialValueFrom: .source,
+  /// thermostat.bind(\.celsius, twoWayTo: \.text, on: plainField, initialValueFrom: .source,
   ///                 transform: { "\($0)" }, inverse: { Double($0) ?? 0 })  // error
   /// ```
   @available(
     *, unavailable,
-    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars; bind one way with bind(_:to:_:transform:) otherwise"
+    message: "a two-way binding observes and writes both sides: both objects' classes must be marked @KeyValueObservable and both properties must be vars; bind one way with bind(_:to:on:transform:) otherwise"
   )
   public func bind<Target: AnyObject, Value, TargetValue>(
     _ keyPath: KeyPath<Self, Value>,
-    twoWayTo target: Target,
-    _ targetKeyPath: KeyPath<Target, TargetValue>,
+    twoWayTo targetKeyPath: KeyPath<Target, TargetValue>,
+    on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue,

@@ -1,6 +1,12 @@
 extension KeyValueObservable {
-  /// Binds a value of this object to a property of `target`, one way:
-  /// `target`'s property is set at once, and again after each change.
+  /// Binds a value of this object to a property of `target`, one way, as
+  /// Combine's `assign(to:on:)` does: `target`'s property is set at once,
+  /// and again after each change.
+  ///
+  /// ```swift
+  /// let token = model.bind(\.title, to: \.text, on: titleLabel)  // label.text: String?
+  /// model.title = "Inbox"  // titleLabel.text == "Inbox"
+  /// ```
   ///
   /// The value is observed as ``observe(_:options:isolation:fileID:line:changeHandler:)``
   /// observes it — a stored property, a computed one, a chain — and
@@ -10,80 +16,71 @@ extension KeyValueObservable {
   /// freed, or when a change finds `target` freed (an observable `target`
   /// ends it as it is freed). A `@KeyValueObservable` object on the path
   /// that is freed — a `weak` link's — changes the value as a setter would,
-  /// and the target is written with the value read again (`nil`, or the
-  /// placeholder): a binding always observes with
-  /// ``KeyValueObservingOptions/deallocation``, so that the target never
-  /// shows a freed object's value.
+  /// and the target is written with the value read again: a binding always
+  /// observes with ``KeyValueObservingOptions/deallocation``, so that the
+  /// target never shows a freed object's value.
   ///
-  /// ```swift
-  /// let token = model.bind(\.title, to: titleLabel, \.text)  // label.text: String?
-  /// model.title = "Inbox"  // titleLabel.text == "Inbox"
-  /// ```
+  /// The binding takes the isolation of the code that makes it, as
+  /// `observe`'s handler does. Made on the main actor, it writes a label's
+  /// text there, synchronously, when the model changes there. In debug
+  /// builds each write checks that it runs on that actor, and stops with a
+  /// message naming the class and the key when it does not.
   ///
   /// - Parameters:
   ///   - keyPath: The value to bind, rooted at this object's type.
-  ///   - target: The object to write.
   ///   - targetKeyPath: The property of `target` to write.
+  ///   - target: The object to write.
+  ///   - isolation: The actor the binding's writes are isolated to: the
+  ///     caller's, which Swift passes for you.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
   ///   - line: The line of the call, likewise.
   /// - Returns: The token that keeps the binding alive.
   @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
     _ keyPath: __owned KeyPath<Self, Value>,
-    to target: Target,
-    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
+    to targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
+    on target: Target,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    bind(consume keyPath, to: target, consume targetKeyPath, fileID: fileID, line: line, transform: { $0 })
+    bind(consume keyPath, to: consume targetKeyPath, on: target, isolation: isolation, fileID: fileID, line: line) { $0 }
   }
 
   /// Binds a value of this object to an optional property of `target`,
   /// one way: a `String` to a label's `String?`.
   ///
   /// ```swift
-  /// let token = model.bind(\.title, to: titleLabel, \.text)
+  /// let token = model.bind(\.title, to: \.text, on: titleLabel)
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value>(
     _ keyPath: __owned KeyPath<Self, Value>,
-    to target: Target,
-    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value?>,
+    to targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value?>,
+    on target: Target,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    bind(consume keyPath, to: target, consume targetKeyPath, fileID: fileID, line: line, transform: { $0 })
-  }
-
-  /// Binds an optional value of this object to a property of `target`
-  /// that is not optional, one way, writing `placeholder` for `nil`.
-  ///
-  /// ```swift
-  /// let token = person.bind(\.nickname, to: nameLabel, \.plainText, placeholder: "—")
-  /// ```
-  @inlinable @inline(__always)
-  public func bind<Target: AnyObject, Value>(
-    _ keyPath: __owned KeyPath<Self, Value?>,
-    to target: Target,
-    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
-    placeholder: Value,
-    fileID: StaticString = #fileID,
-    line: UInt = #line
-  ) -> KeyValueObservation {
-    bind(consume keyPath, to: target, consume targetKeyPath, fileID: fileID, line: line, transform: { $0 ?? placeholder })
+    bind(consume keyPath, to: consume targetKeyPath, on: target, isolation: isolation, fileID: fileID, line: line) { $0 }
   }
 
   /// Binds a value of this object to a property of `target`, one way,
   /// through `transform`.
   ///
   /// ```swift
-  /// let token = download.bind(\.fraction, to: progressLabel, \.text) { "\(Int($0 * 100)) %" }
+  /// let token = download.bind(\.fraction, to: \.text, on: progressLabel) { "\(Int($0 * 100)) %" }
+  /// let name = person.bind(\.nickname, to: \.plainText, on: nameLabel) { $0 ?? "—" }  // nil shows "—"
   /// ```
+  ///
+  /// `transform` runs where the write does: on the thread of the change,
+  /// isolated as the binding is, to the actor of the code that makes it.
   @inlinable @inline(__always)
   public func bind<Target: AnyObject, Value, TargetValue>(
     _ keyPath: __owned KeyPath<Self, Value>,
-    to target: Target,
-    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
+    to targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
+    on target: Target,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue
@@ -91,7 +88,8 @@ extension KeyValueObservable {
     // The key paths are consumed by the accessor (see `BindingAccessor`).
     let binding = PropertyBinding(
       source: self, target: target, twoWay: false,
-      accessor: .oneWay(consume keyPath, consume targetKeyPath, transform: transform)
+      accessor: .oneWay(consume keyPath, consume targetKeyPath, transform: transform),
+      isolation: isolationCheckedInDebugBuilds(isolation)
     )
     return binding.start(
       source: self, site: RegistrationSite(fileID: fileID, line: line), initialValueFrom: .source,
@@ -102,6 +100,12 @@ extension KeyValueObservable {
 
   /// Binds a property of this object and one of `target` both ways: each
   /// change of either is written to the other.
+  ///
+  /// ```swift
+  /// let token = settings.bind(\.volume, twoWayTo: \.value, on: slider, initialValueFrom: .source)
+  /// slider.value = 0.5   // settings.volume == 0.5
+  /// settings.volume = 1  // slider.value == 1
+  /// ```
   ///
   /// Which side's value both take at first is said at the call
   /// (`initialValueFrom`), not guessed. A write the binding makes is not
@@ -117,32 +121,35 @@ extension KeyValueObservable {
   /// change of that side, carried as one. A property bound to itself is
   /// refused, with an inactive token.
   ///
-  /// ```swift
-  /// let token = settings.bind(\.volume, twoWayTo: slider, \.value, initialValueFrom: .source)
-  /// slider.value = 0.5   // settings.volume == 0.5
-  /// settings.volume = 1  // slider.value == 1
-  /// ```
+  /// The binding takes the isolation of the code that makes it, as
+  /// `observe`'s handler does: made on the main actor, it writes both
+  /// sides there. In debug builds each write checks that it runs on that
+  /// actor, and stops with a message naming the class and the key that
+  /// changed elsewhere.
   ///
   /// - Parameters:
   ///   - keyPath: This object's property.
-  ///   - target: The other object, `@KeyValueObservable` too.
   ///   - targetKeyPath: The other object's property.
+  ///   - target: The other object, `@KeyValueObservable` too.
   ///   - initialValueFrom: The side whose value both take at once.
+  ///   - isolation: The actor the binding's writes are isolated to: the
+  ///     caller's, which Swift passes for you.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
   ///   - line: The line of the call, likewise.
   /// - Returns: The token that keeps the binding alive.
   @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value>(
     _ keyPath: __owned ReferenceWritableKeyPath<Self, Value>,
-    twoWayTo target: Target,
-    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
+    twoWayTo targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
+    on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
     bind(
-      consume keyPath, twoWayTo: target, consume targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
-      transform: { $0 }, inverse: { $0 }
+      consume keyPath, twoWayTo: consume targetKeyPath, on: target, initialValueFrom: initialValueFrom,
+      isolation: isolation, fileID: fileID, line: line, transform: { $0 }, inverse: { $0 }
     )
   }
 
@@ -151,21 +158,23 @@ extension KeyValueObservable {
   /// `placeholder`, and `placeholder` comes back as `nil`.
   ///
   /// ```swift
-  /// let token = profile.bind(\.nickname, twoWayTo: nicknameField, \.text, placeholder: "", initialValueFrom: .source)
+  /// let token = profile.bind(\.nickname, twoWayTo: \.text, on: nicknameField, placeholder: "", initialValueFrom: .source)
   /// nicknameField.text = ""  // profile.nickname == nil
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value: Equatable>(
     _ keyPath: __owned ReferenceWritableKeyPath<Self, Value?>,
-    twoWayTo target: Target,
-    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
+    twoWayTo targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
+    on target: Target,
     placeholder: Value,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
     bind(
-      consume keyPath, twoWayTo: target, consume targetKeyPath, initialValueFrom: initialValueFrom, fileID: fileID, line: line,
+      consume keyPath, twoWayTo: consume targetKeyPath, on: target, initialValueFrom: initialValueFrom,
+      isolation: isolation, fileID: fileID, line: line,
       transform: { $0 ?? placeholder }, inverse: { $0 == placeholder ? nil : $0 }
     )
   }
@@ -174,15 +183,16 @@ extension KeyValueObservable {
   /// through `transform` and its `inverse`.
   ///
   /// ```swift
-  /// let token = thermostat.bind(\.celsius, twoWayTo: field, \.text, initialValueFrom: .source,
+  /// let token = thermostat.bind(\.celsius, twoWayTo: \.text, on: field, initialValueFrom: .source,
   ///                             transform: { "\($0)" }, inverse: { Double($0) ?? 0 })
   /// ```
   @inlinable @inline(__always)
   public func bind<Target: KeyValueObservable, Value, TargetValue>(
     _ keyPath: __owned ReferenceWritableKeyPath<Self, Value>,
-    twoWayTo target: Target,
-    _ targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
+    twoWayTo targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
+    on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue,
@@ -192,7 +202,8 @@ extension KeyValueObservable {
     // The key paths are consumed by the accessor (see `BindingAccessor`).
     let binding = PropertyBinding(
       source: self, target: target, twoWay: true,
-      accessor: .twoWay(consume keyPath, consume targetKeyPath, transform: transform, inverse: inverse)
+      accessor: .twoWay(consume keyPath, consume targetKeyPath, transform: transform, inverse: inverse),
+      isolation: isolationCheckedInDebugBuilds(isolation)
     )
     return binding.start(
       source: self, site: site, initialValueFrom: initialValueFrom,

@@ -83,18 +83,24 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// announces its own writes.
   @usableFromInline let sourceAnnouncement: ComputedWriteAnnouncement?
   @usableFromInline let targetAnnouncement: ComputedWriteAnnouncement?
-  private let sourceKeyDescription: String
-  private let targetKeyDescription: String
+  /// The sides' key paths, described for messages.
+  let sourceKeyDescription: String
+  let targetKeyDescription: String
+  /// The actor the binding was made on, whose writes check that they run
+  /// there: only in a debug build (see `isolationCheckedInDebugBuilds`).
+  @usableFromInline let isolation: (any Actor)?
 
   /// A binding of `source` to `target` (`twoWay`, or one way), whose
-  /// `accessor` holds the key paths. Made where `bind` is called, so that
-  /// the accessor is specialised for the key-path literals there.
+  /// `accessor` holds the key paths, and whose writes check that they run
+  /// on `isolation`, when given. Made where `bind` is called, so that the
+  /// accessor is specialised for the key-path literals there.
   @usableFromInline
-  init(source: Source, target: Target, twoWay: Bool, accessor: Accessor) {
+  init(source: Source, target: Target, twoWay: Bool, accessor: Accessor, isolation: (any Actor)?) {
     self.source = UnownedReference(source)
     self.target = UnownedReference(target)
     self.accessor = accessor
     self.isTwoWay = twoWay
+    self.isolation = isolation
     let keyPaths = accessor.keyPaths
     sourceKeyPath = keyPaths.source
     targetKeyPath = keyPaths.target
@@ -193,6 +199,7 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// called, for the types there.
   @inlinable
   func carry(from side: KeyValueBindingSide, sourceObject: Source? = nil, isFirst: Bool = false) {
+    if let isolation { checkIsolation(isolation, changed: side) }
     let thread = currentThreadIdentity() << Self.threadShift
     var state = gate.load(ordering: .relaxed)
     while true {

@@ -296,8 +296,13 @@ extension KeyValueObservable {
             .unobservableKeyPath,
             "\"\(path.abbreviated)\" cannot be observed on \(Self.self): \(type).\(key) holds a \(valueType), which "
               + "is not marked @KeyValueObservable, so nothing announces its changes and key-value coding cannot "
-              + "reach its keys; mark \(valueType) with @KeyValueObservable — every class a chain passes through "
-              + "must be marked"
+              + "reach its keys; "
+              + MarkableClass.advice(
+                for: valueType,
+                mark: "mark \(valueType) with @KeyValueObservable — every class a chain passes through must be marked",
+                otherwise: "observe \"\(components[...index].joined(separator: "."))\", which notifies when the "
+                  + "\(valueType) is replaced"
+              )
           )
         }
         throw .notAnObservableObject(keyPath: path, key: key, type: "\(type)")

@@ -22,11 +22,12 @@ extension KVOController {
     _ object: Object?,
     _ keyPath: KeyPath<Object, Value>,
     options: KeyValueObservingOptions = [],
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     action: @escaping (Observer) -> (Object, KeyValueObservedChange<Value>) -> Void
   ) {
-    observe(object, keyPath, options: options, fileID: fileID, line: line) { observer, object, change in
+    observe(object, keyPath, options: options, isolation: isolation, fileID: fileID, line: line) { observer, object, change in
       action(observer)(object, change)
     }
   }
@@ -46,11 +47,12 @@ extension KVOController {
     _ object: Object?,
     keyPath: String,
     options: KeyValueObservingOptions = [],
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options, fileID: fileID, line: line, action: action)
+    try observe(object, keyPaths: [keyPath], options: options, isolation: isolation, fileID: fileID, line: line, action: action)
   }
 
   /// Observes each of the string key paths `keyPaths` on `object` and
@@ -69,11 +71,12 @@ extension KVOController {
     _ object: Object?,
     keyPaths: [String],
     options: KeyValueObservingOptions = [],
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     action: @escaping (Observer) -> (Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: keyPaths, options: options, fileID: fileID, line: line) { observer, object, change in
+    try observe(object, keyPaths: keyPaths, options: options, isolation: isolation, fileID: fileID, line: line) { observer, object, change in
       action(observer)(object, change)
     }
   }

@@ -25,16 +25,18 @@ extension KVOController {
     _ object: Object?,
     keyPaths: [String],
     options: KeyValueObservingOptions = [],
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
     let site = RegistrationSite(fileID: fileID, line: line)
-    try observeByString(object, keyPaths, options: options, context: nil, site: site) { observer, object, keyPath, change, _ in
+    let handler = Self.checking(isolatedTo: isolation) { observer, object, keyPath, change, _ in
       var change = change
       change[.keyPath] = keyPath
       block(observer, unsafeDowncast(object, to: Object.self), change)
     }
+    try observeByString(object, keyPaths, options: options, context: nil, site: site, handler: handler)
   }
 
   /// Observes one string key path on `object` and calls `block` with the
@@ -54,11 +56,12 @@ extension KVOController {
     _ object: Object?,
     keyPath: String,
     options: KeyValueObservingOptions = [],
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     block: @escaping (Observer, Object, [KeyValueChangeKey: Any]) -> Void
   ) throws(KeyValueCodingError) {
-    try observe(object, keyPaths: [keyPath], options: options, fileID: fileID, line: line, block: block)
+    try observe(object, keyPaths: [keyPath], options: options, isolation: isolation, fileID: fileID, line: line, block: block)
   }
 }
 

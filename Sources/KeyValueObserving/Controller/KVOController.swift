@@ -106,10 +106,27 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
   ///     viewModel.ageChanged(from: change.oldValue!, to: change.newValue!)
   /// }
   /// ```
+  ///
+  /// The block takes the isolation of the code that registers it, as
+  /// `observe`'s handler does: registered on the main actor, it may touch
+  /// main-actor state. In debug builds each call checks that it runs on
+  /// that actor, and stops with a message naming the class and the key
+  /// when it does not.
+  ///
+  /// - Parameters:
+  ///   - object: The object to observe; `nil` is ignored.
+  ///   - keyPath: The value to observe, rooted at the object's type.
+  ///   - options: Which values the changes carry; see ``KeyValueObservingOptions``.
+  ///   - isolation: The actor the block is isolated to: the caller's,
+  ///     which Swift passes for you.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
+  ///   - line: The line of the call, likewise.
+  ///   - block: Called with the observer, the object and the change.
   public func observe<Object: KeyValueObservable, Value>(
     _ object: Object?,
     _ keyPath: KeyPath<Object, Value>,
     options: KeyValueObservingOptions = [],
+    isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     block: @escaping (Observer, Object, KeyValueObservedChange<Value>) -> Void
@@ -121,12 +138,13 @@ public final class KVOController<Observer: AnyObject>: CustomDebugStringConverti
     let observer = observerReference
     let hooks = ObservationHooks(source: .controller(identity))
     let site = RegistrationSite(fileID: fileID, line: line)
-    let token = object.observe(keyPath, options: options, hooks: hooks, site: site) { object, change in
+    let handler = Self.checking(isolatedTo: isolation, for: keyPath) { (object: Object, change: KeyValueObservedChange<Value>) in
       gate.pass {
         guard let observer = observer.referent else { return }
         block(observer, object, change)
       }
     }
+    let token = object.observe(keyPath, options: options, hooks: hooks, site: site, changeHandler: handler)
     if !(key.base is String) {
       let readable = object.readableDescription(of: keyPath)
       observations.withLock { _ in observation.keyDescription = readable }

@@ -57,8 +57,12 @@ extension DerivedObservationBase {
     reportProblem(
       .unheardDeallocation,
       "observing \(what) with .deallocation: \(unheard) is not @KeyValueObservable, so nothing tells when an "
-        + "object of it on the path is freed, and a weak link to one turns nil unheard; mark \(unheard) "
-        + "@KeyValueObservable"
+        + "object of it on the path is freed, and a weak link to one turns nil unheard; "
+        + MarkableClass.advice(
+          for: unheard, mark: "mark \(unheard) @KeyValueObservable",
+          otherwise: "hold it strongly, or through a @KeyValueObservable class of yours that holds it, "
+            + "or observe without .deallocation"
+        )
     )
   }
 }

@@ -41,6 +41,11 @@ extension KeyValueObservable {
   static func unannouncedChainMessage(_ key: String, through plain: Any.Type) -> String {
     "observe(\(key)) on \(Self.self) misses changes: the key path reads a stored property of \(plain), which is not "
       + "marked @KeyValueObservable, so nothing announces its changes (only replacing the \(plain) itself "
-      + "notifies); mark \(plain) with @KeyValueObservable — every class a chain passes through must be marked"
+      + "notifies); "
+      + MarkableClass.advice(
+        for: plain, mark: "mark \(plain) with @KeyValueObservable — every class a chain passes through must be marked",
+        otherwise: "observe the \(plain) itself, and announce its changes with withChange(for:) on the object "
+          + "that holds it"
+      )
   }
 }

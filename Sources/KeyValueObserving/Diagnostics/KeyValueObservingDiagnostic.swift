@@ -1,14 +1,26 @@
 /// A misuse the library made harmless, and that the developer should hear
 /// about: what Objective-C KVO would have punished with an exception.
 ///
-/// Diagnostics reach the handler of ``KeyValueObservingDiagnosticReporter``; by
-/// default, debug builds print each distinct one once to standard error.
-///
 /// ```swift
-/// KeyValueObservingDiagnosticReporter.handler = { diagnostic in
+/// KeyValueObservingDiagnostic.handler = { diagnostic in
 ///     logger.warning("\(diagnostic.kind): \(diagnostic.message)")
 /// }
+///
+/// let reported = KeyValueObservingDiagnostic.withHandler({ print("caught", $0) }) {
+///     person.removeObserver(logger, forKeyPath: "name")  // prints "caught …"
+/// }
 /// ```
+///
+/// A diagnostic goes to one handler, the innermost of three:
+/// 1. a handler bound with `withHandler(_:_:)` (synchronous or
+///    async) for the duration of a call, on the current task or thread: what
+///    tests use, so that tests running in parallel each capture their own;
+/// 2. the process-wide ``handler``, when set;
+/// 3. the default, ``standardError``: in debug builds it prints each
+///    distinct diagnostic once to standard error; release builds are silent.
+///
+/// Handlers are called on the thread that made the mistake, with no lock of
+/// the library held.
 public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConvertible {
   /// What went wrong, as a category a handler can filter on.
   ///
@@ -136,7 +148,7 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// is inactive.
     ///
     /// ```swift
-    /// let token = model.bind(\.volume, twoWayTo: model, \.volume, initialValueFrom: .source)  // reported
+    /// let token = model.bind(\.volume, twoWayTo: \.volume, on: model, initialValueFrom: .source)  // reported
     /// ```
     public static let bindingToItself = Kind(name: "bindingToItself")
 
@@ -157,8 +169,10 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// when such an object is freed, so a `weak` link to it reads `nil`
     /// unheard. Reported once per observation, by the read that finds it
     /// (at registration, or later, when such an object arrives); the
-    /// observation is made. Mark the class to hear it. A binding, which
-    /// hears freed objects without being asked, is not reported.
+    /// observation is made. Mark the class to hear it; for a class one
+    /// cannot mark (Foundation's `NSObject`, another module's), the message
+    /// says what to do instead. A binding, which hears freed objects
+    /// without being asked, is not reported.
     ///
     /// ```swift
     /// cell.observe(\.theme, options: [.new, .deallocation]) { _, _ in }  // Theme is a plain class: reported

@@ -45,7 +45,11 @@ enum UnmarkedClass {
   var fix: String {
     switch self {
     case .unmarkedSubclass(let type, _): "mark \(type) with @KeyValueObservable"
-    case .plainSuperclass(_, let plain): "mark \(plain) with @KeyValueObservable too"
+    case .plainSuperclass(_, let plain):
+      MarkableClass.advice(
+        for: plain, mark: "mark \(plain) with @KeyValueObservable too",
+        otherwise: "read what \(plain) declares with a typed key path"
+      )
     }
   }
 }

@@ -122,13 +122,13 @@ private final class CompositionHarness {
   }
 
   func bind(_ source: Int, to target: Int, twoWay: Bool, fromTarget: Bool) -> KeyValueObservation {
-    guard twoWay else { return cells[source].bind(\.a, to: cells[target], \.a) }
-    return cells[source].bind(\.a, twoWayTo: cells[target], \.a, initialValueFrom: fromTarget ? .target : .source)
+    guard twoWay else { return cells[source].bind(\.a, to: \.a, on: cells[target]) }
+    return cells[source].bind(\.a, twoWayTo: \.a, on: cells[target], initialValueFrom: fromTarget ? .target : .source)
   }
 
   func bindShifted(_ cell: Int, fromTarget: Bool) -> KeyValueObservation {
     cells[cell].bind(
-      \.a, twoWayTo: cells[4], \.a, initialValueFrom: fromTarget ? .target : .source,
+      \.a, twoWayTo: \.a, on: cells[4], initialValueFrom: fromTarget ? .target : .source,
       transform: { $0 + 10 }, inverse: { $0 - 10 }
     )
   }
@@ -169,7 +169,7 @@ private final class CompositionHarness {
       let read = cells[0].a
       trace.append(.binderRan(read: read))
       binderBinding?.invalidate()
-      binderBinding = cells[1].bind(\.a, twoWayTo: cells[2], \.a, initialValueFrom: read % 2 == 0 ? .source : .target)
+      binderBinding = cells[1].bind(\.a, twoWayTo: \.a, on: cells[2], initialValueFrom: read % 2 == 0 ? .source : .target)
     }
     return true
   }

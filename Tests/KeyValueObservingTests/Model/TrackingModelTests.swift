@@ -262,14 +262,14 @@ private func bindingDifference(_ operations: [TrackingOperation]) -> String? {
   ]
   func bindTwoWay(fromTarget: Bool) -> KeyValueObservation {
     cells[0].bind(
-      \.a, twoWayTo: cells[1], \.b, initialValueFrom: fromTarget ? .target : .source,
+      \.a, twoWayTo: \.b, on: cells[1], initialValueFrom: fromTarget ? .target : .source,
       transform: { $0 + 10 }, inverse: { $0 - 10 }
     )
   }
   let reference = BindingReference(a: cells[0].a, b: cells[1].b)
   var twoWay: KeyValueObservation? = bindTwoWay(fromTarget: false)
   reference.start(fromB: false)
-  let oneWay = cells[2].bind(\.total, to: cells[3], \.a)
+  let oneWay = cells[2].bind(\.total, to: \.a, on: cells[3])
   // A write of the one-way target itself holds until the source changes.
   var targetWritten = false
   defer { for cell in cells { cell.link = nil } }

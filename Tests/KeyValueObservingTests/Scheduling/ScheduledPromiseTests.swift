@@ -126,7 +126,7 @@ struct ScheduledPromiseTests {
     ScheduleExplorer("a binding's two sides written from two threads").explore {
       let source = Junction()
       let target = Junction()
-      let token = source.bind(\.a, twoWayTo: target, \.a, initialValueFrom: .source)
+      let token = source.bind(\.a, twoWayTo: \.a, on: target, initialValueFrom: .source)
       return ScenarioRun(
         threads: [{ source.a = 1 }, { target.a = 2 }],
         check: {

@@ -4,6 +4,6 @@ import KeyValueObserving
 /// to the current task, so tests running in parallel capture only their own.
 func capturingDiagnostics(_ body: () throws -> Void) rethrows -> [KeyValueObservingDiagnostic] {
   let reported = Recorder<KeyValueObservingDiagnostic>()
-  try KeyValueObservingDiagnosticReporter.withHandler({ reported.append($0) }, operation: body)
+  try KeyValueObservingDiagnostic.withHandler({ reported.append($0) }, body)
   return reported.elements
 }

@@ -45,13 +45,13 @@ struct TrackingChecks {
   func bindings() {
     let order = Order()
     let label = TotalLabel()
-    let oneWay = order.bind(\.summary, to: label, \.text)
+    let oneWay = order.bind(\.summary, to: \.text, on: label)
     order.number = 7
     #expect(label.text == "#7: 0 items")
 
     let customer = Customer(name: "")
     let other = Order()
-    let twoWay = other.bind(\.note, twoWayTo: customer, \.name, initialValueFrom: .target)
+    let twoWay = other.bind(\.note, twoWayTo: \.name, on: customer, initialValueFrom: .target)
     customer.name = "Ada"
     #expect(other.note == "Ada")
     other.note = "Grace"

@@ -10,32 +10,15 @@
   import ucrt
 #endif
 
-/// Where ``KeyValueObservingDiagnostic``s go: the one hook for hearing about
-/// misuse the library made harmless.
-///
-/// Three levels, the innermost wins:
-/// 1. a handler bound with `withHandler(_:operation:)` (synchronous or async) for the
-///    duration of a call, on the current task or thread — what tests use, so
-///    that tests running in parallel each capture their own;
-/// 2. the process-wide ``handler``, when set;
-/// 3. the default, ``standardError``: in debug builds each distinct
-///    diagnostic is printed once to standard error; release builds are
-///    silent.
-///
-/// Handlers are called on the thread that made the mistake, with no lock of
-/// the library held.
-///
-/// ```swift
-/// KeyValueObservingDiagnosticReporter.handler = { diagnostic in
-///     logger.warning("\(diagnostic)")
-/// }
-///
-/// let reported = KeyValueObservingDiagnosticReporter.withHandler({ print("caught", $0) }) {
-///     person.removeObserver(logger, forKeyPath: "name")  // prints "caught …"
-/// }
-/// ```
-public enum KeyValueObservingDiagnosticReporter {
-  /// Receives a diagnostic.
+// Where diagnostics go: a handler for a call, the process-wide one, or
+// standard error (see KeyValueObservingDiagnostic's discussion).
+extension KeyValueObservingDiagnostic {
+  /// Receives a diagnostic, on the thread that made the mistake, with no
+  /// lock of the library held.
+  ///
+  /// ```swift
+  /// let log: KeyValueObservingDiagnostic.Handler = { print("caught", $0) }
+  /// ```
   public typealias Handler = @Sendable (KeyValueObservingDiagnostic) -> Void
 
   /// The process-wide handler and what the default printed, under a lock
@@ -54,8 +37,8 @@ public enum KeyValueObservingDiagnosticReporter {
   /// ``standardError``. Safe to set from any thread.
   ///
   /// ```swift
-  /// KeyValueObservingDiagnosticReporter.handler = { _ in }  // silence everything
-  /// KeyValueObservingDiagnosticReporter.handler = nil       // back to the default
+  /// KeyValueObservingDiagnostic.handler = { _ in }  // silence everything
+  /// KeyValueObservingDiagnostic.handler = nil       // back to the default
   /// ```
   public static var handler: Handler? {
     get { state.withLock { $0.handler } }
@@ -74,13 +57,13 @@ public enum KeyValueObservingDiagnosticReporter {
   ///
   /// ```swift
   /// let box = Mutex<[KeyValueObservingDiagnostic]>([])
-  /// KeyValueObservingDiagnosticReporter.withHandler({ d in box.withLock { $0.append(d) } }) {
+  /// KeyValueObservingDiagnostic.withHandler({ d in box.withLock { $0.append(d) } }) {
   ///     person.didChangeValue(for: \.name)
   /// }
   /// ```
   public static func withHandler<Result>(
     _ handler: @escaping Handler,
-    operation: () throws -> Result
+    _ operation: () throws -> Result
   ) rethrows -> Result {
     try $scoped.withValue(handler, operation: operation)
   }
@@ -89,13 +72,13 @@ public enum KeyValueObservingDiagnosticReporter {
   /// going to `handler`.
   ///
   /// ```swift
-  /// await KeyValueObservingDiagnosticReporter.withHandler({ print($0) }) {
+  /// await KeyValueObservingDiagnostic.withHandler({ print($0) }) {
   ///     await model.update()
   /// }
   /// ```
   public static func withHandler<Result>(
     _ handler: @escaping Handler,
-    operation: () async throws -> Result
+    _ operation: () async throws -> Result
   ) async rethrows -> Result {
     try await $scoped.withValue(handler, operation: operation)
   }
@@ -103,7 +86,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// Sends `diagnostic` where it belongs now.
   ///
   /// ```swift
-  /// KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "…"))
+  /// KeyValueObservingDiagnostic.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "…"))
   /// ```
   public static func report(_ diagnostic: KeyValueObservingDiagnostic) {
     let handler = scoped ?? self.handler ?? standardError
@@ -115,7 +98,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// does nothing.
   ///
   /// ```swift
-  /// KeyValueObservingDiagnosticReporter.handler = KeyValueObservingDiagnosticReporter.standardError
+  /// KeyValueObservingDiagnostic.handler = KeyValueObservingDiagnostic.standardError
   /// ```
   public static let standardError: Handler = { diagnostic in
     #if DEBUG && !os(WASI)
@@ -139,9 +122,5 @@ public enum KeyValueObservingDiagnosticReporter {
 
 /// Reports a misuse of `kind` the library has made harmless.
 func reportProblem(_ kind: KeyValueObservingDiagnostic.Kind, _ message: String) {
-  KeyValueObservingDiagnosticReporter.report(KeyValueObservingDiagnostic(kind: kind, message: message))
+  KeyValueObservingDiagnostic.report(KeyValueObservingDiagnostic(kind: kind, message: message))
 }
-
-/// The former name of ``KeyValueObservingDiagnosticReporter``.
-@available(*, deprecated, renamed: "KeyValueObservingDiagnosticReporter")
-public typealias KeyValueObservingDiagnostics = KeyValueObservingDiagnosticReporter
