@@ -44,7 +44,7 @@ public struct KeyValueIndexSet: Sendable, Hashable, Sequence, ExpressibleByArray
   }
 
   /// The positions in the ranges of an array literal, as
-  /// ``init(_:)`` takes them.
+  /// `KeyValueIndexSet(_:)` takes a sequence of them.
   ///
   /// ```swift
   /// person.willChange(.removal, valuesAt: [0..<1, 4..<6], for: \.tags)

@@ -94,7 +94,7 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
   ///
   /// The observed object's own deinit ends the observation: an async
   /// sequence (``KeyValueObservable/changes(for:options:bufferingPolicy:fileID:line:)``,
-  /// ``KeyValueObservable/values(for:options:bufferingPolicy:fileID:line:)``)
+  /// ``KeyValueObservable/values(for:includingDeallocation:bufferingPolicy:fileID:line:)``)
   /// finishes, as it always does, and a Combine publisher sends
   /// `.finished`, which it does only with this option. A handler that
   /// takes the object (`observe`, a classic observer, a controller's

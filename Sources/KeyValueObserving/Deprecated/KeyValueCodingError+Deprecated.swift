@@ -9,6 +9,7 @@ extension KeyValueCodingError {
   /// ```swift
   /// let error = KeyValueCodingError.unknownKey(key: "nmae", type: "Person")
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "unknownKey(key:type:)")
   public static func unknownKey(_ key: String, type: String) -> Self {
     .unknownKey(key: key, type: type)
@@ -19,6 +20,7 @@ extension KeyValueCodingError {
   /// ```swift
   /// let error = KeyValueCodingError.readOnly(key: "id", type: "Person")
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "readOnly(key:type:)")
   public static func readOnly(_ key: String, type: String) -> Self {
     .readOnly(key: key, type: type)

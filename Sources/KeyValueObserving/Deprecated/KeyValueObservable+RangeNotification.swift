@@ -10,6 +10,7 @@ extension KeyValueObservable {
   /// ```
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "pass a KeyValueIndexSet: valuesAt: KeyValueIndexSet(rangeSet)")
   public func willChange<Element>(_ kind: KeyValueChange, valuesAt indexes: RangeSet<Int>, for keyPath: KeyPath<Self, [Element]>) {
     willChange(kind, valuesAt: KeyValueIndexSet(indexes), for: keyPath)
@@ -22,6 +23,7 @@ extension KeyValueObservable {
   /// ```
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "pass a KeyValueIndexSet: valuesAt: KeyValueIndexSet(rangeSet)")
   public func didChange<Element>(_ kind: KeyValueChange, valuesAt indexes: RangeSet<Int>, for keyPath: KeyPath<Self, [Element]>) {
     didChange(kind, valuesAt: KeyValueIndexSet(indexes), for: keyPath)
@@ -34,6 +36,7 @@ extension KeyValueObservable {
   /// ```
   @discardableResult
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "pass a KeyValueIndexSet: valuesAt: KeyValueIndexSet(rangeSet)")
   public func withChange<Element, Result, Failure: Error>(
     _ kind: KeyValueChange,
@@ -50,6 +53,7 @@ extension KeyValueObservable {
   /// person.willChange(.insertion, valuesAt: [2..<4], for: \.tags)
   /// ```
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "willChange(_:valuesAt:for:)")
   public func willChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
     willChange(kind, valuesAt: KeyValueIndexSet(ranges), for: keyPath)
@@ -61,6 +65,7 @@ extension KeyValueObservable {
   /// person.didChange(.insertion, valuesAt: [2..<4], for: \.tags)
   /// ```
   @available(*, noasync, message: "a will/did pair split across an 'await' would resume on another thread; use withChange(_:valuesAt:for:_:)")
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "didChange(_:valuesAt:for:)")
   public func didChange<Element>(_ kind: KeyValueChange, valuesIn ranges: [Range<Int>], for keyPath: KeyPath<Self, [Element]>) {
     didChange(kind, valuesAt: KeyValueIndexSet(ranges), for: keyPath)
@@ -72,6 +77,7 @@ extension KeyValueObservable {
   /// person.withChange(.insertion, valuesAt: [2..<4], for: \.tags) { … }
   /// ```
   @discardableResult
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "withChange(_:valuesAt:for:_:)")
   public func withChange<Element, Result, Failure: Error>(
     _ kind: KeyValueChange,

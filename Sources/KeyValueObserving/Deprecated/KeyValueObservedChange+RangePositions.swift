@@ -8,6 +8,7 @@ extension KeyValueObservedChange {
   /// ```swift
   /// change.indexes?.ranges  // was change.indexRanges
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "use indexes?.ranges")
   public var indexRanges: [Range<Int>]? {
     positions?.mergedRanges
@@ -19,6 +20,7 @@ extension KeyValueObservedChange {
   /// ```swift
   /// KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexes: [2..<3])
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "init(kind:newValue:oldValue:indexes:isPrior:)")
   public init(
     kind: KeyValueChange,
@@ -37,6 +39,7 @@ extension KeyValueObservedChange {
   /// KeyValueObservedChange(kind: .insertion, newValue: ["a"], indexes: KeyValueIndexSet(rangeSet))
   /// ```
   @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+  @_documentation(visibility: internal)
   @available(*, deprecated, message: "pass a KeyValueIndexSet: indexes: KeyValueIndexSet(rangeSet)")
   public init(
     kind: KeyValueChange,

@@ -6,6 +6,7 @@
 /// KeyValueObservingDiagnosticReporter.handler = { print($0) }  // before
 /// KeyValueObservingDiagnostic.handler = { print($0) }          // now
 /// ```
+@_documentation(visibility: internal)
 @available(*, deprecated, renamed: "KeyValueObservingDiagnostic")
 public enum KeyValueObservingDiagnosticReporter {
   /// The former name of ``KeyValueObservingDiagnostic/Handler``.
@@ -13,6 +14,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// ```swift
   /// let log: KeyValueObservingDiagnostic.Handler = { print($0) }
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "KeyValueObservingDiagnostic.Handler")
   public typealias Handler = KeyValueObservingDiagnostic.Handler
 
@@ -21,6 +23,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// ```swift
   /// KeyValueObservingDiagnostic.handler = { _ in }
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "KeyValueObservingDiagnostic.handler")
   public static var handler: KeyValueObservingDiagnostic.Handler? {
     get { KeyValueObservingDiagnostic.handler }
@@ -32,6 +35,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// ```swift
   /// KeyValueObservingDiagnostic.withHandler({ print($0) }) { person.didChangeValue(for: \.name) }
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "KeyValueObservingDiagnostic.withHandler(_:_:)")
   public static func withHandler<Result>(
     _ handler: @escaping KeyValueObservingDiagnostic.Handler,
@@ -45,6 +49,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// ```swift
   /// await KeyValueObservingDiagnostic.withHandler({ print($0) }) { await model.update() }
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "KeyValueObservingDiagnostic.withHandler(_:_:)")
   public static func withHandler<Result>(
     _ handler: @escaping KeyValueObservingDiagnostic.Handler,
@@ -58,6 +63,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// ```swift
   /// KeyValueObservingDiagnostic.report(KeyValueObservingDiagnostic(kind: .unmatchedDidChange, message: "…"))
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "KeyValueObservingDiagnostic.report(_:)")
   public static func report(_ diagnostic: KeyValueObservingDiagnostic) {
     KeyValueObservingDiagnostic.report(diagnostic)
@@ -68,6 +74,7 @@ public enum KeyValueObservingDiagnosticReporter {
   /// ```swift
   /// KeyValueObservingDiagnostic.handler = KeyValueObservingDiagnostic.standardError
   /// ```
+  @_documentation(visibility: internal)
   @available(*, deprecated, renamed: "KeyValueObservingDiagnostic.standardError")
   public static var standardError: KeyValueObservingDiagnostic.Handler { KeyValueObservingDiagnostic.standardError }
 }

@@ -17,7 +17,7 @@ package enum ObserverSource: @unchecked Sendable {
   case closure
   /// A ``KeyValueObservable/changes(for:options:bufferingPolicy:fileID:line:)`` sequence.
   case changesSequence
-  /// A ``KeyValueObservable/values(for:options:bufferingPolicy:fileID:line:)`` sequence.
+  /// A ``KeyValueObservable/values(for:includingDeallocation:bufferingPolicy:fileID:line:)`` sequence.
   case valuesSequence
   /// A `publisher(for:)` subscription.
   case publisher
