@@ -105,7 +105,7 @@ extension KeyValueObservable {
     if !ranges.lie(within: array.count) {
       reportProblem(
         .indexesOutOfRange,
-        "a change of \(Self.describe(keyPath)) names indexes \(ranges.ranges) but the array has "
+        "a change of \(Self.describe(keyPath)) names indexes \(KeyValueIndexSet(ranges)) but the array has "
           + "\(array.count.elementCount); "
           + "the change reports only the elements in range"
       )
