@@ -39,8 +39,11 @@ struct DeliveryState<Value> {
   /// A value arrived. Returns it when the caller is to deliver it now, and
   /// from then on the caller is the delivering thread.
   @inlinable
-  mutating func arrive(_ value: Value) -> Value? {
+  mutating func arrive(_ value: Value, replacing replaced: inout Value?) -> Value? {
     guard demand > 0 else {
+      // The replaced value goes out in `replaced`, to be released after
+      // the lock: its deinit may run any code.
+      replaced = newest
       newest = value
       return nil
     }

@@ -40,9 +40,11 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     @usableFromInline var receiver: Receiver<Value>?
     /// The observation, until the subscription ends.
     @usableFromInline var registration: RegistrationHandle?
-    /// With `.old` and not `.prior`, a to-many change's whole value before
-    /// it, read at the prior notification and sent after the change.
-    @usableFromInline var valueBeforeChange: Value?
+    /// With `.old`, each open change's whole value before it, read
+    /// at its prior notification and sent after it, with the thread that
+    /// makes the change: changes nest on one thread, and run at once on
+    /// several.
+    @usableFromInline var valuesBeforeChanges: [(thread: UInt, value: Value)] = []
 
     @inlinable
     init(receiver: Receiver<Value>?) {
@@ -55,6 +57,10 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   /// The observed key path, read for a change that does not carry the
   /// whole value.
   @usableFromInline let keyPath: KeyPath<Object, Value>
+
+  /// What the subscriber asked to be sent. Kept here, not captured, so
+  /// that the registration's closure captures the subscription alone.
+  @usableFromInline let options: KeyValueObservingOptions
 
   /// ``request(_:)`` and ``cancel()`` as code specialised for `Object` and
   /// `Value`.
@@ -83,8 +89,9 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   }
 
   @inlinable
-  init(keyPath: KeyPath<Object, Value>, receiver: Receiver<Value>) {
+  init(keyPath: KeyPath<Object, Value>, options: KeyValueObservingOptions, receiver: Receiver<Value>) {
     self.keyPath = keyPath
+    self.options = options
     state = LockedState(State(receiver: receiver), ownsCacheLines: false)
     entryPoints = EntryPoints(request: { $0.add($1) }, cancel: { $0.end() })
   }
@@ -100,7 +107,7 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     site: RegistrationSite,
     receiver: Receiver<Value>
   ) -> KeyValueObservingSubscription {
-    let subscription = KeyValueObservingSubscription(keyPath: keyPath, receiver: receiver)
+    let subscription = KeyValueObservingSubscription(keyPath: keyPath, options: options, receiver: receiver)
     subscription.start(observing: keyPath, of: object, options: options, site: site)
     return subscription
   }
@@ -141,15 +148,7 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
       ended: { self.end(finishing: finishes) }
     )
     let registration = object.register(keyPath, options: registrationOptions, hooks: hooks, site: site) { object, change in
-      if change.isPrior {
-        if sendsPrior { self.receive(self.value(of: change, in: object)) }
-        if sendsOld && change.kind != .setting { self.keep(self.value(of: change, in: object)) }
-        return
-      }
-      if sendsOld, let old = change.kind == .setting ? change.oldValue : self.takeValueBeforeChange() {
-        self.receive(old)
-      }
-      if sendsNew { self.receive(self.value(of: change, in: object)) }
+      self.send(change, of: object)
     }
     if readsInitial { receive(object[keyPath: keyPath]) }
     // Nothing can have ended the subscription yet: only its owner, who does
@@ -171,24 +170,41 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
     return object[keyPath: keyPath]
   }
 
-  /// Keeps `value`, a to-many change's value before it, until the change
-  /// is made; drops what it replaces after the lock (a release may run a
-  /// deinit).
+  /// Sends what `change` carries that the subscriber asked for: at a
+  /// prior notification the value before (`.prior`), after the change the
+  /// value before (`.old`), then the value after (`.new`).
   @inlinable
-  func keep(_ value: Value) {
-    let replaced = state.withLock { state in
-      defer { state.valueBeforeChange = value }
-      return state.valueBeforeChange
+  func send(_ change: KeyValueObservedChange<Value>, of object: Object) {
+    if change.isPrior {
+      if options.contains(.prior) { receive(value(of: change, in: object)) }
+      if options.contains(.old) { keep(value(of: change, in: object)) }
+      return
     }
-    _ = replaced
+    // Every prior notification kept a value and every change takes one, so
+    // that a change nested in another's prior callback (which turns the
+    // outer one into a setting) leaves the outer one's value in place.
+    if options.contains(.old), let kept = takeValueBeforeChange() {
+      receive(change.kind == .setting ? change.oldValue ?? kept : kept)
+    }
+    if options.contains(.new) { receive(value(of: change, in: object)) }
   }
 
-  /// The value ``keep(_:)`` kept for the change just made, if any.
+  /// Keeps `value`, the whole value before a change, until the change
+  /// this thread is making is made.
+  @inlinable
+  func keep(_ value: Value) {
+    let thread = currentThreadID()
+    state.withLock { $0.valuesBeforeChanges.append((thread, value)) }
+  }
+
+  /// The value ``keep(_:)`` kept for the change this thread just made, if
+  /// any: the innermost of its open changes.
   @inlinable
   func takeValueBeforeChange() -> Value? {
-    state.withLock { state in
-      defer { state.valueBeforeChange = nil }
-      return state.valueBeforeChange
+    let thread = currentThreadID()
+    return state.withLock { state -> Value? in
+      guard let index = state.valuesBeforeChanges.lastIndex(where: { $0.thread == thread }) else { return nil }
+      return state.valuesBeforeChanges.remove(at: index).value
     }
   }
 
@@ -197,7 +213,9 @@ final class KeyValueObservingSubscription<Object: KeyValueObservable, Value>: Su
   /// keeps it as the newest value otherwise.
   @inlinable
   func receive(_ value: Value) {
-    deliver { $0.arrive(value) }
+    var replaced: Value? = nil
+    deliver { $0.arrive(value, replacing: &replaced) }
+    _ = replaced
   }
 
   /// Applies `change` to the delivery state under the lock and, when it

@@ -46,3 +46,12 @@ struct DeliveryStateTests {
     #expect(state.delivered(adding: .none) == nil)
   }
 }
+
+extension DeliveryState {
+  /// `arrive(_:replacing:)`, for the cases here that look only at what is
+  /// sent; the replaced value is dropped with the call.
+  mutating func arrive(_ value: Value) -> Value? {
+    var replaced: Value? = nil
+    return arrive(value, replacing: &replaced)
+  }
+}
