@@ -73,37 +73,6 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
 
   /// A freed object on the observed path is a change.
   ///
-  /// Apple's KVO, and this library by default, say nothing when the
-  /// object of a `weak` link is freed: the link reads `nil` from then on,
-  /// but no setter ran. With this option the observation hears every
-  /// `@KeyValueObservable` object its value was read through deinitialise
-  /// — a link's, an object a key holds whose own keys were not read
-  /// (`item != nil`), the value's own when the value is such an object —,
-  /// reads the value again (`nil` past the freed link), re-registers, and
-  /// notifies once: kind ``KeyValueChange/setting``, the new value with
-  /// ``new``, a prior notification first with ``prior``, and with ``old``
-  /// the value last notified or read, kept for this only when both
-  /// options are given. Keeping it never keeps an object alive: an object
-  /// is kept weakly (freed, it leaves no old value: `oldValue` is `nil`),
-  /// a value that holds no object (strings, numbers, their optionals and
-  /// collections) as it is, and any other value (a struct or an array
-  /// that may hold objects) not at all, so that its freed change carries
-  /// no old value. A freed object a change under way on the same thread
-  /// let go of (the old object of a link being replaced) is that change,
-  /// and notifies once, with it.
-  ///
-  /// The observed object's own deinit ends the observation: an async
-  /// sequence (``KeyValueObservable/changes(for:options:bufferingPolicy:fileID:line:)``,
-  /// ``KeyValueObservable/values(for:includingDeallocation:bufferingPolicy:fileID:line:)``)
-  /// finishes, as it always does, and a Combine publisher sends
-  /// `.finished`, which it does only with this option. A handler that
-  /// takes the object (`observe`, a classic observer, a controller's
-  /// block) is not called: there is no object to hand it.
-  ///
-  /// An object on the path whose class is not `@KeyValueObservable`
-  /// cannot be heard when it is freed: the observation reports it, once,
-  /// when a read finds it (``KeyValueObservingDiagnostic/Kind/unheardDeallocation``).
-  ///
   /// ```swift
   /// @KeyValueObservable final class Cell { weak var item: Item?; var title = "" }
   ///
@@ -112,6 +81,10 @@ public struct KeyValueObservingOptions: OptionSet, Sendable, Hashable {
   /// }
   /// item = nil  // the last reference: prints Optional("Ada") → nil
   /// ```
+  ///
+  /// Without it, as in Apple's KVO, a `weak` link that turns `nil` changes
+  /// nothing: no setter ran. What is heard, which old value comes, and how
+  /// each form ends are in <doc:FreedObjectsAndWeakLinks>.
   @inlinable public static var deallocation: KeyValueObservingOptions { KeyValueObservingOptions(rawValue: 1 << 4) }
 }
 

@@ -18,15 +18,8 @@ extension KeyValueObservable {
   /// - Parameters:
   ///   - keyPath: The value to publish: a stored or computed property, or a
   ///     chain through observable objects.
-  ///   - options: Which values are sent; each option adds its own:
-  ///
-  ///     | option | sends |
-  ///     |---|---|
-  ///     | `.initial` | the value at subscription |
-  ///     | `.prior` | the value before each change, before it is made |
-  ///     | `.old` | the value before each change, after it is made |
-  ///     | `.new` | the value after each change |
-  ///     | `.deallocation` | the value after a freed object on the path turned it `nil`, and `.finished` when the object is freed |
+  ///   - options: Which values are sent; each option adds its own, as
+  ///     <doc:UsingThePublisher> lists.
   ///   - fileID: Where the call is, named on the subscriptions' edges of
   ///     the observation graph in a debug build; Swift passes it for you.
   ///   - line: The line of the call, likewise.

@@ -11,12 +11,8 @@ public import KeyValueObserving
 ///
 /// Made by `publisher(for:options:)` on the object.
 /// Each subscriber gets an observation of its own, made when it subscribes
-/// and removed when it cancels; it is sent:
-/// - with `.initial`, the value at subscription, once it asks for values;
-/// - with `.prior`, the value before each change, just before it;
-/// - with `.old`, the value before each change, just after it;
-/// - with `.new`, the value after each change (every assignment sends,
-///   even of an equal value; add `removeDuplicates()` to skip those).
+/// and removed when it cancels. What each option sends is in
+/// <doc:UsingThePublisher>.
 ///
 /// The values sent are whole values of the key. Any key path that
 /// `observe` accepts works — stored, computed, a chain — and a to-many
