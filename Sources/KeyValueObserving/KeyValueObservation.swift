@@ -66,7 +66,7 @@ public final class KeyValueObservation: Sendable {
 
   /// A token that owns `observation`, a tracked closure's, and ends it
   /// when invalidated or released; inert when it ended already.
-  init(owning observation: TrackedObservationBase) {
+  init(owning observation: DerivedObservationBase) {
     storage = nil
     let retained = Unmanaged.passRetained(observation)
     registration = AtomicUInt(UInt(bitPattern: retained.toOpaque()) | Self.ownedBit)
@@ -131,7 +131,7 @@ public final class KeyValueObservation: Sendable {
       )
       if exchanged {
         // Marked: the reference is this call's to let go of.
-        let observation = Unmanaged<TrackedObservationBase>.fromOpaque(
+        let observation = Unmanaged<DerivedObservationBase>.fromOpaque(
           UnsafeRawPointer(bitPattern: word & ~Self.ownedBits).unsafelyUnwrapped
         )
         observation._withUnsafeGuaranteedRef { $0.end() }

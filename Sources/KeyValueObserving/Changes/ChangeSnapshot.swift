@@ -36,6 +36,10 @@ struct ChangeSnapshot {
   /// looks in the record even without a prior notification. Set by
   /// ``_KeyValueObservationStorage/beginChange(ofSlot:)``, which knows.
   @usableFromInline var objectHasOpenChanges = false
+  /// The slot that changes, for registrations that hear every key of the
+  /// object (``_KeyValueRegistration/everyKeySlot``); `-1` for a change
+  /// filed under a key path. Two bytes the snapshot's last word had free.
+  @usableFromInline var changedSlot: Int16 = -1
 
   /// How many registrations the snapshot holds, removed ones included.
   @_transparent @usableFromInline

@@ -16,6 +16,7 @@ extension _KeyValueObservationStorage {
     let record = takeDeliveryFlag()
     var snapshot = slots[slot].snapshot(for: record)
     snapshot.objectHasOpenChanges = openChanges.load(ordering: .relaxed) != 0
+    snapshot.changedSlot = Int16(truncatingIfNeeded: slot)
     return snapshot
   }
 
@@ -41,7 +42,8 @@ extension _KeyValueObservationStorage {
   func beginLastingChange(ofSlot slot: Int) -> (holder: AnyObject, snapshot: ChangeSnapshot)? {
     withState { _, slots in
       guard slot < slots.count, !slots[slot].isEmpty else { return nil }
-      let snapshot = slots[slot].snapshot(for: nil)
+      var snapshot = slots[slot].snapshot(for: nil)
+      snapshot.changedSlot = Int16(truncatingIfNeeded: slot)
       // The snapshot's reference becomes the tuple's.
       return (snapshot.holder.takeRetainedValue(), snapshot)
     }

@@ -309,10 +309,16 @@ extension _KeyValueObservationStorage {
       guard let entry = live else { continue }
       #if DEBUG
         let registration = entry.takeUnretainedValue()
-        deliver(shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, wanted: snapshot.wants, to: registration, from: object)
+        deliver(
+          shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, wanted: snapshot.wants,
+          slot: snapshot.changedSlot, to: registration, from: object
+        )
       #else
         entry._withUnsafeGuaranteedRef { registration in
-          deliver(shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, wanted: snapshot.wants, to: registration, from: object)
+          deliver(
+          shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, wanted: snapshot.wants,
+          slot: snapshot.changedSlot, to: registration, from: object
+        )
         }
       #endif
     }
@@ -334,6 +340,7 @@ extension _KeyValueObservationStorage {
     oldValue: Value?,
     newValue: Value?,
     wanted: UInt8,
+    slot: Int16,
     to registration: _KeyValueRegistration,
     from object: AnyObject
   ) {
@@ -346,7 +353,8 @@ extension _KeyValueObservationStorage {
       return send(
         KeyValueObservedChange(kind: shape.kind, newValue: newValue, oldValue: oldValue, positions: shape.indexRanges, isPrior: isPrior),
         to: registration,
-        from: object
+        from: object,
+        slot: slot
       )
     }
     send(
@@ -359,7 +367,8 @@ extension _KeyValueObservationStorage {
         trimmedTo: options
       ),
       to: registration,
-      from: object
+      from: object,
+      slot: slot
     )
   }
 
@@ -377,12 +386,13 @@ extension _KeyValueObservationStorage {
   func send<Value>(
     _ change: KeyValueObservedChange<Value>,
     to registration: _KeyValueRegistration,
-    from object: AnyObject
+    from object: AnyObject,
+    slot: Int16
   ) {
     if registration.callsHandler {
       unsafeDowncast(registration, to: _KeyValueHandlerRegistration<Value>.self).handler(object, change)
     } else {
-      sendToReceiver(change, registration, from: object)
+      sendToReceiver(change, registration, from: object, slot: slot)
     }
   }
 }

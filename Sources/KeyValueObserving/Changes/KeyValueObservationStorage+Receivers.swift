@@ -7,7 +7,7 @@ extension _KeyValueObservationStorage {
   /// Hands `change` to a registration of any kind; ``send(_:to:from:)``
   /// calls it for those that are not a closure's.
   ///
-  /// A classic observer gets the values boxed here, where their type is
+  /// A classic observer, or one that hears every key, gets the values boxed here, where their type is
   /// known, so that no generic code runs for its dictionary. A dependency
   /// of a derived key only learns that the key changes; any other
   /// registration receives the change through its class's method.
@@ -19,7 +19,8 @@ extension _KeyValueObservationStorage {
   func sendToReceiver<Value>(
     _ change: KeyValueObservedChange<Value>,
     _ registration: _KeyValueRegistration,
-    from object: AnyObject
+    from object: AnyObject,
+    slot: Int16
   ) {
     switch registration.receiver {
     case .handler:
@@ -29,13 +30,14 @@ extension _KeyValueObservationStorage {
     case .dictionary:
       // Boxed here, where the type is known; the dictionary is built out of
       // line (built here, it would crowd the loop into copying each change).
-      unsafeDowncast(registration, to: ClassicRegistration.self).receive(
+      unsafeDowncast(registration, to: _KeyValueErasedRegistration.self).receive(
         kind: change.kind,
         oldValue: change.oldValue.map { $0 as Any },
         newValue: change.newValue.map { $0 as Any },
         indexRanges: change.positions,
         isPrior: change.isPrior,
-        from: object
+        from: object,
+        slot: Int(slot)
       )
     case .forwarding:
       registration.forwardChange(isPrior: change.isPrior, from: object)

@@ -34,6 +34,9 @@ extension _KeyValueObservationStorage {
       case .firstOfSlot(let slot):
         markObserved(slot: slot, true)
         return true
+      case .firstOfSlots(let slots):
+        for slot in slots { markObserved(slot: slot, true) }
+        return true
       }
     }
     released += retired
@@ -58,6 +61,23 @@ extension _KeyValueObservationStorage {
     }
     _ = released
     return ended(removed)
+  }
+
+  /// ``remove(_:)`` for a caller that holds a lock of its own (a model
+  /// graph's), of a registration whose end tells nobody anything: the
+  /// registration, with the list's reference, and what the table lets go
+  /// of go into `released`, for the caller to release after its lock.
+  /// Returns whether it was registered.
+  @discardableResult
+  func remove(_ registration: Unmanaged<_KeyValueRegistration>, releasingInto released: inout [AnyObject]) -> Bool {
+    let (removed, retired) = mutating { state, slots, busy, replaced -> Unmanaged<_KeyValueRegistration>? in
+      guard !isClosed else { return nil }
+      return detach(registration, from: &state, slots, busy: busy, replaced: &replaced)
+    }
+    released += retired
+    guard let removed else { return false }
+    released.append(removed.takeRetainedValue())
+    return true
   }
 
   /// Removes the registration whose address `token` holds, and clears
@@ -103,8 +123,8 @@ extension _KeyValueObservationStorage {
     busy: Bool,
     replaced: inout [AnyObject]
   ) -> Unmanaged<_KeyValueRegistration>? {
-    let (removed, unobservedSlot) = state.table.detach(registration, slots: slots, busy: busy, retired: &replaced)
-    if let unobservedSlot { markObserved(slot: unobservedSlot, false) }
+    let (removed, unobservedSlots) = state.table.detach(registration, slots: slots, busy: busy, retired: &replaced)
+    for slot in unobservedSlots { markObserved(slot: slot, false) }
     return removed
   }
 

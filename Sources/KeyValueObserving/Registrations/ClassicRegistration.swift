@@ -1,7 +1,7 @@
 /// The registration of a classic observer on a stored key: it turns each
 /// typed change into a change dictionary.
 @usableFromInline
-final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
+final class ClassicRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   let target: ClassicObserverTarget
 
@@ -22,13 +22,14 @@ final class ClassicRegistration: _KeyValueRegistration, @unchecked Sendable {
   /// Builds the dictionary of a change whose values the notification loop boxed,
   /// and hands it to the observer.
   @usableFromInline
-  func receive(
+  override func receive(
     kind: KeyValueChange,
     oldValue: consuming Any?,
     newValue: consuming Any?,
     indexRanges: IndexRanges?,
     isPrior: Bool,
-    from object: AnyObject
+    from object: AnyObject,
+    slot _: Int
   ) {
     guard kind == .setting, !isPrior, indexRanges == nil else {
       let change = changeDictionary(

@@ -76,6 +76,12 @@ public class _KeyValueRegistration: @unchecked Sendable {
   /// slot (the anchor of a derived observation).
   static let keyPathSlot = -1
 
+  /// The slot number of a registration that hears every key of its object
+  /// (a model graph's): the table files it in every slot's list, one
+  /// reference per slot, and finds it there by identity, not by
+  /// ``indexInSlot``.
+  static let everyKeySlot = -2
+
   @usableFromInline
   init(options: KeyValueObservingOptions, slot: Int, receiver: _KeyValueReceiver = .typed, walkedByChain: Bool = false) {
     precondition(

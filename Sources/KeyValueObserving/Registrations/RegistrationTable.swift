@@ -33,6 +33,9 @@ struct RegistrationTable {
     case added
     /// Added the slot's first registration: its bit must be set.
     case firstOfSlot(Int)
+    /// Added a registration that hears every key: these slots had none
+    /// before, and their bits must be set.
+    case firstOfSlots([Int])
   }
 
   /// Adds `registration`, whose reference (`passRetained`) the table takes
@@ -48,6 +51,9 @@ struct RegistrationTable {
       rare.keyed[anchorKeyPath, default: SlotRegistrations()].append(registration, busy: busy, retired: &retired)
       return .added
     }
+    if slot == _KeyValueRegistration.everyKeySlot {
+      return addToEverySlot(registration, slots: slots, busy: busy, retired: &retired)
+    }
     // Slots come from the class's key table, which has `slots.count` of them.
     guard slot >= 0, slot < slots.count else { return .refused }
     let wasEmpty = slots[slot].isEmpty
@@ -55,6 +61,51 @@ struct RegistrationTable {
     guard wasEmpty else { return .added }
     if slot >= 63 { rare.highSlotsObserved += 1 }
     return .firstOfSlot(slot)
+  }
+
+  /// Files a registration that hears every key in each slot's list, with
+  /// a reference for each: the one it was handed, and one more per slot
+  /// after the first. A class with no keys refuses it.
+  private mutating func addToEverySlot(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    slots: UnsafeMutableBufferPointer<SlotRegistrations>,
+    busy: Bool,
+    retired: inout [AnyObject]
+  ) -> Addition {
+    guard !slots.isEmpty else { return .refused }
+    var firsts: [Int] = []
+    for slot in slots.indices {
+      let wasEmpty = slots[slot].isEmpty
+      slots[slot].append(slot == 0 ? registration : registration.retain(), busy: busy, retired: &retired)
+      guard wasEmpty else { continue }
+      if slot >= 63 { rare.highSlotsObserved += 1 }
+      if slot < 63 || rare.highSlotsObserved == 1 { firsts.append(slot) }
+    }
+    return .firstOfSlots(firsts)
+  }
+
+  /// Takes a registration that hears every key out of each slot's list:
+  /// the first slot's reference goes to the caller, the others to
+  /// `retired`, released after the lock. Returns the slots left empty.
+  private mutating func detachFromEverySlot(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    slots: UnsafeMutableBufferPointer<SlotRegistrations>,
+    busy: Bool,
+    retired: inout [AnyObject]
+  ) -> (removed: Unmanaged<_KeyValueRegistration>?, unobservedSlots: [Int]) {
+    var removed: Unmanaged<_KeyValueRegistration>?
+    var unobserved: [Int] = []
+    for slot in slots.indices {
+      guard let position = slots[slot].position(of: registration) else { continue }
+      // Its index differs from list to list: it is found, then named.
+      registration._withUnsafeGuaranteedRef { $0.indexInSlot = Int32(position) }
+      guard let taken = slots[slot].remove(registration, busy: busy, retired: &retired) else { continue }
+      if removed == nil { removed = taken } else { retired.append(taken.takeRetainedValue()) }
+      guard slots[slot].isEmpty else { continue }
+      if slot >= 63 { rare.highSlotsObserved -= 1 }
+      if slot < 63 || rare.highSlotsObserved == 0 { unobserved.append(slot) }
+    }
+    return (removed, unobserved)
   }
 
   /// Takes `registration` out and marks it inactive, so that a notification
@@ -66,14 +117,19 @@ struct RegistrationTable {
     slots: UnsafeMutableBufferPointer<SlotRegistrations>,
     busy: Bool,
     retired: inout [AnyObject]
-  ) -> (removed: Unmanaged<_KeyValueRegistration>?, unobservedSlot: Int?) {
+  ) -> (removed: Unmanaged<_KeyValueRegistration>?, unobservedSlots: [Int]) {
     let (slot, keyPath) = Self.filing(of: registration)
     let removed: Unmanaged<_KeyValueRegistration>
-    var unobservedSlot: Int?
-    if let keyPath {
+    var unobservedSlots: [Int] = []
+    if slot == _KeyValueRegistration.everyKeySlot {
+      let (taken, emptied) = detachFromEverySlot(registration, slots: slots, busy: busy, retired: &retired)
+      guard let taken else { return (nil, []) }
+      removed = taken
+      unobservedSlots = emptied
+    } else if let keyPath {
       guard let rare = rareState,
         let taken = rare.keyed[keyPath]?.remove(registration, busy: busy, retired: &retired)
-      else { return (nil, nil) }
+      else { return (nil, []) }
       if rare.keyed[keyPath]?.isEmpty == true, var emptied = rare.keyed.removeValue(forKey: keyPath),
         let holder = emptied.removeAll()
       {
@@ -83,16 +139,16 @@ struct RegistrationTable {
     } else {
       guard slot >= 0, slot < slots.count,
         let taken = slots[slot].remove(registration, busy: busy, retired: &retired)
-      else { return (nil, nil) }
+      else { return (nil, []) }
       removed = taken
       if slots[slot].isEmpty {
         // Slots from 63 on share one bit: it is cleared with the last of them.
         if slot >= 63 { rare.highSlotsObserved -= 1 }
-        if slot < 63 || rare.highSlotsObserved == 0 { unobservedSlot = slot }
+        if slot < 63 || rare.highSlotsObserved == 0 { unobservedSlots = [slot] }
       }
     }
     removed._withUnsafeGuaranteedRef { $0.isActive.store(false, ordering: .releasing) }
-    return (removed, unobservedSlot)
+    return (removed, unobservedSlots)
   }
 
   /// Takes every registration out and marks each inactive; returns them,
@@ -121,9 +177,12 @@ struct RegistrationTable {
   }
 
   /// The live registrations, slot by slot in registration order, then the
-  /// anchors.
+  /// anchors; one that hears every key once, where it is first listed.
   func registrations(slots: UnsafeMutableBufferPointer<SlotRegistrations>) -> [_KeyValueRegistration] {
-    slots.flatMap(\.registrations) + (rareState?.keyed.values.flatMap(\.registrations) ?? [])
+    var listed = Set<ObjectIdentifier>()
+    return (slots.flatMap(\.registrations) + (rareState?.keyed.values.flatMap(\.registrations) ?? [])).filter {
+      $0.slot != _KeyValueRegistration.everyKeySlot || listed.insert(ObjectIdentifier($0)).inserted
+    }
   }
 
   /// Where `registration` is filed: its slot, and the key path it is filed

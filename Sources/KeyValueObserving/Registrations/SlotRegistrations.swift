@@ -168,6 +168,20 @@ struct SlotRegistrations {
     }
   }
 
+  /// Where `registration` is among the entries, found by identity: for
+  /// one filed in many slots, whose ``_KeyValueRegistration/indexInSlot``
+  /// names its place in one of them only.
+  func position(of registration: Unmanaged<_KeyValueRegistration>) -> Int? {
+    switch held {
+    case nil:
+      return nil
+    case .one(let only):
+      return Unmanaged.passUnretained(only).toOpaque() == registration.toOpaque() ? 0 : nil
+    case .list(let list):
+      return (0..<list.used).first { list.address(at: $0) == registration.toOpaque() }
+    }
+  }
+
   /// Takes every registration out, leaving the slot empty; returns what
   /// held them.
   mutating func removeAll() -> AnyObject? {
