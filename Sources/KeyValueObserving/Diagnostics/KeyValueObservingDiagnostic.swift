@@ -112,6 +112,15 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// ```
     public static let unreachableKey = Kind(name: "unreachableKey")
 
+    /// An object a model graph reaches through a link whose class is not
+    /// marked `@KeyValueObservable`: its changes are not heard, and what it
+    /// links to is not followed. Reported once per graph and class.
+    ///
+    /// ```swift
+    /// document.observeGraph { _ in }  // document.printer is a plain class: reported
+    /// ```
+    public static let unobservableGraphObject = Kind(name: "unobservableGraphObject")
+
     /// An observation refused because its key path reads an array element
     /// by position (`\.items[0]`): once the array is shorter, re-reading
     /// it after a change would stop the program. The token it returned is

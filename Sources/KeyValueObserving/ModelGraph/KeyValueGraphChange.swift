@@ -1,4 +1,4 @@
-/// One change heard by the observation of a model graph:
+/// One change heard by ``KeyValueObservable/observeGraph(options:isolation:fileID:line:changeHandler:)``:
 /// the object that changed, its key, and the change record with its values
 /// as `Any`.
 ///

@@ -1,0 +1,47 @@
+/// What a model graph needs to know about one class of its objects: each
+/// key's name, key path and storage, and which keys can hold objects it
+/// follows. Worked out once per graph and class, at its first object.
+final class GraphClass {
+  /// The graph: kept alive by its classes while their objects' nodes are
+  /// filed, so that a change under way always reaches it. The graph lets
+  /// go of its classes when it ends.
+  let graph: GraphObservation
+  /// The keys' names, by slot.
+  let names: [String]
+  /// The keys' key paths, by slot, rooted at the classes that declare them.
+  let keyPaths: [AnyKeyPath]
+  /// Whether each key can hold objects to follow, by slot.
+  let shapes: [GraphLinkShape]
+  /// The keys' storages, by slot: `nil` where the key table hands none
+  /// (an override's).
+  let storages: [(any ErasedPropertyStorage)?]
+  /// The slots whose values may hold objects to follow.
+  let linkSlots: [Int]
+  /// The object as the observable it is, without a dynamic cast.
+  let observable: (AnyObject) -> any KeyValueObservable
+
+  init(graph: GraphObservation, object: any KeyValueObservable) {
+    let type = Swift.type(of: object)
+    let count = type._$kvoKeyCount
+    self.graph = graph
+    names = (0..<count).map { type._$kvoKey(forSlot: $0) ?? "#\($0)" }
+    keyPaths = (0..<count).map { type._$kvoKeyPath(forSlot: $0) ?? \KeyValueGraphChange.key }
+    let storages = (0..<count).map { object.erasedStorage(ofSlot: $0) }
+    let shapes = storages.map { $0.map { GraphLinkShape($0.valueType) } ?? .none }
+    self.storages = storages
+    self.shapes = shapes
+    linkSlots = shapes.indices.filter { shapes[$0] != .none }
+    observable = type._$kvoKeys.classFunctions.observable
+  }
+
+  /// The objects the key at `slot` of `object` holds now.
+  func objects(at slot: Int, of object: AnyObject, keeping kept: inout [Any]) -> [AnyObject] {
+    guard let storage = storages[slot] else { return [] }
+    let value = storage.erasedValue(of: object)
+    var objects: [AnyObject] = []
+    graphObjects(in: value, into: &objects)
+    // Released after the graph's lock, with the rest of what it read.
+    kept.append(value)
+    return objects
+  }
+}

@@ -1,0 +1,54 @@
+/// The registration of one object of a model graph: filed in every slot of
+/// the object's storage (``_KeyValueRegistration/everyKeySlot``), so that
+/// one registration hears each of its keys.
+///
+/// Holds the storage, so that the graph can take it out whenever it
+/// leaves, and its class's entry in the graph, through which each change
+/// reaches the graph.
+final class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
+  // @unchecked Sendable: immutable apart from what the base class guards.
+  /// The object's identity: its key among the graph's nodes, valid while
+  /// the registration is filed (the object is alive until it closes).
+  let objectID: ObjectIdentifier
+  let storage: _KeyValueObservationStorage
+  let graphClass: GraphClass
+
+  init(
+    options: KeyValueObservingOptions,
+    object: ObjectIdentifier,
+    storage: _KeyValueObservationStorage,
+    graphClass: GraphClass
+  ) {
+    objectID = object
+    self.storage = storage
+    self.graphClass = graphClass
+    super.init(options: options, slot: Self.everyKeySlot, receiver: .dictionary)
+  }
+
+  override func receive(
+    kind: KeyValueChange,
+    oldValue: consuming Any?,
+    newValue: consuming Any?,
+    indexRanges: IndexRanges?,
+    isPrior: Bool,
+    from object: AnyObject,
+    slot: Int
+  ) {
+    graphClass.graph.changed(
+      object, slot: slot, in: graphClass,
+      KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges, isPrior: isPrior)
+    )
+  }
+
+  /// Taken out by the graph itself: nothing to tell it.
+  override func registrationEnded() {}
+
+  /// The object deinitialised: it leaves the graph.
+  override func registrationClosed() {
+    graphClass.graph.nodeFreed(self)
+  }
+
+  override var observerDescription: String { "model graph (observeGraph)" }
+
+  override var keyDescription: String? { "every key" }
+}

@@ -1,0 +1,385 @@
+/// The observation of a model graph (see
+/// ``KeyValueObservable/observeGraph(options:isolation:fileID:line:changeHandler:)``):
+/// the objects reachable from a root through keys that hold
+/// `@KeyValueObservable` objects, each with one registration that hears
+/// every key (``GraphNodeRegistration``).
+///
+/// Membership is counted: each object holds how many links of the graph's
+/// objects lead to it (the root one more). A change of a link adds the
+/// objects it brings and takes out the ones it drops, read from the change
+/// record itself; an object whose count reaches zero leaves, and so do the
+/// objects only it led to. A count that drops but stays above zero may be
+/// a cycle cut off from the root, or a link back to a parent: then the
+/// graph walks again from the root, which also sets every count right.
+///
+/// Everything is under one lock of the graph's own; user code never runs
+/// under it: values read, registrations taken out and lists a storage let
+/// go of are collected and released after it, and the handler is called
+/// after it. Its token owns it (see ``KeyValueObservation``); its nodes'
+/// registrations hold it, through their classes, until they are taken out.
+final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
+  // @unchecked Sendable: `graphState` is behind its lock; the rest is
+  // immutable or weak.
+
+  /// One object of the graph.
+  struct Node {
+    let registration: GraphNodeRegistration
+    /// How many links of the graph's objects lead here (the root: one
+    /// more).
+    var incoming: Int
+  }
+
+  /// A to-one link that may be `weak`, for a graph that hears its object
+  /// freed (``KeyValueObservingOptions/deallocation``).
+  struct WatchedLink {
+    weak var holder: AnyObject?
+    let slot: Int
+  }
+
+  struct State {
+    /// The change handler; `nil` once the graph ended.
+    var handler: ((KeyValueGraphChange) -> Void)?
+    var nodes: [ObjectIdentifier: Node] = [:]
+    var classes: [ObjectIdentifier: GraphClass] = [:]
+    /// Classes found in links that are not `@KeyValueObservable`,
+    /// reported once each.
+    var reportedClasses: Set<ObjectIdentifier> = []
+    /// The to-one links to each object, for `.deallocation`.
+    var watched: [ObjectIdentifier: [WatchedLink]] = [:]
+  }
+
+  /// What one locked section read, added and took out: released after
+  /// the lock.
+  struct Work {
+    var released: [AnyObject] = []
+    var kept: [Any] = []
+    /// Objects that joined, in the order they were found.
+    var arrived: [AnyObject] = []
+    /// A count dropped and stayed above zero.
+    var mayHaveCutCycle = false
+  }
+
+  private let graphState: LockedState<State>
+  /// The options the handler asked for.
+  let requested: KeyValueObservingOptions
+  /// What each node's registration asks for: both values always, which
+  /// say which objects a link brings and drops; `.prior` if asked.
+  private let nodeOptions: KeyValueObservingOptions
+  nonisolated(unsafe) private weak var root: AnyObject?
+  private let rootID: ObjectIdentifier
+
+  init(
+    root: AnyObject,
+    options: KeyValueObservingOptions,
+    site: RegistrationSite,
+    handler: @escaping (KeyValueGraphChange) -> Void
+  ) {
+    requested = options
+    nodeOptions = KeyValueObservingOptions([.old, .new]).union(options.intersection(.prior))
+    self.root = root
+    rootID = ObjectIdentifier(root)
+    graphState = LockedState(State(handler: handler), ownsCacheLines: false)
+    super.init(options: options, slot: Self.keyPathSlot)
+    self.site = site
+  }
+
+  override var observerDescription: String { "model graph (observeGraph)" }
+
+  /// How many objects the graph holds now.
+  var objectCount: Int { graphState.withLock { $0.nodes.count } }
+
+  // MARK: Starting and ending
+
+  /// Walks the graph from the root and files a registration on each of
+  /// its objects; then sends `.initial` notifications, if asked.
+  func start(from root: AnyObject) {
+    var work = Work()
+    let handler = graphState.withLock { state -> ((KeyValueGraphChange) -> Void)? in
+      link([root], from: nil, in: &state, &work)
+      return state.handler
+    }
+    drop(work.released)
+    guard requested.contains(.initial), let handler else { return }
+    for object in work.arrived {
+      guard let graphClass = graphState.withLock({ $0.classes[ObjectIdentifier(type(of: object))] }) else { continue }
+      for slot in graphClass.names.indices {
+        let value = graphClass.storages[slot]?.erasedValue(of: object)
+        let change = KeyValueObservedChange<Any>(
+          kind: .setting, newValue: requested.contains(.new) ? value : nil, oldValue: nil, positions: nil, isPrior: false
+        )
+        handler(graphChange(of: object, slot: slot, in: graphClass, change))
+      }
+    }
+  }
+
+  /// The token was invalidated or released, or the root was freed: every
+  /// registration is taken out and the handler let go of, after the lock.
+  override func didEnd() {
+    var released: [AnyObject] = []
+    let (nodes, handler, classes): ([ObjectIdentifier: Node], ((KeyValueGraphChange) -> Void)?, [ObjectIdentifier: GraphClass]) =
+      graphState.withLock { state in
+        defer { state = State(handler: nil) }
+        for node in state.nodes.values {
+          node.registration.storage.remove(.passUnretained(node.registration), releasingInto: &released)
+        }
+        return (state.nodes, state.handler, state.classes)
+      }
+    // Released here, after the lock: the handler's captures may run any
+    // code when they deinitialise.
+    _ = (nodes, handler, classes, released)
+  }
+
+  // MARK: Changes
+
+  /// A key of `object` changed: the graph follows a link's change, then
+  /// the handler hears it, with the values it asked for.
+  func changed(_ object: AnyObject, slot: Int, in graphClass: GraphClass, _ change: KeyValueObservedChange<Any>) {
+    var work = Work()
+    let follows = !change.isPrior && graphClass.shapes[slot] != .none
+    let handler = graphState.withLock { state -> ((KeyValueGraphChange) -> Void)? in
+      guard let handler = state.handler else { return nil }
+      if follows { follow(change, at: slot, of: object, in: graphClass, &state, &work) }
+      return handler
+    }
+    if follows { drop(work.released) }
+    guard let handler else { return }
+    handler(
+      graphChange(
+        of: object, slot: slot, in: graphClass,
+        KeyValueObservedChange(
+          kind: change.kind,
+          newValue: requested.contains(.new) ? change.newValue : nil,
+          oldValue: requested.contains(.old) ? change.oldValue : nil,
+          positions: change.positions,
+          isPrior: change.isPrior
+        )
+      )
+    )
+    _ = work
+  }
+
+  /// Adds the objects `change` brings to the link at `slot` of `object`,
+  /// then takes out the ones it drops (in that order, so that an object
+  /// moved within the graph never leaves it).
+  private func follow(
+    _ change: KeyValueObservedChange<Any>,
+    at slot: Int,
+    of object: AnyObject,
+    in graphClass: GraphClass,
+    _ state: inout State,
+    _ work: inout Work
+  ) {
+    let edge = requested.contains(.deallocation) && graphClass.shapes[slot] == .toOne ? (holder: object, slot: slot) : nil
+    var brought: [AnyObject] = []
+    var dropped: [AnyObject] = []
+    switch change.kind {
+    case .setting, .replacement:
+      if let new = change.newValue { graphObjects(in: new, into: &brought) }
+      if let old = change.oldValue { graphObjects(in: old, into: &dropped) }
+    case .insertion:
+      if let new = change.newValue { graphObjects(in: new, into: &brought) }
+    case .removal:
+      if let old = change.oldValue { graphObjects(in: old, into: &dropped) }
+    }
+    link(brought, from: edge, in: &state, &work)
+    unlink(dropped, from: edge, in: &state, &work)
+    work.kept.append(brought)
+    work.kept.append(dropped)
+    if work.mayHaveCutCycle { recount(in: &state, &work) }
+  }
+
+  // MARK: Membership
+
+  /// One more link to each of `objects`, from `edge` (`nil`: the root's
+  /// own): objects new to the graph are filed, and the objects their links
+  /// hold are linked in turn.
+  private func link(_ objects: [AnyObject], from edge: (holder: AnyObject, slot: Int)?, in state: inout State, _ work: inout Work) {
+    var pending = objects.map { ($0, edge) }
+    while let (object, edge) = pending.popLast() {
+      let id = ObjectIdentifier(object)
+      if state.nodes[id] != nil {
+        state.nodes[id]!.incoming += 1
+        if let edge { watch(object, from: edge, in: &state) }
+        continue
+      }
+      guard let graphClass = file(object, in: &state, &work) else { continue }
+      state.nodes[id]!.incoming = 1
+      if let edge { watch(object, from: edge, in: &state) }
+      for slot in graphClass.linkSlots {
+        let watchedEdge = requested.contains(.deallocation) && graphClass.shapes[slot] == .toOne ? (holder: object, slot: slot) : nil
+        for target in graphClass.objects(at: slot, of: object, keeping: &work.kept) {
+          pending.append((target, watchedEdge))
+        }
+      }
+    }
+  }
+
+  /// Files a registration on `object`, new to the graph, with a count of
+  /// zero; returns its class, or `nil` when it cannot be observed: not
+  /// `@KeyValueObservable` (reported once per class), or deinitialising.
+  private func file(_ object: AnyObject, in state: inout State, _ work: inout Work) -> GraphClass? {
+    let typeID = ObjectIdentifier(type(of: object))
+    guard let observable = object as? any KeyValueObservable else {
+      if state.reportedClasses.insert(typeID).inserted {
+        reportProblem(
+          .unobservableGraphObject,
+          "a model graph observed with observeGraph reaches an object of type \(type(of: object)), which is not "
+            + "marked @KeyValueObservable: its changes are not heard, and the objects it links to are not followed"
+        )
+      }
+      return nil
+    }
+    let graphClass = state.classes[typeID] ?? GraphClass(graph: self, object: observable)
+    state.classes[typeID] = graphClass
+    let storage = observable._$kvoStorage()
+    let registration = GraphNodeRegistration(
+      options: nodeOptions, object: ObjectIdentifier(object), storage: storage, graphClass: graphClass
+    )
+    registration.site = site
+    guard storage.add(registration, releasingInto: &work.released) else { return nil }
+    state.nodes[ObjectIdentifier(object)] = Node(registration: registration, incoming: 0)
+    work.arrived.append(object)
+    return graphClass
+  }
+
+  /// One link fewer to each of `objects`: an object no link leads to any
+  /// more leaves, and its links are taken out in turn.
+  private func unlink(_ objects: [AnyObject], from edge: (holder: AnyObject, slot: Int)?, in state: inout State, _ work: inout Work) {
+    var pending = objects.map { ($0, edge) }
+    while let (object, edge) = pending.popLast() {
+      let id = ObjectIdentifier(object)
+      if let edge { unwatch(object, from: edge, in: &state) }
+      guard let node = state.nodes[id] else { continue }
+      guard node.incoming <= 1 else {
+        state.nodes[id]!.incoming -= 1
+        work.mayHaveCutCycle = true
+        continue
+      }
+      leave(id, node, in: &state, &work)
+      let graphClass = node.registration.graphClass
+      for slot in graphClass.linkSlots {
+        let watchedEdge = requested.contains(.deallocation) && graphClass.shapes[slot] == .toOne ? (holder: object, slot: slot) : nil
+        for target in graphClass.objects(at: slot, of: object, keeping: &work.kept) {
+          pending.append((target, watchedEdge))
+        }
+      }
+    }
+  }
+
+  /// Takes `node` out of the graph and its registration out of its storage.
+  private func leave(_ id: ObjectIdentifier, _ node: Node, in state: inout State, _ work: inout Work) {
+    state.nodes[id] = nil
+    node.registration.storage.remove(.passUnretained(node.registration), releasingInto: &work.released)
+    work.released.append(node.registration)
+  }
+
+  /// Walks the graph again from the root, counting every link: objects no
+  /// longer reached leave, the counts are set right, and the to-one links
+  /// watched for `.deallocation` are listed again.
+  private func recount(in state: inout State, _ work: inout Work) {
+    work.mayHaveCutCycle = false
+    guard let root else { return }
+    work.kept.append(root)
+    var counts: [ObjectIdentifier: Int] = [rootID: 1]
+    var watched: [ObjectIdentifier: [WatchedLink]] = [:]
+    var pending: [AnyObject] = [root]
+    while let object = pending.popLast() {
+      guard let graphClass = state.nodes[ObjectIdentifier(object)]?.registration.graphClass else { continue }
+      for slot in graphClass.linkSlots {
+        for target in graphClass.objects(at: slot, of: object, keeping: &work.kept) {
+          let id = ObjectIdentifier(target)
+          if requested.contains(.deallocation), graphClass.shapes[slot] == .toOne {
+            watched[id, default: []].append(WatchedLink(holder: object, slot: slot))
+          }
+          if let count = counts[id] {
+            counts[id] = count + 1
+            continue
+          }
+          counts[id] = 1
+          // An object reached that the graph had missed is filed now.
+          if state.nodes[id] != nil || file(target, in: &state, &work) != nil {
+            pending.append(target)
+          }
+        }
+      }
+    }
+    for (id, node) in state.nodes {
+      if let count = counts[id] {
+        state.nodes[id]!.incoming = count
+      } else {
+        leave(id, node, in: &state, &work)
+      }
+    }
+    state.watched = watched
+  }
+
+  // MARK: Freed objects
+
+  /// The object of `registration` deinitialised: it leaves the graph, the
+  /// graph is counted again, and with `.deallocation` each `weak` link to
+  /// it that now reads `nil` is a change of its holder. The root's end
+  /// ends the graph.
+  func nodeFreed(_ registration: GraphNodeRegistration) {
+    var work = Work()
+    let (handler, links, isRoot) = graphState.withLock {
+      state -> (((KeyValueGraphChange) -> Void)?, [WatchedLink], Bool) in
+      let id = registration.objectID
+      guard let handler = state.handler, state.nodes[id]?.registration === registration else { return (nil, [], false) }
+      state.nodes[id] = nil
+      work.released.append(registration)
+      guard id != rootID else { return (handler, [], true) }
+      let links = state.watched.removeValue(forKey: id) ?? []
+      recount(in: &state, &work)
+      return (handler, links, false)
+    }
+    drop(work.released)
+    if isRoot { return end() }
+    guard let handler else { return }
+    for link in links {
+      guard let holder = link.holder,
+        let graphClass = graphState.withLock({ state -> GraphClass? in
+          guard state.nodes[ObjectIdentifier(holder)] != nil else { return nil }
+          return state.classes[ObjectIdentifier(type(of: holder))]
+        }),
+        let value = graphClass.storages[link.slot]?.erasedValue(of: holder),
+        (value as? any OptionalValue)?.wrappedValue == nil
+      else { continue }
+      let change = KeyValueObservedChange<Any>(
+        kind: .setting, newValue: requested.contains(.new) ? value : nil, oldValue: nil, positions: nil, isPrior: false
+      )
+      handler(graphChange(of: holder, slot: link.slot, in: graphClass, change))
+    }
+  }
+
+  /// Lists a to-one link from `edge` to `object`, for `.deallocation`.
+  private func watch(_ object: AnyObject, from edge: (holder: AnyObject, slot: Int), in state: inout State) {
+    state.watched[ObjectIdentifier(object), default: []].append(WatchedLink(holder: edge.holder, slot: edge.slot))
+  }
+
+  /// Takes one listed to-one link from `edge` to `object` out.
+  private func unwatch(_ object: AnyObject, from edge: (holder: AnyObject, slot: Int), in state: inout State) {
+    let id = ObjectIdentifier(object)
+    guard let index = state.watched[id]?.firstIndex(where: { $0.holder === edge.holder && $0.slot == edge.slot }) else { return }
+    state.watched[id]!.remove(at: index)
+    if state.watched[id]!.isEmpty { state.watched[id] = nil }
+  }
+
+  // MARK: Delivery
+
+  /// The record the handler gets of a change of `slot` of `object`.
+  private func graphChange(
+    of object: AnyObject,
+    slot: Int,
+    in graphClass: GraphClass,
+    _ change: KeyValueObservedChange<Any>
+  ) -> KeyValueGraphChange {
+    KeyValueGraphChange(
+      object: graphClass.observable(object), keyPath: graphClass.keyPaths[slot], key: graphClass.names[slot], change: change
+    )
+  }
+
+  /// Releases, after the lock, what a locked section let go of.
+  private func drop(_ released: consuming [AnyObject]) {
+    _ = consume released
+  }
+}
