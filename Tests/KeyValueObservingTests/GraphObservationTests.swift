@@ -193,6 +193,21 @@ struct GraphObservationTests {
     withExtendedLifetime(token) {}
   }
 
+  @Test("the report of a plain class runs with no lock of the graph's held: its handler may end the graph")
+  func reportOutsideTheLock() {
+    let outline = Outline()
+    let token = outline.observeGraph { _ in }
+    let reports = Counter()
+    KeyValueObservingDiagnostic.withHandler({ _ in
+      token.invalidate()
+      reports.increment()
+    }) {
+      outline.printer = PlainPrinter()
+    }
+    #expect(reports.count == 1)
+    #expect(!token.isActive)
+  }
+
   @Test(".prior sends a notification before each change, with the old value only")
   func prior() {
     let outline = Outline()

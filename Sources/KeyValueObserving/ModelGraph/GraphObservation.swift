@@ -57,6 +57,20 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     var arrived: [AnyObject] = []
     /// A count dropped and stayed above zero.
     var mayHaveCutCycle = false
+    /// Classes to report, after the lock: a report calls the user's
+    /// diagnostic handler.
+    var unobservableClasses: [Any.Type] = []
+
+    /// Reports the classes found, and releases the rest, with no lock held.
+    consuming func finish() {
+      for type in unobservableClasses {
+        reportProblem(
+          .unobservableGraphObject,
+          "a model graph observed with observeGraph reaches an object of type \(type), which is not "
+            + "marked @KeyValueObservable: its changes are not heard, and the objects it links to are not followed"
+        )
+      }
+    }
   }
 
   private let graphState: LockedState<State>
@@ -98,9 +112,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       link([root], from: nil, in: &state, &work)
       return state.handler
     }
-    drop(work.released)
+    let arrived = work.arrived
+    work.finish()
     guard requested.contains(.initial), let handler else { return }
-    for object in work.arrived {
+    for object in arrived {
       guard let graphClass = graphState.withLock({ $0.classes[ObjectIdentifier(type(of: object))] }) else { continue }
       for slot in graphClass.names.indices {
         let value = graphClass.storages[slot]?.erasedValue(of: object)
@@ -116,17 +131,16 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   /// registration is taken out and the handler let go of, after the lock.
   override func didEnd() {
     var released: [AnyObject] = []
-    let (nodes, handler, classes): ([ObjectIdentifier: Node], ((KeyValueGraphChange) -> Void)?, [ObjectIdentifier: GraphClass]) =
-      graphState.withLock { state in
-        defer { state = State(handler: nil) }
-        for node in state.nodes.values {
-          node.registration.storage.remove(.passUnretained(node.registration), releasingInto: &released)
-        }
-        return (state.nodes, state.handler, state.classes)
+    let ended: State = graphState.withLock { state in
+      for node in state.nodes.values {
+        node.registration.storage.remove(.passUnretained(node.registration), releasingInto: &released)
       }
-    // Released here, after the lock: the handler's captures may run any
-    // code when they deinitialise.
-    _ = (nodes, handler, classes, released)
+      // Moved out, so that nothing is released under the lock.
+      var ended = State(handler: nil)
+      swap(&ended, &state)
+      return ended
+    }
+    _ = (ended, released)
   }
 
   // MARK: Changes
@@ -141,7 +155,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       if follows { follow(change, at: slot, of: object, in: graphClass, &state, &work) }
       return handler
     }
-    if follows { drop(work.released) }
+    work.finish()
     guard let handler else { return }
     handler(
       graphChange(
@@ -155,7 +169,6 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
         )
       )
     )
-    _ = work
   }
 
   /// Adds the objects `change` brings to the link at `slot` of `object`,
@@ -220,13 +233,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   private func file(_ object: AnyObject, in state: inout State, _ work: inout Work) -> GraphClass? {
     let typeID = ObjectIdentifier(type(of: object))
     guard let observable = object as? any KeyValueObservable else {
-      if state.reportedClasses.insert(typeID).inserted {
-        reportProblem(
-          .unobservableGraphObject,
-          "a model graph observed with observeGraph reaches an object of type \(type(of: object)), which is not "
-            + "marked @KeyValueObservable: its changes are not heard, and the objects it links to are not followed"
-        )
-      }
+      if state.reportedClasses.insert(typeID).inserted { work.unobservableClasses.append(type(of: object)) }
       return nil
     }
     let graphClass = state.classes[typeID] ?? GraphClass(graph: self, object: observable)
@@ -332,7 +339,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       recount(in: &state, &work)
       return (handler, links, false)
     }
-    drop(work.released)
+    work.finish()
     if isRoot { return end() }
     guard let handler else { return }
     for link in links {
@@ -376,10 +383,5 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     KeyValueGraphChange(
       object: graphClass.observable(object), keyPath: graphClass.keyPaths[slot], key: graphClass.names[slot], change: change
     )
-  }
-
-  /// Releases, after the lock, what a locked section let go of.
-  private func drop(_ released: consuming [AnyObject]) {
-    _ = consume released
   }
 }

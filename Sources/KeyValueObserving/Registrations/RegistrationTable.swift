@@ -56,11 +56,23 @@ struct RegistrationTable {
     }
     // Slots come from the class's key table, which has `slots.count` of them.
     guard slot >= 0, slot < slots.count else { return .refused }
+    return append(registration, to: slot, slots: slots, busy: busy, retired: &retired) ? .firstOfSlot(slot) : .added
+  }
+
+  /// Appends `registration` (a reference the slot takes) to `slot`'s
+  /// list; returns whether it is the slot's first, whose bit must be set.
+  private mutating func append(
+    _ registration: Unmanaged<_KeyValueRegistration>,
+    to slot: Int,
+    slots: UnsafeMutableBufferPointer<SlotRegistrations>,
+    busy: Bool,
+    retired: inout [AnyObject]
+  ) -> Bool {
     let wasEmpty = slots[slot].isEmpty
     slots[slot].append(registration, busy: busy, retired: &retired)
-    guard wasEmpty else { return .added }
+    guard wasEmpty else { return false }
     if slot >= 63 { rare.highSlotsObserved += 1 }
-    return .firstOfSlot(slot)
+    return true
   }
 
   /// Files a registration that hears every key in each slot's list, with
@@ -74,12 +86,9 @@ struct RegistrationTable {
   ) -> Addition {
     guard !slots.isEmpty else { return .refused }
     var firsts: [Int] = []
-    for slot in slots.indices {
-      let wasEmpty = slots[slot].isEmpty
-      slots[slot].append(slot == 0 ? registration : registration.retain(), busy: busy, retired: &retired)
-      guard wasEmpty else { continue }
-      if slot >= 63 { rare.highSlotsObserved += 1 }
-      if slot < 63 || rare.highSlotsObserved == 1 { firsts.append(slot) }
+    for slot in slots.indices
+    where append(slot == 0 ? registration : registration.retain(), to: slot, slots: slots, busy: busy, retired: &retired) {
+      firsts.append(slot)
     }
     return .firstOfSlots(firsts)
   }
