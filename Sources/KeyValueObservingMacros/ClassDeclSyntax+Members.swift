@@ -160,13 +160,14 @@ extension ClassDeclSyntax {
   }
 
   /// Stored properties in declaration order, as Codable synthesis sees them
-  /// after the rewrite: the stored name and the name to encode under.
+  /// after the rewrite: the stored name, the name to encode under, and the
+  /// slot of an observable property (its position among the class's own).
   /// Constants with an initial value are left out (synthesis would encode
   /// them but never decode them), as are `lazy`, `static` and computed
   /// properties.
-  var codingProperties: [(stored: String, key: String)] {
-    let observable = Set(observableProperties)
-    return memberBlock.members.flatMap { member -> [(stored: String, key: String)] in
+  var codingProperties: [(stored: String, key: String, slot: Int?)] {
+    let observable = observableProperties
+    return memberBlock.members.flatMap { member -> [(stored: String, key: String, slot: Int?)] in
       guard let variable = member.decl.as(VariableDeclSyntax.self), !variable.isStatic,
         !variable.hasModifier(.lazy), !variable.hasModifier(.override)
       else { return [] }
@@ -175,10 +176,10 @@ extension ClassDeclSyntax {
         if variable.bindingSpecifier.tokenKind == .keyword(.let) && binding.initializer != nil { return nil }
         let written = identifier.identifier.trimmedDescription
         let name = identifier.identifier.identifier?.name ?? written
-        if case .observable = variable.classification, observable.contains(name) {
-          return (Names.storage(of: name), name)
+        if case .observable = variable.classification, let slot = observable.firstIndex(of: name) {
+          return (Names.storage(of: name), name, slot)
         }
-        return (written, name)
+        return (written, name, nil)
       }
     }
   }

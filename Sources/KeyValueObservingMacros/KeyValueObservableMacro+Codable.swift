@@ -12,6 +12,19 @@ extension KeyValueObservableMacro {
     return classDecl.inheritanceClause?.inheritedTypes.contains { codable.contains($0.type.trimmedDescription) } ?? false
   }
 
+  /// Whether the class declares `Codable` or `Encodable`.
+  private static func declaresEncodable(_ classDecl: ClassDeclSyntax) -> Bool {
+    let encodable: Set<String> = ["Codable", "Encodable", "Swift.Codable", "Swift.Encodable"]
+    return classDecl.inheritanceClause?.inheritedTypes.contains { encodable.contains($0.type.trimmedDescription) } ?? false
+  }
+
+  /// Whether the class writes its own `encode(to:)`.
+  private static func declaresEncode(_ classDecl: ClassDeclSyntax) -> Bool {
+    classDecl.members(ofType: FunctionDeclSyntax.self).contains { function in
+      function.name.text == "encode" && function.signature.parameterClause.parameters.first?.firstName.text == "to"
+    }
+  }
+
   /// A class with its own `CodingKeys` and a synthesized conformance: each
   /// case named after an observable property must be named after its
   /// storage instead, which synthesis matches cases against.
@@ -67,5 +80,47 @@ extension KeyValueObservableMacro {
         \(raw: cases.joined(separator: "\n"))
       }
       """
+  }
+
+  /// `encode(to:)` for a class that declares `Codable` or `Encodable`, with
+  /// the coding keys the macro writes and no `encode(to:)` of its own: it
+  /// encodes what the synthesized one would, and reports each observable
+  /// property it reads as the property's getter does, so that a tracked
+  /// closure that encodes the object observes what it encoded.
+  ///
+  /// It reads the storage, as the synthesized conformance did, and takes
+  /// the isolation that conformance would have: the class's own where the
+  /// compiler infers isolated conformances, none elsewhere. A getter of a
+  /// class isolated to a global actor cannot be called from the second.
+  static func encodeMembers(of classDecl: ClassDeclSyntax) -> [DeclSyntax] {
+    guard declaresEncodable(classDecl), !classDecl.declaresMember(named: "CodingKeys"), !declaresEncode(classDecl)
+    else { return [] }
+    let properties = classDecl.codingProperties
+    guard !properties.isEmpty else { return [] }
+    let access = classDecl.declaresObservable ? Names.trackedAccess : Names.access
+    let firstSlot = Names.firstSlot(ofClass: classDecl.name.trimmedDescription)
+    let container = Names.encodingContainer
+    var lines = ["var \(container) = encoder.container(keyedBy: CodingKeys.self)"]
+    for property in properties {
+      if let slot = property.slot {
+        lines.append("\(Names.tracking).\(access)(self, slot: Self.\(firstSlot) + \(slot))")
+      }
+      lines.append("try \(Names.encoding).encode(self.\(property.stored), forKey: .\(property.stored), to: &\(container))")
+    }
+    let body = lines.map { "  " + $0 }.joined(separator: "\n")
+    let modifiers = classDecl.witnessAccess(overridable: true)
+    return [
+      """
+      #if hasFeature(InferIsolatedConformances)
+      \(raw: modifiers)func encode(to encoder: any Swift.Encoder) throws {
+      \(raw: body)
+      }
+      #else
+      \(raw: modifiers)nonisolated func encode(to encoder: any Swift.Encoder) throws {
+      \(raw: body)
+      }
+      #endif
+      """
+    ]
   }
 }

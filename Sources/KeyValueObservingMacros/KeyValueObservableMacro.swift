@@ -93,6 +93,7 @@ extension KeyValueObservableMacro: MemberMacro {
     }
     if let codingKeys = codingKeys(of: classDecl) {
       members.append(codingKeys)
+      members += encodeMembers(of: classDecl)
     }
     diagnoseOwnCodingKeys(of: classDecl, in: context)
     return members

@@ -33,6 +33,9 @@ enum Names {
   static let notifyingSet = "_notifyingSet"
   static let notifyingTrackedSet = "_notifyingTrackedSet"
   static let storageLocal = "_$kvoObserved"
+  /// What an `encode(to:)` the macro writes calls, and its container.
+  static let encoding = "\(module)._KeyValueEncoding"
+  static let encodingContainer = "_$kvoContainer"
   static let modifyLocal = "_$kvoValue"
 
   /// The per-class static holding the first slot of the class's own keys.

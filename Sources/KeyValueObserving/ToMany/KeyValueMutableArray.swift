@@ -13,6 +13,7 @@
 /// | `remove(at:)`, `removeFirst`, `removeLast`, `removeSubrange(_:)`, `removeAll()`, `removeAll(where:)` | `.removal` at the old positions |
 /// | `proxy[i] = x`, `proxy[range] = …` (same length), `swapAt(_:_:)`, `replaceSubrange(_:with:)` with as many elements | `.replacement` |
 /// | `replaceSubrange(_:with:)` with a different number of elements | a `.removal`, then an `.insertion` |
+/// | `sort()`, `sort(by:)`, `reverse()`, `shuffle()`, `move(fromOffsets:toOffset:)` | one `.replacement` at the positions whose element changed (nothing when none did) |
 ///
 /// Assigning the property itself (`person.tags = […]`) stays a `.setting`.
 /// So does a call another change of the property folds into — one made in
