@@ -40,11 +40,15 @@ extension KeyValueObservable {
     _ keyPath: __owned KeyPath<Self, Value>,
     to targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
     on target: Target,
+    coalesced: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    bind(consume keyPath, to: consume targetKeyPath, on: target, isolation: isolation, fileID: fileID, line: line) { $0 }
+    bind(
+      consume keyPath, to: consume targetKeyPath, on: target, coalesced: coalesced, isolation: isolation, fileID: fileID,
+      line: line
+    ) { $0 }
   }
 
   /// Binds a value of this object to an optional property of `target`,
@@ -58,11 +62,15 @@ extension KeyValueObservable {
     _ keyPath: __owned KeyPath<Self, Value>,
     to targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value?>,
     on target: Target,
+    coalesced: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    bind(consume keyPath, to: consume targetKeyPath, on: target, isolation: isolation, fileID: fileID, line: line) { $0 }
+    bind(
+      consume keyPath, to: consume targetKeyPath, on: target, coalesced: coalesced, isolation: isolation, fileID: fileID,
+      line: line
+    ) { $0 }
   }
 
   /// Binds a value of this object to a property of `target`, one way,
@@ -80,20 +88,23 @@ extension KeyValueObservable {
     _ keyPath: __owned KeyPath<Self, Value>,
     to targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
     on target: Target,
+    coalesced: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
     transform: @escaping (Value) -> TargetValue
   ) -> KeyValueObservation {
+    let site = RegistrationSite(fileID: fileID, line: line)
     // The key paths are consumed by the accessor (see `BindingAccessor`).
     let binding = PropertyBinding(
       source: self, target: target, twoWay: false,
       accessor: .oneWay(consume keyPath, consume targetKeyPath, transform: transform),
-      isolation: isolationCheckedInDebugBuilds(isolation)
+      isolation: isolationCheckedInDebugBuilds(isolation),
+      coalescing: coalesced ? BindingCoalescing(isolation: isolation, site: site) : nil
     )
     return binding.start(
-      source: self, site: RegistrationSite(fileID: fileID, line: line), initialValueFrom: .source,
-      sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
+      source: self, site: site, initialValueFrom: .source,
+      sourceChanged: { source, _ in binding.changed(.source, sourceObject: source) },
       observeTarget: nil
     )
   }
@@ -143,13 +154,14 @@ extension KeyValueObservable {
     twoWayTo targetKeyPath: __owned ReferenceWritableKeyPath<Target, Value>,
     on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    coalesced: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
     bind(
       consume keyPath, twoWayTo: consume targetKeyPath, on: target, initialValueFrom: initialValueFrom,
-      isolation: isolation, fileID: fileID, line: line, transform: { $0 }, inverse: { $0 }
+      coalesced: coalesced, isolation: isolation, fileID: fileID, line: line, transform: { $0 }, inverse: { $0 }
     )
   }
 
@@ -168,13 +180,14 @@ extension KeyValueObservable {
     on target: Target,
     placeholder: Value,
     initialValueFrom: KeyValueBindingSide,
+    coalesced: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
     bind(
       consume keyPath, twoWayTo: consume targetKeyPath, on: target, initialValueFrom: initialValueFrom,
-      isolation: isolation, fileID: fileID, line: line,
+      coalesced: coalesced, isolation: isolation, fileID: fileID, line: line,
       transform: { $0 ?? placeholder }, inverse: { $0 == placeholder ? nil : $0 }
     )
   }
@@ -192,6 +205,7 @@ extension KeyValueObservable {
     twoWayTo targetKeyPath: __owned ReferenceWritableKeyPath<Target, TargetValue>,
     on target: Target,
     initialValueFrom: KeyValueBindingSide,
+    coalesced: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     fileID: StaticString = #fileID,
     line: UInt = #line,
@@ -203,14 +217,15 @@ extension KeyValueObservable {
     let binding = PropertyBinding(
       source: self, target: target, twoWay: true,
       accessor: .twoWay(consume keyPath, consume targetKeyPath, transform: transform, inverse: inverse),
-      isolation: isolationCheckedInDebugBuilds(isolation)
+      isolation: isolationCheckedInDebugBuilds(isolation),
+      coalescing: coalesced ? BindingCoalescing(isolation: isolation, site: site) : nil
     )
     return binding.start(
       source: self, site: site, initialValueFrom: initialValueFrom,
-      sourceChanged: { source, _ in binding.carry(from: .source, sourceObject: source) },
+      sourceChanged: { source, _ in binding.changed(.source, sourceObject: source) },
       observeTarget: { target, targetKeyPath, hooks in
         target.register(targetKeyPath, options: .deallocation, hooks: hooks, site: site) { _, _ in
-          binding.carry(from: .target)
+          binding.changed(.target)
         }
       }
     )

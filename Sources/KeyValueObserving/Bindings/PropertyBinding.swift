@@ -22,6 +22,11 @@
 /// the thread carries from is not made (``BindingWriteChain``): chains and
 /// rings of bindings settle in one pass. Nothing is locked; the gate
 /// is one atomic word.
+///
+/// **Coalesced** (``BindingCoalescing``), a change told on any thread
+/// outside the binding's own write there asks for a job on the binding's
+/// actor, which carries the side that changed last; a change made on
+/// another thread is then no race of the binding's.
 @usableFromInline
 final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, SourceValue, TargetValue>:
   BindingIdentity, @unchecked Sendable
@@ -89,13 +94,21 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// The actor the binding was made on, whose writes check that they run
   /// there: only in a debug build (see `isolationCheckedInDebugBuilds`).
   @usableFromInline let isolation: (any Actor)?
+  /// How a binding made with `coalesced: true` carries its changes, once
+  /// per job of its actor; `nil` for one that writes at each change.
+  @usableFromInline let coalescing: BindingCoalescing?
 
   /// A binding of `source` to `target` (`twoWay`, or one way), whose
-  /// `accessor` holds the key paths, and whose writes check that they run
-  /// on `isolation`, when given. Made where `bind` is called, so that the
+  /// `accessor` holds the key paths, whose writes check that they run on
+  /// `isolation`, when given, and that carries its changes through
+  /// `coalescing`, when given. Made where `bind` is called, so that the
   /// accessor is specialised for the key-path literals there.
   @usableFromInline
-  init(source: Source, target: Target, twoWay: Bool, accessor: Accessor, isolation: (any Actor)?) {
+  init(
+    source: Source, target: Target, twoWay: Bool, accessor: Accessor, isolation: (any Actor)?,
+    coalescing: BindingCoalescing?
+  ) {
+    self.coalescing = coalescing
     self.source = UnownedReference(source)
     self.target = UnownedReference(target)
     self.accessor = accessor

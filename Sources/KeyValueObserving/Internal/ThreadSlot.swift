@@ -18,4 +18,6 @@ enum ThreadSlot: Int32, CaseIterable {
   case bindingWrite
   /// The innermost to-many change watching for folds (`Changes/FoldWatch.swift`).
   case foldWatches
+  /// The ticket of the scheduled job running on the thread (`Internal/Scheduling/PendingJobs.swift`).
+  case runningJob
 }

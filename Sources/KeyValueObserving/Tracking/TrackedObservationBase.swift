@@ -219,8 +219,8 @@ class TrackedObservationBase: DerivedObservationBase, @unchecked Sendable {
   }
 
   /// Asks for one run where the closure is isolated, unless one is waiting
-  /// already; with `runCount`, the run is skipped if another run started
-  /// after that one.
+  /// already (the rule is ``CoalescedJob``'s); with `runCount`, the run
+  /// is skipped if another run started after that one.
   @usableFromInline
   final func schedule(ifNoRunSince runCount: Int? = nil) {
     let requests = requests()
@@ -228,7 +228,7 @@ class TrackedObservationBase: DerivedObservationBase, @unchecked Sendable {
     guard requests._withUnsafeGuaranteedRef({ $0.ask(ifNoRunSince: runCount) }) else { return }
     // The job holds the observation until it runs; one that runs after
     // the observation ended does nothing.
-    enqueue(isolatedTo: isolation) { [self] in
+    CoalescedJob.enqueue(on: isolation) { [self] in
       guard requests._withUnsafeGuaranteedRef({ $0.start() }), !isEnded else { return }
       runScheduled()
     }
@@ -265,13 +265,11 @@ extension DerivedValueObservation where Self: TrackedObservationBase, Root == Vo
 final class RunRequests: @unchecked Sendable {
   // @unchecked Sendable: atomics only.
 
-  /// What the job waiting to run was asked for, plus one, or 0 while no
-  /// job waits: changes until it starts join it. A job is asked for
-  /// ``unconditional``ly, or for the latest run whose Observation tracking
-  /// asked (it runs only if no run started since): each change fires the
-  /// tracking of the latest run that read the property, so the latest
-  /// asks. One word, so that asking and starting need no lock.
-  private let requested = AtomicUInt(0)
+  /// The job, asked for ``unconditional``ly, or for the latest run whose
+  /// Observation tracking asked (it runs only if no run started since),
+  /// plus one: each change fires the tracking of the latest run that read
+  /// the property, so the latest asks. Changes until it starts join it.
+  private let job = CoalescedJob()
 
   /// How many runs started after a run that read what Observation tracks
   /// (see ``TrackedObservationBase/run(_:)``): a job asked for by Swift
@@ -286,35 +284,13 @@ final class RunRequests: @unchecked Sendable {
   /// one.
   func ask(ifNoRunSince runCount: Int?) -> Bool {
     let wanted = UInt(runCount ?? Self.unconditional) + 1
-    var current = requested.load(ordering: .relaxed)
-    while current < wanted {
-      let (exchanged, original) = requested.compareExchange(
-        expected: current, desired: wanted, ordering: .acquiringAndReleasing
-      )
-      if exchanged { break }
-      current = original
-    }
-    return current == 0
+    return job.request { max($0, wanted) }
   }
 
   /// Starts the waiting job: whether it should run (asked unconditionally,
   /// or no run started since the run that asked).
   func start() -> Bool {
-    let asked = requested.exchange(0, ordering: .acquiringAndReleasing)
+    let asked = job.start()
     return asked == UInt(Self.unconditional) + 1 || asked == UInt(runs.load(ordering: .acquiring)) + 1
   }
-}
-
-/// Runs `job` on `actor`, or on a task when there is none.
-private func enqueue(isolatedTo actor: (any Actor)?, _ job: @escaping @Sendable () -> Void) {
-  if let actor {
-    Task { await runIsolated(to: actor, job) }
-  } else {
-    Task { job() }
-  }
-}
-
-/// Runs `job` isolated to `actor`.
-private func runIsolated(to actor: isolated any Actor, _ job: @Sendable () -> Void) {
-  job()
 }

@@ -41,7 +41,7 @@ const void *kvo_current_task(void);
 /// access, where the platform's keyed storage (`pthread_getspecific`)
 /// costs a lookup. None holds a reference that a thread's end must
 /// release.
-#define KVO_THREAD_SLOT_COUNT 7
+#define KVO_THREAD_SLOT_COUNT 8
 
 void *kvo_thread_slot(int slot);
 void kvo_set_thread_slot(int slot, void *value);
