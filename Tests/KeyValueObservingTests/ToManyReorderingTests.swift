@@ -2,10 +2,10 @@ import KeyValueObserving
 import PropertyBased
 import Testing
 
-/// An item of an outline: an object, so that an element seen twice is the
+/// An item of a reordered list: an object, so that an element seen twice is the
 /// same object twice.
 @KeyValueObservable
-final class OutlineItem {
+final class ReorderedItem {
   var text: String
 
   init(_ text: String) {
@@ -22,11 +22,11 @@ struct Placed: Equatable, Sendable, CustomStringConvertible {
   var description: String { "\(value)@\(origin)" }
 }
 
-/// An outline of items, and a list of placed values, with a property whose
+/// A list of items, and a list of placed values, with a property whose
 /// own `didSet` counts its assignments.
 @KeyValueObservable
-final class Outline {
-  var items: [OutlineItem] = []
+final class ReorderedList {
+  var items: [ReorderedItem] = []
   var values: [Placed] = []
   var didSetCount = 0
   var counted: [Int] = [] {
@@ -34,17 +34,17 @@ final class Outline {
   }
 }
 
-/// An observer of `outline.items` that checks, in each of its callbacks,
+/// An observer of `list.items` that checks, in each of its callbacks,
 /// that the array holds no item twice, and counts the callbacks.
 private final class DuplicateWatch: @unchecked Sendable {
   private(set) var callbacks = 0
   private(set) var duplicatesSeen = 0
   private var token: KeyValueObservation?
 
-  init(_ outline: Outline) {
-    token = outline.observe(\.items, options: [.prior, .old, .new]) { [unowned self] outline, _ in
+  init(_ list: ReorderedList) {
+    token = list.observe(\.items, options: [.prior, .old, .new]) { [unowned self] list, _ in
       callbacks += 1
-      let items = outline.items
+      let items = list.items
       if Set(items.map(ObjectIdentifier.init)).count != items.count { duplicatesSeen += 1 }
     }
   }
@@ -89,7 +89,7 @@ enum Reordering: CustomStringConvertible, Sendable {
   }
 
   /// Makes the operation through the proxy.
-  func run(on proxy: KeyValueMutableArray<Outline, Placed>) {
+  func run(on proxy: KeyValueMutableArray<ReorderedList, Placed>) {
     switch self {
     case .sort: proxy.sort { $0.value < $1.value }
     case .sortDescending: proxy.sort { $0.value > $1.value }
@@ -262,11 +262,11 @@ struct ToManyReorderingTests {
     arguments: ["sort", "sort(by:)", "reverse one", "move onto itself", "move nothing", "shuffle empty"]
   )
   func identityNotifiesNothing(operation: String) {
-    let outline = Outline()
-    outline.counted = operation.hasSuffix("one") ? [1] : operation.hasSuffix("empty") ? [] : [1, 2, 3]
-    let assignments = outline.didSetCount
-    let (changes, token) = record(outline, \.counted, options: [.prior, .old, .new])
-    let proxy = outline.mutableArrayValue(for: \.counted)
+    let list = ReorderedList()
+    list.counted = operation.hasSuffix("one") ? [1] : operation.hasSuffix("empty") ? [] : [1, 2, 3]
+    let assignments = list.didSetCount
+    let (changes, token) = record(list, \.counted, options: [.prior, .old, .new])
+    let proxy = list.mutableArrayValue(for: \.counted)
     switch operation {
     case "sort": proxy.sort()
     case "sort(by:)": proxy.sort { _, _ in false }
@@ -276,22 +276,22 @@ struct ToManyReorderingTests {
     default: proxy.shuffle()
     }
     #expect(changes.count == 0)
-    #expect(outline.didSetCount == assignments, "the property was not assigned")
+    #expect(list.didSetCount == assignments, "the property was not assigned")
     withExtendedLifetime(token) {}
   }
 
   @Test("an observer never sees an item twice while the proxy sorts, reverses, shuffles or moves objects")
   func noDuplicateSeen() {
-    let outline = Outline()
-    outline.items = ["e", "c", "a", "d", "b"].map(OutlineItem.init)
-    let watch = DuplicateWatch(outline)
-    let proxy = outline.mutableArrayValue(for: \.items)
+    let list = ReorderedList()
+    list.items = ["e", "c", "a", "d", "b"].map(ReorderedItem.init)
+    let watch = DuplicateWatch(list)
+    let proxy = list.mutableArrayValue(for: \.items)
     proxy.sort { $0.text < $1.text }
-    #expect(outline.items.map(\.text) == ["a", "b", "c", "d", "e"])
+    #expect(list.items.map(\.text) == ["a", "b", "c", "d", "e"])
     proxy.reverse()
     var generator = mixedGenerator(seed: 1)
     proxy.shuffle(using: &generator)
-    #expect(outline.items.map(\.text) != ["e", "d", "c", "b", "a"], "this seed moves something")
+    #expect(list.items.map(\.text) != ["e", "d", "c", "b", "a"], "this seed moves something")
     proxy.move(fromOffsets: [0..<2], toOffset: 5)
     #expect(watch.callbacks == 8, "a prior and a did callback for each operation")
     #expect(watch.duplicatesSeen == 0)
@@ -299,14 +299,14 @@ struct ToManyReorderingTests {
 
   @Test("a tracked closure and the property's own didSet run once for a sort")
   func trackedClosureRunsOnce() {
-    let outline = Outline()
-    outline.counted = [3, 1, 2]
+    let list = ReorderedList()
+    list.counted = [3, 1, 2]
     let runs = Recorder<[Int]>()
-    let token = withKeyValueObservation { runs.append(outline.counted) }
-    let assignments = outline.didSetCount
-    outline.mutableArrayValue(for: \.counted).sort()
+    let token = withKeyValueObservation { runs.append(list.counted) }
+    let assignments = list.didSetCount
+    list.mutableArrayValue(for: \.counted).sort()
     #expect(runs.elements == [[3, 1, 2], [1, 2, 3]])
-    #expect(outline.didSetCount == assignments + 1)
+    #expect(list.didSetCount == assignments + 1)
     withExtendedLifetime(token) {}
   }
 
@@ -321,18 +321,18 @@ struct ToManyReorderingTests {
 
   @Test("through a property a subclass overrides with an observer, a sort is one change and one assignment, a setting as an append is")
   func overriddenProperty() {
-    let shelf = AuditedShelf()
-    shelf.items = [3, 1, 2]
-    let didSets = shelf.overrideDidSet
-    let (changes, token) = record(shelf, \.items)
-    shelf.mutableArrayValue(for: \.items).sort()
-    #expect(shelf.items == [1, 2, 3])
-    #expect(shelf.overrideDidSet == didSets + 1)
+    let list = AuditedShelf()
+    list.items = [3, 1, 2]
+    let didSets = list.overrideDidSet
+    let (changes, token) = record(list, \.items)
+    list.mutableArrayValue(for: \.items).sort()
+    #expect(list.items == [1, 2, 3])
+    #expect(list.overrideDidSet == didSets + 1)
     // The override's setter assigns through the superclass's, a change
     // that folds into the proxy's: the record is a setting, as it is for
     // any proxy call there.
     #expect(changes.elements == [CollectionChange(.setting, nil, old: [3, 1, 2], new: [1, 2, 3])])
-    shelf.mutableArrayValue(for: \.items).append(4)
+    list.mutableArrayValue(for: \.items).append(4)
     #expect(changes.elements.last == CollectionChange(.setting, nil, old: [1, 2, 3], new: [1, 2, 3, 4]))
     withExtendedLifetime(token) {}
   }
@@ -354,25 +354,25 @@ struct ToManyReorderingTests {
 
   @Test("a list changed in a prior callback of a sort: the did record is a setting, and replaying it gives the list")
   func changedInPrior() {
-    let outline = Outline()
-    outline.counted = [3, 2, 1]
+    let list = ReorderedList()
+    list.counted = [3, 2, 1]
     var pending = true
-    let writer = outline.observe(\.counted, options: .prior) { outline, change in
+    let writer = list.observe(\.counted, options: .prior) { list, change in
       guard change.isPrior, pending else { return }
       pending = false
-      outline.counted.append(9)
+      list.counted.append(9)
     }
-    let (changes, token) = record(outline, \.counted, options: [.prior, .old, .new])
-    var mirror = ReplayingMirror(outline.counted)
-    let replay = outline.observe(\.counted, options: [.old, .new]) { _, change in mirror.apply(change) }
-    outline.mutableArrayValue(for: \.counted).sort()
-    #expect(outline.counted == [1, 2, 3, 9], "the order worked out when the call began, applied to the list as it is")
+    let (changes, token) = record(list, \.counted, options: [.prior, .old, .new])
+    var mirror = ReplayingMirror(list.counted)
+    let replay = list.observe(\.counted, options: [.old, .new]) { _, change in mirror.apply(change) }
+    list.mutableArrayValue(for: \.counted).sort()
+    #expect(list.counted == [1, 2, 3, 9], "the order worked out when the call began, applied to the list as it is")
     #expect(
       changes.elements == [
         CollectionChange(.replacement, [0..<1, 2..<3], old: [3, 1], isPrior: true),
         CollectionChange(.setting, nil, old: [3, 2, 1], new: [1, 2, 3, 9]),
       ])
-    #expect(mirror.value == outline.counted)
+    #expect(mirror.value == list.counted)
     withExtendedLifetime((writer, token, replay)) {}
   }
 
@@ -381,16 +381,16 @@ struct ToManyReorderingTests {
     func reverseGenerically<C: MutableCollection & BidirectionalCollection>(_ collection: inout C) {
       collection.reverse()
     }
-    let outline = Outline()
-    outline.items = ["a", "b", "c", "d"].map(OutlineItem.init)
-    let watch = DuplicateWatch(outline)
+    let list = ReorderedList()
+    list.items = ["a", "b", "c", "d"].map(ReorderedItem.init)
+    let watch = DuplicateWatch(list)
     let changes = Recorder<CollectionChange<Int>>()
-    let token = outline.observe(\.items, options: []) { _, change in
+    let token = list.observe(\.items, options: []) { _, change in
       changes.append(CollectionChange(change.kind, change.indexes?.ranges))
     }
-    var proxy = outline.mutableArrayValue(for: \.items)
+    var proxy = list.mutableArrayValue(for: \.items)
     reverseGenerically(&proxy)
-    #expect(outline.items.map(\.text) == ["d", "c", "b", "a"])
+    #expect(list.items.map(\.text) == ["d", "c", "b", "a"])
     #expect(changes.elements == [CollectionChange(.replacement, [0..<1, 3..<4]), CollectionChange(.replacement, [1..<3])])
     #expect(watch.duplicatesSeen == 0)
     withExtendedLifetime(token) {}
@@ -454,24 +454,24 @@ struct ToManyReorderingTests {
       Gen.int(in: 0...4),
       Gen.uint64()
     ) { values, selector, seed in
-      let outline = Outline()
+      let list = ReorderedList()
       let before = values.enumerated().map { Placed(value: $1, origin: $0) }
-      outline.values = before
+      list.values = before
       let operation = Reordering(selector: selector, seed: seed, count: before.count)
       let expected = operation.expected(from: before)
       let received = Recorder<KeyValueObservedChange<[Placed]>>()
       var mirror = ReplayingMirror(before)
       var duplicatesSeen = 0
-      let token = outline.observe(\.values, options: [.prior, .old, .new]) { outline, change in
+      let token = list.observe(\.values, options: [.prior, .old, .new]) { list, change in
         received.append(change)
         if !change.isPrior { mirror.apply(change) }
-        if Set(outline.values.map(\.origin)).count != outline.values.count { duplicatesSeen += 1 }
+        if Set(list.values.map(\.origin)).count != list.values.count { duplicatesSeen += 1 }
       }
-      operation.run(on: outline.mutableArrayValue(for: \.values))
+      operation.run(on: list.mutableArrayValue(for: \.values))
       withExtendedLifetime(token) {}
 
       let context = "\(operation) on \(before)"
-      #expect(outline.values == expected, "\(context)")
+      #expect(list.values == expected, "\(context)")
       let moved = expected.indices.filter { expected[$0].origin != $0 }
       let records = received.elements
       #expect(duplicatesSeen == 0, "\(context)")
