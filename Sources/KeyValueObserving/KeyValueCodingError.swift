@@ -74,6 +74,44 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   /// ```
   case neverNotifies(keyPath: String, key: String, type: String)
 
+  /// A change record lacks what applying it needs: `missing` is
+  /// ``KeyValueChangeKey/new``, ``KeyValueChangeKey/old`` or
+  /// ``KeyValueChangeKey/indexes``. An inverse takes its new value from the
+  /// original's old one, so it needs a change observed with `.old`.
+  ///
+  /// ```swift
+  /// try person.apply(KeyValueObservedChange(kind: .setting), to: \.name)
+  /// // throws .incompleteChange(key: "name", type: "Person", kind: .setting, missing: .new)
+  /// ```
+  case incompleteChange(key: String, type: String, kind: KeyValueChange, missing: KeyValueChangeKey)
+
+  /// A change record's indexes lie outside the array it is applied to,
+  /// which holds `count` elements.
+  ///
+  /// ```swift
+  /// try person.apply(KeyValueObservedChange(kind: .removal, indexes: [5..<6]), to: \.tags)
+  /// // throws .indexesOutOfRange(key: "tags", type: "Person", indexes: [5..<6], count: 2)
+  /// ```
+  case indexesOutOfRange(key: String, type: String, indexes: KeyValueIndexSet, count: Int)
+
+  /// A change record names one number of indexes and carries another
+  /// number of elements (`elementCount`).
+  ///
+  /// ```swift
+  /// try person.apply(KeyValueObservedChange(kind: .insertion, newValue: ["a", "b"], indexes: [0..<1]), to: \.tags)
+  /// // throws .elementCountMismatch(key: "tags", type: "Person", indexes: [0..<1], elementCount: 2)
+  /// ```
+  case elementCountMismatch(key: String, type: String, indexes: KeyValueIndexSet, elementCount: Int)
+
+  /// A to-many change record (an insertion, removal or replacement) names
+  /// a property that holds neither an array nor a set.
+  ///
+  /// ```swift
+  /// try person.apply(KeyValueObservedChange(kind: .insertion, newValue: 1, indexes: [0..<1]), to: \.age)
+  /// // throws .notACollection(key: "age", type: "Person", kind: .insertion)
+  /// ```
+  case notACollection(key: String, type: String, kind: KeyValueChange)
+
   /// What went wrong, in a sentence.
   ///
   /// ```swift
@@ -95,11 +133,33 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
     case .notAnObservableObject(let keyPath, let key, let type):
       "\(type).\(key.abbreviated) does not hold a @KeyValueObservable object, "
         + "so key path \"\(keyPath.abbreviated)\" cannot go on"
+    case .incompleteChange(let key, let type, let kind, let missing):
+      "the \(kind) record of \(type).\(key.abbreviated) has no \(missing.changePart), so it cannot be applied"
+        + (missing == .new ? " (an inverse takes it from the original's old value: observe with .old)" : "")
+    case .indexesOutOfRange(let key, let type, let indexes, let count):
+      "indexes \(indexes) are out of range for \(type).\(key.abbreviated), which holds \(count.elementCount)"
+    case .elementCountMismatch(let key, let type, let indexes, let elementCount):
+      "a change of \(type).\(key.abbreviated) at \(indexes.count) \(indexes.count == 1 ? "index" : "indexes") (\(indexes)) "
+        + "carries \(elementCount.elementCount)"
+    case .notACollection(let key, let type, let kind):
+      "\(type).\(key.abbreviated) holds neither an array nor a set, so a record of kind \(kind) cannot be applied to it"
     case .neverNotifies(let keyPath, let key, let type) where keyPath == key:
       "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or property-wrapped)"
     case .neverNotifies(let keyPath, let key, let type):
       "\(type).\(key.abbreviated) cannot be observed: no assignment notifies it (it is @KeyValueIgnored, lazy or property-wrapped), "
         + "so key path \"\(keyPath.abbreviated)\" would never fire"
+    }
+  }
+}
+
+extension KeyValueChangeKey {
+  /// The part of a change record this key names, for messages: "new
+  /// value", "old value", "indexes".
+  fileprivate var changePart: String {
+    switch self {
+    case .new: "new value"
+    case .old: "old value"
+    default: rawValue
     }
   }
 }
