@@ -33,12 +33,18 @@ final class Outliner {
     let rest = words.count > 1 ? words[1] : ""
     switch command {
     case "undo":
-      guard undo.canUndo else { return print("  nothing to undo") }
+      guard undo.canUndo else {
+        print("  nothing to undo")
+        return
+      }
       let name = undo.undoActionName
       do { try undo.undo() } catch { throw CommandError(description: "undo failed: \(error)") }
       print("  undid \(name)")
     case "redo":
-      guard undo.canRedo else { return print("  nothing to redo") }
+      guard undo.canRedo else {
+        print("  nothing to redo")
+        return
+      }
       let name = undo.redoActionName
       do { try undo.redo() } catch { throw CommandError(description: "redo failed: \(error)") }
       print("  redid \(name)")
@@ -51,7 +57,10 @@ final class Outliner {
       // The script goes on while the import runs; here it waits for it,
       // so that its items land at the same point in every run.
       let items = await importer.finish()
-      guard !items.isEmpty else { return print("  no import was running") }
+      guard !items.isEmpty else {
+        print("  no import was running")
+        return
+      }
       let list = ItemList.document(document)
       undo.group(named: "Import") { list.append(contentsOf: items) }
       print("  imported \(items.count) items")
@@ -117,14 +126,24 @@ final class Outliner {
       )
     case "move":
       let parts = rest.split(separator: " ")
-      guard parts.count == 2, let offset = Int(parts[1]) else { throw CommandError(description: "move takes a path and an offset") }
+      guard parts.count == 2, let offset = Int(parts[1]) else {
+        throw CommandError(description: "move takes a path and an offset")
+      }
       let path = try ItemPath(parsing: String(parts[0]))
       let (list, index) = try document.location(of: path)
-      guard (0...list.items.count).contains(offset) else { throw CommandError(description: "no offset \(offset) there") }
-      return Edit(name: "Move", make: { list.move(from: index, to: offset) }, report: "moved \(path) before offset \(offset)")
+      guard (0...list.items.count).contains(offset) else {
+        throw CommandError(description: "no offset \(offset) there")
+      }
+      return Edit(
+        name: "Move", make: { list.move(from: index, to: offset) }, report: "moved \(path) before offset \(offset)"
+      )
     case "sort":
-      let list = rest.isEmpty ? ItemList.document(document) : ItemList.children(of: try document.item(at: ItemPath(parsing: rest)))
-      return Edit(name: "Sort", make: list.sortByText, report: rest.isEmpty ? "sorted the items" : "sorted the children of \(rest)")
+      // `sort` sorts the document's items; `sort PATH`, that item's children.
+      if rest.isEmpty {
+        return Edit(name: "Sort", make: ItemList.document(document).sortByText, report: "sorted the items")
+      }
+      let list = ItemList.children(of: try document.item(at: ItemPath(parsing: rest)))
+      return Edit(name: "Sort", make: list.sortByText, report: "sorted the children of \(rest)")
     default:
       throw CommandError(description: "unknown command \(command)")
     }
