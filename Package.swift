@@ -17,6 +17,7 @@ let package = Package(
     // `publisher(for:)`: Combine where the system has it, OpenCombine elsewhere.
     .library(name: "KeyValueObservingCombine", targets: ["KeyValueObservingCombine"]),
     .executable(name: "kvo-demo", targets: ["kvo-demo"]),
+    .executable(name: "outliner", targets: ["outliner"]),
   ],
   traits: [
     .trait(
@@ -83,6 +84,14 @@ let package = Package(
       name: "kvo-demo",
       dependencies: ["KeyValueObserving", "KeyValueObservingCombine"],
       path: "Examples/kvo-demo"
+    ),
+    // A document app driven by a script: undo and redo, autosave, a view,
+    // a background import. `swift run outliner Examples/outliner/script.txt`.
+    .executableTarget(
+      name: "outliner",
+      dependencies: ["KeyValueObserving"],
+      path: "Examples/outliner",
+      exclude: ["script.txt", "expected.json"]
     ),
     .testTarget(
       name: "KeyValueObservingTests",
