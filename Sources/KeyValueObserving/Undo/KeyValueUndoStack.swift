@@ -21,11 +21,11 @@
 /// ```
 ///
 /// The stack records each change of the graphs it records
-/// (``record(_:isolation:)``) as ``KeyValueGraphChange/apply()`` can make
+/// (``record(_:isolation:fileID:line:)``) as ``KeyValueGraphChange/apply()`` can make
 /// it again, and undoes a step by applying the inverses of its changes in
 /// reverse order. Undoing notifies observers as any change does, and the
-/// changes it makes are the redo step. <doc:DocumentApps> walks through an
-/// app built on it.
+/// changes it makes are the redo step. <doc:ObservingAModelGraph> says which
+/// changes a graph delivers.
 ///
 /// **Steps.** A step is what one ``undo()`` takes back:
 ///
@@ -101,6 +101,10 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// The steps, the open one, and what recording does now.
   @KeyValueIgnored private let state = LockedState(UndoState())
 
+  /// What ``forwardSteps(to:)`` hands steps to.
+  @KeyValueIgnored private var forwarder:
+    ((_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void)?
+
   /// The actor the stack belongs to, whose jobs close automatic steps.
   @KeyValueIgnored private let isolation: (any Actor)?
 
@@ -128,6 +132,9 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   ///   - root: The object whose graph is recorded.
   ///   - isolation: The actor the changes are made on: the stack's, which
   ///     Swift passes for you when you call from there.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph``;
+  ///     Swift passes it for you.
+  ///   - line: The line of the call, likewise.
   /// - Returns: The token that keeps the recording alive. It holds the
   ///   stack.
   public func record(
@@ -247,6 +254,35 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     try replay(.redoing)
   }
 
+  /// Hands each step the stack makes to `register`, with its name and the
+  /// call that replays it, so that another undo manager drives the stack:
+  /// an `UndoManager`, whose Edit menu and document dirty state then
+  /// follow it, on Apple platforms.
+  ///
+  /// ```swift
+  /// undo.forwardSteps { name, replay in
+  ///     undoManager.registerUndo(withTarget: document) { _ in try? replay() }
+  ///     undoManager.setActionName(name)
+  /// }
+  /// ```
+  ///
+  /// A step closed by recording, or by a redo, comes with ``undo()`` as
+  /// its replay; a step an undo made, with ``redo()``. The manager calls
+  /// the replay when its user undoes, and records the step that replay
+  /// makes, as `UndoManager` records what its undo registers, for redo.
+  /// Then undo and redo through the manager, not the stack. Steps closed
+  /// before the call are not handed over. A replay that fails keeps its
+  /// step on the stack and is not handed over again.
+  ///
+  /// `register` is called on the stack's actor, after the change that
+  /// closed the step, with no lock held.
+  public func forwardSteps(
+    to register: @escaping (_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void
+  ) {
+    state.withLock { $0.forwarding = true }
+    forwarder = register
+  }
+
   /// Forgets every step, to undo and to redo, and the changes of the step
   /// being recorded.
   public func removeAll() {
@@ -319,15 +355,22 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     }
   }
 
-  /// Writes the observable mirrors of the state, those that differ, after
-  /// the lock.
+  /// Writes the observable mirrors of the state, those that differ, and
+  /// forwards the steps pushed, after the lock.
   private func publish() {
-    let (canUndo, canRedo, undoName, redoName) = state.withLock { state in
+    let (canUndo, canRedo, undoName, redoName, forwards) = state.withLock { state in
       let open = state.open.flatMap { $0.changes.isEmpty ? nil : $0 }
       return (
         open != nil || !state.undoSteps.isEmpty, !state.redoSteps.isEmpty,
-        (open ?? state.undoSteps.last)?.name ?? "", state.redoSteps.last?.name ?? ""
+        (open ?? state.undoSteps.last)?.name ?? "", state.redoSteps.last?.name ?? "", state.forwards.take()
       )
+    }
+    if let forwarder {
+      for step in forwards {
+        let replay: () throws(KeyValueCodingError) -> Void =
+          step.undoes ? { [self] () throws(KeyValueCodingError) in try undo() } : { [self] () throws(KeyValueCodingError) in try redo() }
+        forwarder(step.name, replay)
+      }
     }
     if self.canUndo != canUndo { self.canUndo = canUndo }
     if self.canRedo != canRedo { self.canRedo = canRedo }

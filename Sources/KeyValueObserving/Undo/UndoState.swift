@@ -27,6 +27,12 @@ struct UndoState {
   /// The changes an undo or a redo made, for the other stack.
   var collected: [RecordedChange] = []
   var levels = 0
+  /// Whether steps are forwarded (``KeyValueUndoStack/forwardSteps(to:)``).
+  var forwarding = false
+  /// The steps pushed since the last forward, oldest first, for the
+  /// handler called after the lock: each one's name, and whether undo (or
+  /// else redo) replays it.
+  var forwards: [(name: String, undoes: Bool)] = []
 
   /// Keeps `change` where the mode says. Returns the generation of an
   /// automatic step it opened, whose closing the caller schedules, and
@@ -106,7 +112,9 @@ struct UndoState {
     self.mode = .recording
     let made = collected.take()
     if failed {
-      return (made, push(step, onto: mode == .undoing ? \.undoSteps : \.redoSteps))
+      // Back where it was, not forwarded again: the forwarded replay
+      // that failed is the one taken.
+      return (made, push(step, onto: mode == .undoing ? \.undoSteps : \.redoSteps, forwarded: false))
     }
     guard !made.isEmpty else { return ([], [step]) }
     let replayed = UndoStep(name: step.name, changes: made)
@@ -114,8 +122,11 @@ struct UndoState {
   }
 
   /// Pushes `step`, and drops the oldest beyond the levels.
-  private mutating func push(_ step: UndoStep, onto steps: WritableKeyPath<UndoState, [UndoStep]>) -> [UndoStep] {
+  private mutating func push(
+    _ step: UndoStep, onto steps: WritableKeyPath<UndoState, [UndoStep]>, forwarded: Bool = true
+  ) -> [UndoStep] {
     self[keyPath: steps].append(step)
+    if forwarding && forwarded { forwards.append((step.name, steps == \UndoState.undoSteps)) }
     return trim()
   }
 
