@@ -103,6 +103,16 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
   /// ```
   case elementCountMismatch(key: String, type: String, indexes: KeyValueIndexSet, elementCount: Int)
 
+  /// A removal or replacement record whose old elements are not the ones
+  /// the array holds at its indexes now: the array changed since the change
+  /// was recorded, and applying it would take out other elements.
+  ///
+  /// ```swift
+  /// try person.apply(removalOfB, to: \.tags)  // tags is ["a", "c"] now
+  /// // throws .elementsChanged(key: "tags", type: "Person", indexes: [1..<2])
+  /// ```
+  case elementsChanged(key: String, type: String, indexes: KeyValueIndexSet)
+
   /// A to-many change record (an insertion, removal or replacement) names
   /// a property that holds neither an array nor a set.
   ///
@@ -141,6 +151,9 @@ public enum KeyValueCodingError: Error, Hashable, Sendable, CustomStringConverti
     case .elementCountMismatch(let key, let type, let indexes, let elementCount):
       "a change of \(type).\(key.abbreviated) at \(indexes.count) \(indexes.count == 1 ? "index" : "indexes") (\(indexes)) "
         + "carries \(elementCount.elementCount)"
+    case .elementsChanged(let key, let type, let indexes):
+      "the elements of \(type).\(key.abbreviated) at \(indexes) are not the ones the record changes: "
+        + "the array changed since the change was recorded"
     case .notACollection(let key, let type, let kind):
       "\(type).\(key.abbreviated) holds neither an array nor a set, so a record of kind \(kind) cannot be applied to it"
     case .neverNotifies(let keyPath, let key, let type) where keyPath == key:

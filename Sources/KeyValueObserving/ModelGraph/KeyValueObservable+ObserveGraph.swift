@@ -13,8 +13,8 @@ extension KeyValueObservable {
   /// document.items[0].text = "Milk"                             // prints "text setting"
   /// ```
   ///
-  /// The graph is followed as it changes: an object a change brings in is
-  /// observed before the handler hears that change, and an object no link
+  /// The graph is followed as it changes. An object a change brings in is
+  /// observed before the handler hears that change. An object no link
   /// leads to any more is dropped. <doc:ObservingAModelGraph> says which
   /// keys are links, and what each option means here.
   ///

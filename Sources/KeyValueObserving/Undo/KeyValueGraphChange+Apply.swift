@@ -18,15 +18,16 @@ extension KeyValueGraphChange {
   /// try changes[0].apply()          // and "Milk" again
   /// ```
   ///
-  /// - Throws: What ``KeyValueObservable/apply(_:to:)`` throws, and
-  ///   ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)`` when a
-  ///   value is not of the property's type;
-  ///   ``KeyValueCodingError/readOnly(key:type:)`` when the key path cannot
-  ///   write (a constant, or a computed property without a setter; Swift
-  ///   makes the key path of a stored `private(set)` property writable
-  ///   wherever it is made, so a record of one applies, as undo needs);
-  ///   ``KeyValueCodingError/unknownKey(key:type:)`` when the key path is
-  ///   not rooted at the object's class or a superclass of it.
+  /// - Throws: What ``KeyValueObservable/apply(_:to:)`` throws, or:
+  ///
+  ///   | error | when |
+  ///   |---|---|
+  ///   | ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)`` | a value is not of the property's type |
+  ///   | ``KeyValueCodingError/readOnly(key:type:)`` | the key path cannot write: a constant, or a computed property with no setter |
+  ///   | ``KeyValueCodingError/unknownKey(key:type:)`` | the key path is not rooted at the object's class or a superclass of it |
+  ///
+  ///   A stored `private(set)` property's key path writes wherever it is
+  ///   made, so a record of one applies, as undo needs.
   public func apply() throws(KeyValueCodingError) {
     try object.apply(erased: change, at: keyPath, key: key)
   }

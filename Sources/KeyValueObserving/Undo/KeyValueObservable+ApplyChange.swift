@@ -1,9 +1,7 @@
 extension KeyValueObservable {
   /// Makes the change a record describes, through the property's setter or
   /// its collection proxy, so that observers hear it as they heard the
-  /// original: a setting assigns the new value; an insertion, removal or
-  /// replacement changes the array at the record's indexes, or the set by
-  /// the record's elements.
+  /// original.
   ///
   /// Together with ``KeyValueObservedChange/inverse`` it replays a change
   /// or undoes it: on another object (a replica), later (a log), or
@@ -36,14 +34,15 @@ extension KeyValueObservable {
   /// - Parameters:
   ///   - change: The change to make.
   ///   - keyPath: The property it changes.
-  /// - Throws: ``KeyValueCodingError/incompleteChange(key:type:kind:missing:)``
-  ///   when the record lacks the new value (or, for a removal from a set,
-  ///   the old one) or an array change's indexes;
-  ///   ``KeyValueCodingError/indexesOutOfRange(key:type:indexes:count:)``
-  ///   and ``KeyValueCodingError/elementCountMismatch(key:type:indexes:elementCount:)``
-  ///   when its indexes do not fit the array or its elements;
-  ///   ``KeyValueCodingError/notACollection(key:type:kind:)`` for a to-many
-  ///   change of a property that is neither an array nor a set.
+  /// - Throws: A ``KeyValueCodingError``, having changed nothing:
+  ///
+  ///   | error | when |
+  ///   |---|---|
+  ///   | ``KeyValueCodingError/incompleteChange(key:type:kind:missing:)`` | the record lacks the value or the indexes it needs |
+  ///   | ``KeyValueCodingError/indexesOutOfRange(key:type:indexes:count:)`` | its indexes lie outside the array |
+  ///   | ``KeyValueCodingError/elementCountMismatch(key:type:indexes:elementCount:)`` | its indexes and elements differ in number |
+  ///   | ``KeyValueCodingError/elementsChanged(key:type:indexes:)`` | the array no longer holds the elements it removes or replaces there |
+  ///   | ``KeyValueCodingError/notACollection(key:type:kind:)`` | a to-many record names a property that is neither an array nor a set |
   public func apply<Value>(
     _ change: KeyValueObservedChange<Value>,
     to keyPath: ReferenceWritableKeyPath<Self, Value>
@@ -116,6 +115,15 @@ extension Array: ToManyChangeTarget {
     }
     guard !indexes.isEmpty else { return }
     let ranges = indexes.ranges
+    if change.kind != .insertion, let old = change.oldValue {
+      // The elements the record takes out must be the ones there: an
+      // element that is told apart (`==`, or another object) refuses it.
+      let array = object[keyPath: keyPath]
+      let current = ranges.flatMap { array[$0] }
+      if zip(current, old).contains(where: { compareValues($0, $1) == false }) {
+        throw .elementsChanged(key: key, type: type, indexes: indexes)
+      }
+    }
     proxy.mutate(change.kind, at: IndexRanges(ranges)) { array in
       switch change.kind {
       case .insertion:

@@ -34,13 +34,19 @@ private func isEmptyCollection(_ value: Any?) -> Bool {
 /// optional's wrapped ones included, and an array's, element by element);
 /// `false` for anything else.
 func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
+  compareValues(lhs, rhs) ?? false
+}
+
+/// Whether two values are equal, as ``valuesEqual(_:_:)`` says, or `nil`
+/// when neither `==` nor identity can tell.
+func compareValues(_ lhs: Any, _ rhs: Any) -> Bool? {
   if let lhs = lhs as? any Equatable {
     return lhs.isEqual(to: rhs)
   }
   if let lhs = lhs as? any OptionalValue, let rhs = rhs as? any OptionalValue {
     switch (lhs.wrappedValue, rhs.wrappedValue) {
     case (nil, nil): return true
-    case (let lhs?, let rhs?): return valuesEqual(lhs, rhs)
+    case (let lhs?, let rhs?): return compareValues(lhs, rhs)
     default: return false
     }
   }
@@ -48,7 +54,7 @@ func valuesEqual(_ lhs: Any, _ rhs: Any) -> Bool {
     return lhs.holdsTheSameObjects(as: rhs)
   }
   // A class instance that is not Equatable: the same object.
-  guard type(of: lhs) is AnyClass, type(of: rhs) is AnyClass else { return false }
+  guard type(of: lhs) is AnyClass, type(of: rhs) is AnyClass else { return nil }
   return lhs as AnyObject === rhs as AnyObject
 }
 

@@ -83,8 +83,9 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   public private(set) var redoActionName = ""
 
   /// The steps kept for undo, at most: the oldest goes when one more is
-  /// closed. `0`, the default, keeps them all. Lowering it drops the
-  /// oldest steps beyond it at once.
+  /// closed. `0`, the default, keeps them all; a negative number counts as
+  /// `0`. Lowering it drops the oldest undo steps beyond it at once. Redo
+  /// steps are not counted.
   ///
   /// ```swift
   /// undo.levelsOfUndo = 50
@@ -146,8 +147,12 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     fileID: StaticString = #fileID,
     line: UInt = #line
   ) -> KeyValueObservation {
-    root.observeGraph(options: [.old, .new], isolation: isolation, fileID: fileID, line: line) { [self] change in
-      recordChange(change)
+    let recording = state.withLock { state in
+      state.recordings += 1
+      return state.recordings
+    }
+    return root.observeGraph(options: [.old, .new], isolation: isolation, fileID: fileID, line: line) { [self] change in
+      recordChange(change, from: recording)
     }
   }
 
@@ -163,6 +168,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// A group inside another is part of it. The outermost group's name, or
   /// the first one given inside it, names the step. If `body` throws, the
   /// changes it made stay, and are the step.
+  @discardableResult
   public func group<Result, Failure: Error>(
     named name: String = "",
     _ body: () throws(Failure) -> Result
@@ -198,7 +204,9 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   }
 
   /// Names the step being recorded, or, when none is open, the step
-  /// ``undo()`` would take back.
+  /// ``undo()`` would take back. When the changes before it made no step
+  /// (they assigned what was there), that is an earlier step: name a step
+  /// with ``group(named:_:)`` instead where you can.
   ///
   /// ```swift
   /// item.done = true
@@ -221,6 +229,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// ```swift
   /// undo.withoutRecording { document.items = loaded }
   /// ```
+  @discardableResult
   public func withoutRecording<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
     state.withLock { $0.suspensions += 1 }
     defer { state.withLock { $0.suspensions -= 1 } }
@@ -286,27 +295,25 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     forwarder = register
   }
 
-  /// Forgets every step, to undo and to redo, and the changes of the step
-  /// being recorded.
+  /// Forgets every step, to undo and to redo, and the step being recorded,
+  /// closing any group left open.
   public func removeAll() {
     // Released after the lock: a step's values may be the last
     // references to objects.
-    _ = state.withLock { state in
-      (state.undoSteps.take(), state.redoSteps.take(), state.open?.changes.take())
-    }
+    _ = state.withLock { $0.removeAll() }
     publish()
   }
 
   /// A change the recording heard: kept in the open step, or the step an
   /// undo or redo collects, unless it changes nothing.
-  private func recordChange(_ change: KeyValueGraphChange) {
+  private func recordChange(_ change: KeyValueGraphChange, from recording: Int) {
     guard !change.change.isPrior, !change.change.changesNothing else { return }
     let recorded = RecordedChange(change)
-    // The redo steps a new change clears are released after the lock.
-    let (scheduled, _) = state.withLock { state in
-      state.record(recorded, automaticGroups: isolation != nil)
+    // What a new change clears or replaces is released after the lock.
+    let result = state.withLock { state in
+      state.record(recorded, from: recording, automaticGroups: isolation != nil)
     }
-    if let generation = scheduled {
+    if let generation = result.opened {
       // The step the job opened closes after it (the rule is CoalescedJob's).
       CoalescedJob.enqueue(on: isolation) { [self] in
         _ = state.withLock { $0.closeAutomaticStep(generation) }

@@ -34,29 +34,49 @@ struct UndoState {
   /// else redo) replays it.
   var forwards: [(name: String, undoes: Bool)] = []
 
-  /// Keeps `change` where the mode says. Returns the generation of an
-  /// automatic step it opened, whose closing the caller schedules, and
-  /// the redo steps a new change cleared.
-  mutating func record(_ change: RecordedChange, automaticGroups: Bool) -> (Int?, [UndoStep]) {
-    guard suspensions == 0 else { return (nil, []) }
+  /// The last change kept, and the recording that heard it: a recording
+  /// that hears the same change next is a second one of that object.
+  var lastRecorded: (recording: Int, change: RecordedChange)?
+  /// The recordings made so far, naming each.
+  var recordings = 0
+
+  /// What ``record(_:from:automaticGroups:)`` leaves for after the lock.
+  struct Recorded {
+    /// The generation of an automatic step it opened, whose closing the
+    /// caller schedules.
+    var opened: Int?
+    /// The redo steps a new change cleared, and the change it replaced as
+    /// the last one, to release.
+    var freed: [UndoStep] = []
+    var replaced: RecordedChange?
+  }
+
+  /// Keeps `change`, heard by `recording`, where the mode says; the same
+  /// change heard again by another recording (an object two recorded
+  /// graphs share) is kept once.
+  mutating func record(_ change: RecordedChange, from recording: Int, automaticGroups: Bool) -> Recorded {
+    guard suspensions == 0 else { return Recorded() }
+    if let last = lastRecorded, last.recording != recording, last.change.isSameChange(as: change) {
+      return Recorded()
+    }
+    var recorded = Recorded(replaced: lastRecorded?.change)
+    lastRecorded = (recording, change)
     switch mode {
     case .undoing, .redoing:
       collected.append(change)
-      return (nil, [])
     case .recording:
-      let cleared = redoSteps.take()
+      recorded.freed = redoSteps.take()
       if open != nil {
         open!.changes.append(change)
-        return (nil, cleared)
+      } else if automaticGroups {
+        generation &+= 1
+        open = UndoStep(name: "", changes: [change])
+        recorded.opened = generation
+      } else {
+        recorded.freed += push(UndoStep(name: "", changes: [change]), onto: \.undoSteps)
       }
-      guard automaticGroups else {
-        let step = UndoStep(name: "", changes: [change])
-        return (nil, cleared + push(step, onto: \.undoSteps))
-      }
-      generation &+= 1
-      open = UndoStep(name: "", changes: [change])
-      return (generation, cleared)
     }
+    return recorded
   }
 
   /// Opens a group; at the outermost level, closes the automatic step
@@ -130,16 +150,21 @@ struct UndoState {
     return trim()
   }
 
-  /// Drops the oldest steps beyond the levels, of both stacks.
+  /// Drops the oldest undo steps beyond the levels.
   mutating func trim() -> [UndoStep] {
-    guard levels > 0 else { return [] }
-    var freed: [UndoStep] = []
-    for steps in [\UndoState.undoSteps, \.redoSteps] where self[keyPath: steps].count > levels {
-      let excess = self[keyPath: steps].count - levels
-      freed += self[keyPath: steps].prefix(excess)
-      self[keyPath: steps].removeFirst(excess)
-    }
+    guard levels > 0, undoSteps.count > levels else { return [] }
+    let excess = undoSteps.count - levels
+    let freed = Array(undoSteps.prefix(excess))
+    undoSteps.removeFirst(excess)
     return freed
+  }
+
+  /// Forgets every step, the open one's changes and its groups: what it
+  /// frees, to release after the lock.
+  mutating func removeAll() -> ([UndoStep], [UndoStep], UndoStep?, RecordedChange?) {
+    depth = 0
+    let last = lastRecorded.take()
+    return (undoSteps.take(), redoSteps.take(), open.take(), last?.change)
   }
 }
 
@@ -163,6 +188,22 @@ struct RecordedChange {
     keyPath = change.keyPath
     key = change.key
     self.change = change.change
+  }
+
+  /// Whether `other` is this change heard again: the same object, key,
+  /// kind, indexes and values.
+  func isSameChange(as other: RecordedChange) -> Bool {
+    guard let object, let otherObject = other.object, object === otherObject, keyPath == other.keyPath,
+      change.kind == other.change.kind, change.indexes == other.change.indexes
+    else { return false }
+    func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
+      switch (lhs, rhs) {
+      case (nil, nil): true
+      case (let lhs?, let rhs?): compareValues(lhs, rhs) == true
+      default: false
+      }
+    }
+    return same(change.oldValue, other.change.oldValue) && same(change.newValue, other.change.newValue)
   }
 
   /// The change, while its object lives.

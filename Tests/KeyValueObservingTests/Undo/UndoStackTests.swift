@@ -162,7 +162,11 @@ struct UndoStackTests {
     try undo.redo()
     #expect(outline.title == "c")
     try undo.redo()
+    #expect(outline.title == "d")
+    // Redone, the steps are undo steps again, and the levels hold them.
+    try undo.undo()
     #expect(outline.title == "c")
+    #expect(!undo.canUndo)
     withExtendedLifetime(recording) {}
   }
 
@@ -345,6 +349,70 @@ struct UndoStackGroupingTests {
     undo.setActionName("Typing")
     await waitForCoalescedRuns()
     #expect(undo.undoActionName == "Typing")
+    withExtendedLifetime(recording) {}
+  }
+}
+
+@Suite("Undo stack: what it refuses, and what it keeps once")
+struct UndoStackGuardTests {
+  @Test("an undo whose removal finds other elements at its indexes throws and changes nothing")
+  func arrayChangedBehindTheStack() throws {
+    let outline = Outline()
+    outline.items = [OutlineItem("milk"), OutlineItem("bread")]
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recording = undo.record(outline, isolation: nil)
+    undo.group(named: "Add Eggs") { outline.mutableArrayValue(for: \.items).insert(OutlineItem("eggs"), at: 1) }
+    undo.withoutRecording { outline.mutableArrayValue(for: \.items).insert(OutlineItem("jam"), at: 0) }
+    let before = snapshot(outline)
+    #expect(throws: KeyValueCodingError.elementsChanged(key: "items", type: "Outline", indexes: [1..<2])) {
+      try undo.undo()
+    }
+    #expect(snapshot(outline) == before)
+    #expect(undo.canUndo)
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("a change of an object two recorded graphs share is one change of the step")
+  func overlappingRecordings() throws {
+    let first = Outline("first")
+    let second = Outline("second")
+    let shared = OutlineItem("shared")
+    first.items = [shared]
+    second.items = [shared]
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recordings = [undo.record(first, isolation: nil), undo.record(second, isolation: nil), undo.record(first, isolation: nil)]
+    undo.group(named: "Add") { shared.mutableArrayValue(for: \.children).append(OutlineItem("child")) }
+    undo.group(named: "Rename") { shared.text = "renamed" }
+    try undo.undo()
+    try undo.undo()
+    #expect(shared.children.isEmpty && shared.text == "")
+    #expect(!undo.canUndo)
+    try undo.redo()
+    try undo.redo()
+    #expect(shared.children.map(\.name) == ["child"] && shared.text == "renamed")
+    withExtendedLifetime(recordings) {}
+  }
+
+  @Test("lowering the levels keeps the redo steps; removeAll closes a group left open")
+  func levelsKeepRedoAndRemoveAllClosesGroups() throws {
+    let outline = Outline()
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recording = undo.record(outline, isolation: nil)
+    for title in ["a", "b", "c", "d"] { outline.title = title }
+    try undo.undo()
+    try undo.undo()
+    try undo.undo()
+    undo.levelsOfUndo = 1
+    try undo.redo()
+    try undo.redo()
+    try undo.redo()
+    #expect(outline.title == "d")
+    undo.beginGroup(named: "Drag")
+    outline.title = "dragged"
+    undo.removeAll()
+    outline.title = "after"
+    try undo.undo()
+    #expect(outline.title == "dragged")
     withExtendedLifetime(recording) {}
   }
 }
