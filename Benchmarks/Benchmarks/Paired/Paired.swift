@@ -114,6 +114,7 @@ let benchmarks: @Sendable () -> Void = {
   closureAndBindingBenchmarks()
   withObservationBenchmarks()
   withCombineBenchmarks()
+  modelGraphBenchmarks()
 }
 
 /// `count` writes to a plain stored property.
