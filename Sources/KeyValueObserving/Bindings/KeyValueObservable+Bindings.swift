@@ -30,6 +30,9 @@ extension KeyValueObservable {
   ///   - keyPath: The value to bind, rooted at this object's type.
   ///   - targetKeyPath: The property of `target` to write.
   ///   - target: The object to write.
+  ///   - coalesced: Whether the changes made in one job of the binding's
+  ///     actor are carried once, after it
+  ///     (<doc:BindingProperties#Coalesced-writes>).
   ///   - isolation: The actor the binding's writes are isolated to: the
   ///     caller's, which Swift passes for you.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
@@ -143,6 +146,9 @@ extension KeyValueObservable {
   ///   - targetKeyPath: The other object's property.
   ///   - target: The other object, `@KeyValueObservable` too.
   ///   - initialValueFrom: The side whose value both take at once.
+  ///   - coalesced: Whether the changes made in one job of the binding's
+  ///     actor are carried once, after it
+  ///     (<doc:BindingProperties#Coalesced-writes>).
   ///   - isolation: The actor the binding's writes are isolated to: the
   ///     caller's, which Swift passes for you.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.

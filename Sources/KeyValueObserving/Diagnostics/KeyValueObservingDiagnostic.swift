@@ -121,6 +121,14 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// ```
     public static let unobservableGraphObject = Kind(name: "unobservableGraphObject")
 
+    /// A ``KeyValueUndoStack`` asked to end a group with none open, or to
+    /// undo or redo inside one. Nothing was done.
+    ///
+    /// ```swift
+    /// undo.group(named: "Sort") { try? undo.undo() }  // reported: end the group first
+    /// ```
+    public static let unbalancedUndoGroup = Kind(name: "unbalancedUndoGroup")
+
     /// An observation refused because its key path reads an array element
     /// by position (`\.items[0]`): once the array is shorter, re-reading
     /// it after a change would stop the program. The token it returned is

@@ -12,7 +12,7 @@ extension KeyValueObservable {
   /// ``willChangeValue(for:)``: they are the change the pair announces. A
   /// change of the property made in a `.prior` callback of the pair is not,
   /// and makes the did a `.setting` of the whole array.
-  /// ``mutableArrayValue(for:)`` does all of this for you.
+  /// ``KeyValueObservable/mutableArrayValue(for:)`` does all of this for you.
   ///
   /// Indexes out of the array's range are left out of the values and
   /// reported as ``KeyValueObservingDiagnostic/Kind/indexesOutOfRange``. A

@@ -1,0 +1,380 @@
+/// Undo and redo for a model graph, recorded from its own changes: no undo
+/// call at any mutation site.
+///
+/// ```swift
+/// @MainActor final class Editor {
+///     let document = Outline()
+///     let undo = KeyValueUndoStack()
+///     var recording: KeyValueObservation?
+///
+///     init() { recording = undo.record(document) }
+///
+///     func rename(_ item: Item, to text: String) {
+///         undo.group(named: "Rename") { item.text = text }
+///     }
+/// }
+///
+/// editor.rename(item, to: "Milk")
+/// editor.undo.undoActionName   // "Rename"
+/// try editor.undo.undo()       // the text is back, observers told
+/// try editor.undo.redo()       // "Milk" again
+/// ```
+///
+/// The stack records each change of the graphs it records
+/// (``record(_:isolation:fileID:line:)``) as ``KeyValueGraphChange/apply()`` can make
+/// it again, and undoes a step by applying the inverses of its changes in
+/// reverse order. Undoing notifies observers as any change does, and the
+/// changes it makes are the redo step. <doc:ObservingAModelGraph> says which
+/// changes a graph delivers.
+///
+/// **Steps.** A step is what one ``undo()`` takes back:
+///
+/// | changes made | make |
+/// |---|---|
+/// | in one job of the stack's actor, outside a group | one step, closed after the job |
+/// | inside ``group(named:_:)``, or between ``beginGroup(named:)`` and ``endGroup()`` | one step, closed when the outermost group ends |
+/// | inside ``withoutRecording(_:)`` | no step |
+/// | with no actor (a stack made off any actor), outside a group | one step each |
+///
+/// A group nests: an inner group's changes are the outer group's. A group
+/// opened at the outermost level first closes the step the job had open,
+/// so one command is one step however many commands a job runs.
+///
+/// A change that leaves its property as it was makes no step: a setting of
+/// an equal value (`==`, or the same object), or a set's member inserted
+/// again. A new change clears the redo steps, as in
+/// `UndoManager`. The steps hold the values they restore, removed objects
+/// included, and hold weakly the objects whose keys they change: the
+/// changes of an object freed since are dropped, and a step left with none
+/// is skipped.
+///
+/// **Isolation.** The stack belongs to the actor it was made on, and its
+/// recordings to that actor too: make changes, and call it, there. Debug
+/// builds check each recorded change.
+@KeyValueObservable
+public final class KeyValueUndoStack: @unchecked Sendable {
+  // @unchecked Sendable: the steps are under a lock; the observable
+  // mirrors below are written on the stack's actor only.
+
+  /// Whether ``undo()`` has a step to take back. Observable.
+  ///
+  /// ```swift
+  /// let token = undo.observe(\.canUndo, options: .initial) { undo, _ in menu.undoItem.isEnabled = undo.canUndo }
+  /// ```
+  public private(set) var canUndo = false
+
+  /// Whether ``redo()`` has a step to make again. Observable.
+  public private(set) var canRedo = false
+
+  /// The name of the step ``undo()`` would take back, for the Edit menu:
+  /// `""` when it has none. Observable.
+  ///
+  /// ```swift
+  /// undo.group(named: "Sort") { document.items.sort() }
+  /// undo.undoActionName  // "Sort"
+  /// ```
+  public private(set) var undoActionName = ""
+
+  /// The name of the step ``redo()`` would make again: `""` when it has
+  /// none. Observable.
+  public private(set) var redoActionName = ""
+
+  /// The steps kept for undo, at most: the oldest goes when one more is
+  /// closed. `0`, the default, keeps them all. Lowering it drops the
+  /// oldest steps beyond it at once.
+  ///
+  /// ```swift
+  /// undo.levelsOfUndo = 50
+  /// ```
+  @KeyValueIgnored public var levelsOfUndo: Int {
+    get { state.withLock { $0.levels } }
+    set {
+      // What the lock frees is released after it.
+      _ = state.withLock { state in
+        state.levels = max(0, newValue)
+        return state.trim()
+      }
+      publish()
+    }
+  }
+
+  /// The steps, the open one, and what recording does now.
+  @KeyValueIgnored private let state = LockedState(UndoState())
+
+  /// What ``forwardSteps(to:)`` hands steps to.
+  @KeyValueIgnored private var forwarder:
+    ((_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void)?
+
+  /// The actor the stack belongs to, whose jobs close automatic steps.
+  @KeyValueIgnored private let isolation: (any Actor)?
+
+  /// A stack that belongs to `isolation`, the caller's actor, which Swift
+  /// passes for you.
+  ///
+  /// ```swift
+  /// @MainActor let undo = KeyValueUndoStack()
+  /// ```
+  public init(isolation: isolated (any Actor)? = #isolation) {
+    self.isolation = isolation
+  }
+
+  /// Records the changes of `root`'s model graph: its observable keys and
+  /// those of every `@KeyValueObservable` object reachable from it, as
+  /// ``KeyValueObservable/observeGraph(options:isolation:fileID:line:changeHandler:)``
+  /// follows them, until the returned token ends.
+  ///
+  /// ```swift
+  /// recording = undo.record(document)
+  /// document.title = "Groceries"   // one step, closed after this job
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - root: The object whose graph is recorded.
+  ///   - isolation: The actor the changes are made on: the stack's, which
+  ///     Swift passes for you when you call from there.
+  ///   - fileID: Where the call is, for ``KeyValueObservationGraph``;
+  ///     Swift passes it for you.
+  ///   - line: The line of the call, likewise.
+  /// - Returns: The token that keeps the recording alive. It holds the
+  ///   stack.
+  public func record(
+    _ root: some KeyValueObservable,
+    isolation: isolated (any Actor)? = #isolation,
+    fileID: StaticString = #fileID,
+    line: UInt = #line
+  ) -> KeyValueObservation {
+    root.observeGraph(options: [.old, .new], isolation: isolation, fileID: fileID, line: line) { [self] change in
+      recordChange(change)
+    }
+  }
+
+  /// Runs `body` as one step named `name`, and returns what it returns.
+  ///
+  /// ```swift
+  /// undo.group(named: "Add item") {
+  ///     document.items.append(item)
+  ///     document.selection = item
+  /// }
+  /// ```
+  ///
+  /// A group inside another is part of it. The outermost group's name, or
+  /// the first one given inside it, names the step. If `body` throws, the
+  /// changes it made stay, and are the step.
+  public func group<Result, Failure: Error>(
+    named name: String = "",
+    _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    beginGroup(named: name)
+    defer { endGroup() }
+    return try body()
+  }
+
+  /// Opens a group, for a step that spans several jobs, such as a drag:
+  /// the changes until the matching ``endGroup()`` are one step.
+  ///
+  /// ```swift
+  /// undo.beginGroup(named: "Drag")
+  /// // … changes, over several jobs …
+  /// undo.endGroup()
+  /// ```
+  public func beginGroup(named name: String = "") {
+    _ = state.withLock { $0.beginGroup(named: name) }
+    publish()
+  }
+
+  /// Closes the group ``beginGroup(named:)`` opened; the outermost one
+  /// closes its step. One with no group open is reported
+  /// (``KeyValueObservingDiagnostic/Kind/unbalancedUndoGroup``) and does
+  /// nothing.
+  public func endGroup() {
+    let (balanced, _) = state.withLock { $0.endGroup() }
+    if !balanced {
+      reportProblem(.unbalancedUndoGroup, "KeyValueUndoStack.endGroup() called with no group open: nothing was closed")
+    }
+    publish()
+  }
+
+  /// Names the step being recorded, or, when none is open, the step
+  /// ``undo()`` would take back.
+  ///
+  /// ```swift
+  /// item.done = true
+  /// undo.setActionName("Check Off")
+  /// ```
+  public func setActionName(_ name: String) {
+    state.withLock { state in
+      if state.open != nil {
+        state.open!.name = name
+      } else if !state.undoSteps.isEmpty {
+        state.undoSteps[state.undoSteps.count - 1].name = name
+      }
+    }
+    publish()
+  }
+
+  /// Runs `body` without recording what it changes: changes that should not
+  /// be undone, such as loading a document.
+  ///
+  /// ```swift
+  /// undo.withoutRecording { document.items = loaded }
+  /// ```
+  public func withoutRecording<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+    state.withLock { $0.suspensions += 1 }
+    defer { state.withLock { $0.suspensions -= 1 } }
+    return try body()
+  }
+
+  /// Takes back the last step: applies the inverse of each of its changes,
+  /// the last first, and makes what that changed the step ``redo()``
+  /// makes again. Closes the step the job had open first. Does nothing
+  /// when there is no step.
+  ///
+  /// ```swift
+  /// document.title = "Groceries"
+  /// try undo.undo()   // the title it had before
+  /// ```
+  ///
+  /// Called inside a group, it is reported
+  /// (``KeyValueObservingDiagnostic/Kind/unbalancedUndoGroup``) and does
+  /// nothing, as `UndoManager` refuses it.
+  ///
+  /// - Throws: What ``KeyValueGraphChange/apply()`` throws when a change
+  ///   cannot be taken back, such as an array changed since by code not
+  ///   recorded. What the step changed before that is put back first, and
+  ///   the step stays on the stack: nothing is lost.
+  public func undo() throws(KeyValueCodingError) {
+    try replay(.undoing)
+  }
+
+  /// Makes the last step ``undo()`` took back again, and makes it a step
+  /// to undo. Does nothing when there is none.
+  ///
+  /// - Throws: As ``undo()`` does, with the same guarantee.
+  public func redo() throws(KeyValueCodingError) {
+    try replay(.redoing)
+  }
+
+  /// Hands each step the stack makes to `register`, with its name and the
+  /// call that replays it, so that another undo manager drives the stack:
+  /// an `UndoManager`, whose Edit menu and document dirty state then
+  /// follow it, on Apple platforms.
+  ///
+  /// ```swift
+  /// undo.forwardSteps { name, replay in
+  ///     undoManager.registerUndo(withTarget: document) { _ in try? replay() }
+  ///     undoManager.setActionName(name)
+  /// }
+  /// ```
+  ///
+  /// A step closed by recording, or by a redo, comes with ``undo()`` as
+  /// its replay; a step an undo made, with ``redo()``. The manager calls
+  /// the replay when its user undoes, and records the step that replay
+  /// makes, as `UndoManager` records what its undo registers, for redo.
+  /// Then undo and redo through the manager, not the stack. Steps closed
+  /// before the call are not handed over. A replay that fails keeps its
+  /// step on the stack and is not handed over again.
+  ///
+  /// `register` is called on the stack's actor, after the change that
+  /// closed the step, with no lock held.
+  public func forwardSteps(
+    to register: @escaping (_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void
+  ) {
+    state.withLock { $0.forwarding = true }
+    forwarder = register
+  }
+
+  /// Forgets every step, to undo and to redo, and the changes of the step
+  /// being recorded.
+  public func removeAll() {
+    // Released after the lock: a step's values may be the last
+    // references to objects.
+    _ = state.withLock { state in
+      (state.undoSteps.take(), state.redoSteps.take(), state.open?.changes.take())
+    }
+    publish()
+  }
+
+  /// A change the recording heard: kept in the open step, or the step an
+  /// undo or redo collects, unless it changes nothing.
+  private func recordChange(_ change: KeyValueGraphChange) {
+    guard !change.change.isPrior, !change.change.changesNothing else { return }
+    let (scheduled, freed) = state.withLock { state in
+      state.record(RecordedChange(change), automaticGroups: isolation != nil)
+    }
+    withExtendedLifetime(freed) {}
+    if let generation = scheduled {
+      // The step the job opened closes after it (the rule is CoalescedJob's).
+      CoalescedJob.enqueue(on: isolation) { [self] in
+        _ = state.withLock { $0.closeAutomaticStep(generation) }
+        publish()
+      }
+    }
+    publish()
+  }
+
+  /// Undoes or redoes the last step of its stack, skipping steps whose
+  /// objects are all freed; on failure, puts back what it changed and the
+  /// step, and throws.
+  private func replay(_ mode: UndoState.Mode) throws(KeyValueCodingError) {
+    defer { publish() }
+    while true {
+      let (taken, _) = state.withLock { $0.startReplay(mode) }
+      guard let step = taken else {
+        if state.withLock({ $0.depth > 0 }) {
+          reportProblem(
+            .unbalancedUndoGroup,
+            "KeyValueUndoStack.\(mode == .undoing ? "undo" : "redo")() called inside a group: nothing was changed; "
+              + "end the group first"
+          )
+        }
+        return
+      }
+      var failure: KeyValueCodingError?
+      var applied = false
+      for change in step.changes.reversed() {
+        guard let graphChange = change.graphChange else { continue }
+        do throws(KeyValueCodingError) {
+          try graphChange.inverse.apply()
+          applied = true
+        } catch {
+          failure = error
+          break
+        }
+      }
+      let (made, _) = state.withLock { $0.finishReplay(mode, of: step, failed: failure != nil) }
+      if let failure {
+        // Put back what the replay changed, last first, unrecorded.
+        withoutRecording {
+          for change in made.reversed() {
+            try? change.graphChange?.inverse.apply()
+          }
+        }
+        throw failure
+      }
+      if applied { return }
+    }
+  }
+
+  /// Writes the observable mirrors of the state, those that differ, and
+  /// forwards the steps pushed, after the lock.
+  private func publish() {
+    let (canUndo, canRedo, undoName, redoName, forwards) = state.withLock { state in
+      let open = state.open.flatMap { $0.changes.isEmpty ? nil : $0 }
+      return (
+        open != nil || !state.undoSteps.isEmpty, !state.redoSteps.isEmpty,
+        (open ?? state.undoSteps.last)?.name ?? "", state.redoSteps.last?.name ?? "", state.forwards.take()
+      )
+    }
+    if let forwarder {
+      for step in forwards {
+        let replay: () throws(KeyValueCodingError) -> Void =
+          step.undoes ? { [self] () throws(KeyValueCodingError) in try undo() } : { [self] () throws(KeyValueCodingError) in try redo() }
+        forwarder(step.name, replay)
+      }
+    }
+    if self.canUndo != canUndo { self.canUndo = canUndo }
+    if self.canRedo != canRedo { self.canRedo = canRedo }
+    if undoActionName != undoName { undoActionName = undoName }
+    if redoActionName != redoName { redoActionName = redoName }
+  }
+}

@@ -1,0 +1,350 @@
+import KeyValueObserving
+import Testing
+
+/// The state of an outline a user sees, as one string: what undo must
+/// restore exactly.
+func snapshot(_ outline: Outline) -> String {
+  let tags = outline.tags.map { "\($0.name)=\($0.color)" }.sorted().joined(separator: ",")
+  return "\(outline.title) {\(outline.items.map(snapshot).joined(separator: ", "))} tags:\(tags)"
+}
+
+/// The state of an item and its children, as one string.
+func snapshot(_ item: OutlineItem) -> String {
+  let children = item.children.isEmpty ? "" : "[" + item.children.map(snapshot).joined(separator: ", ") + "]"
+  return "\(item.name):\(item.text)\(item.done ? "✓" : "")\(item.note.map { "(\($0.body))" } ?? "")\(children)"
+}
+
+@Suite("Undo stack: steps recorded from a graph's changes")
+struct UndoStackTests {
+  /// A stack of no actor: each change outside a group is a step.
+  func stack(recording outline: Outline) -> (KeyValueUndoStack, KeyValueObservation) {
+    let undo = KeyValueUndoStack(isolation: nil)
+    return (undo, undo.record(outline, isolation: nil))
+  }
+
+  @Test("a setting is undone to its old value and redone to its new one, with observers told")
+  func setting() throws {
+    let outline = Outline()
+    outline.title = "Draft"
+    let (undo, recording) = stack(recording: outline)
+    let titles = Recorder<String>()
+    let observer = outline.observe(\.title) { outline, _ in titles.append(outline.title) }
+    #expect(!undo.canUndo && !undo.canRedo)
+    outline.title = "Groceries"
+    #expect(undo.canUndo && !undo.canRedo)
+    try undo.undo()
+    #expect(outline.title == "Draft")
+    #expect(!undo.canUndo && undo.canRedo)
+    try undo.redo()
+    #expect(outline.title == "Groceries")
+    #expect(undo.canUndo && !undo.canRedo)
+    #expect(titles.elements == ["Groceries", "Draft", "Groceries"])
+    withExtendedLifetime((recording, observer)) {}
+  }
+
+  @Test("a named group is one step, whose name the Edit menu shows on both sides")
+  func namedGroup() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    let before = snapshot(outline)
+    undo.group(named: "Add Milk") {
+      outline.title = "Groceries"
+      outline.mutableArrayValue(for: \.items).append(OutlineItem("milk", text: "Milk"))
+      outline.items[0].done = true
+    }
+    let after = snapshot(outline)
+    #expect(undo.undoActionName == "Add Milk" && undo.redoActionName == "")
+    try undo.undo()
+    #expect(snapshot(outline) == before)
+    #expect(undo.undoActionName == "" && undo.redoActionName == "Add Milk")
+    #expect(!undo.canUndo)
+    try undo.redo()
+    #expect(snapshot(outline) == after)
+    #expect(undo.undoActionName == "Add Milk")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("groups nest: the inner group's changes are the outer step's, and the outer name wins")
+  func nestedGroups() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    undo.group(named: "Outer") {
+      outline.title = "a"
+      undo.group(named: "Inner") { outline.title = "b" }
+      outline.title = "c"
+    }
+    try undo.undo()
+    #expect(outline.title == "")
+    #expect(!undo.canUndo)
+    #expect(undo.redoActionName == "Outer")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("beginGroup and endGroup make one step across calls; an unbalanced end is reported and does nothing")
+  func manualGroups() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    undo.beginGroup(named: "Drag")
+    outline.title = "1"
+    outline.title = "2"
+    undo.endGroup()
+    let reported = capturingDiagnostics { undo.endGroup() }
+    #expect(reported.map(\.kind) == [.unbalancedUndoGroup])
+    try undo.undo()
+    #expect(outline.title == "")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("undo inside a group is reported and changes nothing")
+  func undoInsideGroup() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    outline.title = "a"
+    let reported = try capturingDiagnostics {
+      try undo.group {
+        outline.title = "b"
+        try undo.undo()
+      }
+    }
+    #expect(reported.map(\.kind) == [.unbalancedUndoGroup])
+    #expect(outline.title == "b")
+    try undo.undo()
+    #expect(outline.title == "a")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("an equal-value assignment makes no step, for values and for objects; nor does re-inserting a member")
+  func equalValues() {
+    let outline = Outline()
+    let item = OutlineItem("a", text: "x")
+    let tag = OutlineTag("red")
+    outline.items = [item]
+    outline.tags = [tag]
+    item.note = OutlineNote("n")
+    let (undo, recording) = stack(recording: outline)
+    item.text = "x"
+    item.note = item.note
+    outline.items = outline.items
+    outline.mutableSetValue(for: \.tags).insert(tag)
+    outline.mutableSetValue(for: \.tags).remove(OutlineTag("absent"))
+    #expect(!undo.canUndo)
+    item.text = "y"
+    #expect(undo.canUndo)
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("a new change clears the redo steps")
+  func newChangeClearsRedo() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    outline.title = "a"
+    try undo.undo()
+    #expect(undo.canRedo)
+    outline.title = "b"
+    #expect(!undo.canRedo)
+    try undo.redo()
+    #expect(outline.title == "b")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("the levels limit drops the oldest steps, at once when lowered")
+  func levels() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    for title in ["a", "b", "c", "d"] { outline.title = title }
+    undo.levelsOfUndo = 2
+    try undo.undo()
+    try undo.undo()
+    #expect(outline.title == "b")
+    #expect(!undo.canUndo)
+    undo.levelsOfUndo = 1
+    #expect(undo.canRedo)
+    try undo.redo()
+    #expect(outline.title == "c")
+    try undo.redo()
+    #expect(outline.title == "c")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("withoutRecording makes no step; removeAll forgets every step")
+  func withoutRecordingAndRemoveAll() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    undo.withoutRecording { outline.title = "loaded" }
+    #expect(!undo.canUndo)
+    outline.title = "edited"
+    try undo.undo()
+    #expect(outline.title == "loaded")
+    undo.removeAll()
+    #expect(!undo.canUndo && !undo.canRedo)
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("insertions, removals, a sort and a move through the proxy, and set changes, are undone and redone")
+  func toManyChanges() throws {
+    let outline = Outline()
+    let tag = OutlineTag("red")
+    outline.items = ["c", "a", "b"].map { OutlineItem($0, text: $0) }
+    let (undo, recording) = stack(recording: outline)
+    let items = outline.mutableArrayValue(for: \.items)
+    var states = [snapshot(outline)]
+    items.insert(OutlineItem("d", text: "d"), at: 1)
+    states.append(snapshot(outline))
+    items.remove(at: 0)
+    states.append(snapshot(outline))
+    items.sort { $0.text < $1.text }
+    states.append(snapshot(outline))
+    items.move(fromOffsets: [0..<1], toOffset: 3)
+    states.append(snapshot(outline))
+    outline.mutableSetValue(for: \.tags).insert(tag)
+    states.append(snapshot(outline))
+    tag.color = 3
+    states.append(snapshot(outline))
+    outline.mutableSetValue(for: \.tags).remove(tag)
+    states.append(snapshot(outline))
+    for state in states.reversed().dropFirst() {
+      try undo.undo()
+      #expect(snapshot(outline) == state)
+    }
+    #expect(!undo.canUndo)
+    for state in states.dropFirst() {
+      try undo.redo()
+      #expect(snapshot(outline) == state)
+    }
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("a removed item's own edits are undone after the removal is")
+  func removedItemEdits() throws {
+    let outline = Outline()
+    let item = OutlineItem("a", text: "first", children: [OutlineItem("child", text: "c")])
+    outline.items = [item]
+    let (undo, recording) = stack(recording: outline)
+    item.children[0].text = "edited"
+    outline.mutableArrayValue(for: \.items).remove(at: 0)
+    try undo.undo()
+    #expect(outline.items.first === item)
+    try undo.undo()
+    #expect(item.children[0].text == "c")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("the changes of an object freed since are dropped, and a step left with none is skipped")
+  func freedObjects() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    outline.title = "kept"
+    weak var freed: OutlineItem?
+    do {
+      let item = OutlineItem("gone")
+      freed = item
+      undo.withoutRecording { outline.items = [item] }
+      item.text = "edited"
+      undo.withoutRecording { outline.items = [] }
+    }
+    #expect(freed == nil)
+    #expect(undo.canUndo)
+    try undo.undo()  // skips the freed item's step
+    #expect(outline.title == "")
+    #expect(!undo.canUndo)
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("an undo that cannot apply throws, puts back what it changed, and keeps its step")
+  func failedUndo() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    undo.group {
+      outline.title = "t"
+      outline.mutableArrayValue(for: \.items).append(OutlineItem("a"))
+    }
+    // Changed behind the stack's back: the insertion's index is gone.
+    undo.withoutRecording { outline.items = [] }
+    let before = snapshot(outline)
+    #expect(throws: KeyValueCodingError.self) { try undo.undo() }
+    #expect(snapshot(outline) == before)
+    #expect(undo.canUndo && !undo.canRedo)
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("canUndo and canRedo are observable")
+  func observableFlags() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    let flags = Recorder<String>()
+    let canUndo = undo.observe(\.canUndo) { undo, _ in flags.append("undo \(undo.canUndo)") }
+    let canRedo = undo.observe(\.canRedo) { undo, _ in flags.append("redo \(undo.canRedo)") }
+    outline.title = "a"
+    outline.title = "b"
+    try undo.undo()
+    try undo.undo()
+    #expect(flags.elements == ["undo true", "redo true", "undo false"])
+    withExtendedLifetime((recording, canUndo, canRedo)) {}
+  }
+}
+
+@Suite("Undo stack: one step per job of its actor")
+@MainActor
+struct UndoStackGroupingTests {
+  @Test("changes made in one job are one step, closed after the job; the next job's are the next step")
+  func oneStepPerJob() async throws {
+    let outline = Outline()
+    let undo = KeyValueUndoStack()
+    let recording = undo.record(outline)
+    outline.title = "a"
+    outline.mutableArrayValue(for: \.items).append(OutlineItem("x"))
+    await waitForCoalescedRuns()
+    outline.title = "b"
+    await waitForCoalescedRuns()
+    try undo.undo()
+    #expect(outline.title == "a" && outline.items.count == 1)
+    try undo.undo()
+    #expect(outline.title == "" && outline.items.isEmpty)
+    #expect(!undo.canUndo)
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("undo in the job that made the changes closes their step first")
+  func undoInTheSameJob() throws {
+    let outline = Outline()
+    let undo = KeyValueUndoStack()
+    let recording = undo.record(outline)
+    outline.title = "a"
+    outline.title = "b"
+    #expect(undo.canUndo)
+    try undo.undo()
+    #expect(outline.title == "")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("a group opened at the outermost level closes the job's step: one command is one step")
+  func groupClosesTheJobsStep() async throws {
+    let outline = Outline()
+    let undo = KeyValueUndoStack()
+    let recording = undo.record(outline)
+    outline.title = "typed"
+    undo.group(named: "Rename") { outline.title = "renamed" }
+    outline.title = "typed again"
+    await waitForCoalescedRuns()
+    try undo.undo()
+    #expect(outline.title == "renamed")
+    #expect(undo.undoActionName == "Rename")
+    try undo.undo()
+    #expect(outline.title == "typed")
+    try undo.undo()
+    #expect(outline.title == "")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("setActionName names the step the job has open")
+  func actionName() async {
+    let outline = Outline()
+    let undo = KeyValueUndoStack()
+    let recording = undo.record(outline)
+    outline.title = "a"
+    undo.setActionName("Typing")
+    await waitForCoalescedRuns()
+    #expect(undo.undoActionName == "Typing")
+    withExtendedLifetime(recording) {}
+  }
+}
