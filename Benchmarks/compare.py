@@ -271,6 +271,10 @@ def main(path, instructions_path):
          "write, 1 observer", 1.5),
         ("observeGraph + invalidate, 1,000 objects", None,
          "paired: observeGraph + invalidate, 1000 objects ÷ 100 objects", "the same, 100 objects", 11),
+        ("recording an undo step for a setting", None,
+         "paired: recording an undo step for a setting ÷ write, 1 observer", "write, 1 observer", 2),
+        ("the same, in a group (undo.group { })", None,
+         "paired: recording an undo step for a setting, in a group ÷ write, 1 observer", "write, 1 observer", 2),
     ]:
         value = ns_per_op(rows, name) if name else None
         reference = one if reference_label == "write, 1 observer" else None

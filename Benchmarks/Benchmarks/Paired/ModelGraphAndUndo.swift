@@ -62,6 +62,33 @@ func modelGraphBenchmarks() {
   }
 }
 
+/// Recording an undo step for a setting (issue 65), against the write with
+/// one observer a user would otherwise make to record it by hand. The
+/// stack is made on no actor, as these rows run: each change it hears is a
+/// step of its own; and a group around each write, as an app on an actor
+/// names one command's step. The steps are kept (`levelsOfUndo` 0, the
+/// default), as an app's are.
+func undoBenchmarks() {
+  paired("paired: recording an undo step for a setting ÷ write, 1 observer", operations: 2_000) {
+    let document = PairedDocument(items: 99)
+    let undo = KeyValueUndoStack()
+    let recording = undo.record(document)
+    let item = document.items[50]
+    return Pair(reference: observedWrites(observers: 1), ours: kept((recording, undo, document)) { index in item.count = index })
+  }
+
+  paired("paired: recording an undo step for a setting, in a group ÷ write, 1 observer", operations: 2_000) {
+    let document = PairedDocument(items: 99)
+    let undo = KeyValueUndoStack()
+    let recording = undo.record(document)
+    let item = document.items[50]
+    return Pair(
+      reference: observedWrites(observers: 1),
+      ours: kept((recording, undo, document)) { index in undo.group { item.count = index } }
+    )
+  }
+}
+
 /// `count` graphs observed from `document` and ended.
 private func observingGraphs(of document: PairedDocument) -> (Int) -> Void {
   kept(document) { _ in

@@ -115,6 +115,7 @@ let benchmarks: @Sendable () -> Void = {
   withObservationBenchmarks()
   withCombineBenchmarks()
   modelGraphBenchmarks()
+  undoBenchmarks()
 }
 
 /// `count` writes to a plain stored property.
