@@ -31,8 +31,8 @@ extension KeyValueObservable {
   ///   - targetKeyPath: The property of `target` to write.
   ///   - target: The object to write.
   ///   - coalesced: Whether the changes made in one job of the binding's
-  ///     actor are carried once, after it
-  ///     (<doc:BindingProperties#Coalesced-writes>).
+  ///     actor give one write, after that job
+  ///     (<doc:ObservingClosures#Coalesced-runs>), rather than one each.
   ///   - isolation: The actor the binding's writes are isolated to: the
   ///     caller's, which Swift passes for you.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.
@@ -147,8 +147,8 @@ extension KeyValueObservable {
   ///   - target: The other object, `@KeyValueObservable` too.
   ///   - initialValueFrom: The side whose value both take at once.
   ///   - coalesced: Whether the changes made in one job of the binding's
-  ///     actor are carried once, after it
-  ///     (<doc:BindingProperties#Coalesced-writes>).
+  ///     actor give one write, of the side changed last, after that job
+  ///     (<doc:ObservingClosures#Coalesced-runs>), rather than one each.
   ///   - isolation: The actor the binding's writes are isolated to: the
   ///     caller's, which Swift passes for you.
   ///   - fileID: Where the call is, for ``KeyValueObservationGraph``.

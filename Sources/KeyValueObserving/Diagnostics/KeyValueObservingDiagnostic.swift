@@ -141,9 +141,10 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     /// ```
     public static let arrayIndexKeyPath = Kind(name: "arrayIndexKeyPath")
 
-    /// `withKeyValueObservation(tracking: .coalesced)` called where no actor
-    /// isolates the closure: there is no turn to coalesce changes into, so
-    /// the closure runs after each change instead.
+    /// `withKeyValueObservation(tracking: .coalesced)` called, or a binding
+    /// made with `coalesced: true`, where no actor isolates it: there is no
+    /// job to coalesce changes into (<doc:ObservingClosures#Coalesced-runs>),
+    /// so it runs after each change instead.
     ///
     /// ```swift
     /// nonisolated func start() { token = withKeyValueObservation(tracking: .coalesced) { … } }

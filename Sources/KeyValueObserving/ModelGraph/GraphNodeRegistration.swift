@@ -35,7 +35,7 @@ final class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Senda
     slot: Int
   ) {
     graphClass.graph.changed(
-      object, slot: slot, in: graphClass,
+      object, slot: slot, in: graphClass, heardBy: self,
       KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges, isPrior: isPrior)
     )
   }

@@ -145,14 +145,31 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
 
   // MARK: Changes
 
-  /// A key of `object` changed: the graph follows a link's change, then
-  /// the handler hears it, with the values it asked for.
-  func changed(_ object: AnyObject, slot: Int, in graphClass: GraphClass, _ change: KeyValueObservedChange<Any>) {
+  /// A key of `object` changed, as `registration` heard: the graph
+  /// follows a link's change, then the handler hears it, with the values
+  /// it asked for.
+  ///
+  /// A link's change is followed only while `registration` is the
+  /// object's node. Another thread may have taken the object out of the
+  /// graph since the change was made: that removal read the object's links
+  /// as they were then, this change included, so following it too would
+  /// count its objects twice (bringing in an object nothing in the graph
+  /// leads to, or dropping one a sibling still links). The handler still
+  /// hears the change, made while the object was in the graph.
+  func changed(
+    _ object: AnyObject,
+    slot: Int,
+    in graphClass: GraphClass,
+    heardBy registration: GraphNodeRegistration,
+    _ change: KeyValueObservedChange<Any>
+  ) {
     var work = Work()
     let follows = !change.isPrior && graphClass.shapes[slot] != .none
     let handler = graphState.withLock { state -> ((KeyValueGraphChange) -> Void)? in
       guard let handler = state.handler else { return nil }
-      if follows { follow(change, at: slot, of: object, in: graphClass, &state, &work) }
+      if follows, state.nodes[registration.objectID]?.registration === registration {
+        follow(change, at: slot, of: object, in: graphClass, &state, &work)
+      }
       return handler
     }
     work.finish()

@@ -2,7 +2,7 @@
 /// ``withKeyValueObservation(tracking:includingDeallocation:isolation:fileID:line:_:)`` runs again.
 ///
 /// ```swift
-/// // On the main actor: three writes in one turn, one run after it.
+/// // On the main actor: three writes in one job, one run after it.
 /// let token = withKeyValueObservation(tracking: .coalesced) {
 ///     label.text = "\(model.first) \(model.last), \(model.age)"
 /// }
@@ -20,14 +20,10 @@ public struct KeyValueTrackingOptions: OptionSet, Sendable, Hashable {
     self.rawValue = rawValue
   }
 
-  /// Runs once after the current turn of the actor the closure is isolated
-  /// to, for every change made until then, instead of once per change on
-  /// the thread that makes it. The run is on that actor whichever thread
-  /// made the changes, so UI code is safe from a change made anywhere.
-  ///
-  /// A closure isolated to no actor has no turn to wait for: the option is
-  /// refused with a ``KeyValueObservingDiagnostic/Kind/coalescingWithoutActor``
-  /// report, and the closure runs at each change.
+  /// Runs once after the job of the closure's actor that made the
+  /// changes, on that actor, instead of once per change on the thread
+  /// that makes it. <doc:ObservingClosures#Coalesced-runs> gives the rule,
+  /// and what a closure isolated to no actor does.
   ///
   /// ```swift
   /// let token = withKeyValueObservation(tracking: .coalesced) { render(model) }

@@ -22,8 +22,9 @@ extension KeyValueGraphChange {
   ///   ``KeyValueCodingError/typeMismatch(key:type:expected:actual:)`` when a
   ///   value is not of the property's type;
   ///   ``KeyValueCodingError/readOnly(key:type:)`` when the key path cannot
-  ///   write (a constant, a computed property without a setter, or a
-  ///   `private(set)` one named by a key path made outside its class);
+  ///   write (a constant, or a computed property without a setter; Swift
+  ///   makes the key path of a stored `private(set)` property writable
+  ///   wherever it is made, so a record of one applies, as undo needs);
   ///   ``KeyValueCodingError/unknownKey(key:type:)`` when the key path is
   ///   not rooted at the object's class or a superclass of it.
   public func apply() throws(KeyValueCodingError) {

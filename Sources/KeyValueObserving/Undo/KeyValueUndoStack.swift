@@ -36,7 +36,10 @@
 /// | inside ``withoutRecording(_:)`` | no step |
 /// | with no actor (a stack made off any actor), outside a group | one step each |
 ///
-/// A group nests: an inner group's changes are the outer group's. A group
+/// A job's step closes as a coalesced run does
+/// (<doc:ObservingClosures#Coalesced-runs>), and
+/// ``waitForCoalescedRuns(isolation:)`` waits for it. A group nests: an
+/// inner group's changes are the outer group's. A group
 /// opened at the outermost level first closes the step the job had open,
 /// so one command is one step however many commands a job runs.
 ///
@@ -298,10 +301,11 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// undo or redo collects, unless it changes nothing.
   private func recordChange(_ change: KeyValueGraphChange) {
     guard !change.change.isPrior, !change.change.changesNothing else { return }
-    let (scheduled, freed) = state.withLock { state in
-      state.record(RecordedChange(change), automaticGroups: isolation != nil)
+    let recorded = RecordedChange(change)
+    // The redo steps a new change clears are released after the lock.
+    let (scheduled, _) = state.withLock { state in
+      state.record(recorded, automaticGroups: isolation != nil)
     }
-    withExtendedLifetime(freed) {}
     if let generation = scheduled {
       // The step the job opened closes after it (the rule is CoalescedJob's).
       CoalescedJob.enqueue(on: isolation) { [self] in
