@@ -259,6 +259,22 @@ def main(path, instructions_path):
         ("two-way bound write", None,
          "paired: two-way bound write ÷ two writes, 1 observer each",
          "two observed writes", 2),
+        # Issue 65: a write to an object of an observed model graph against
+        # the same write with one observer of the key; observing a graph
+        # against itself at a tenth of the size (O(N): at most 10× for ten
+        # times the objects, and a tenth for the noise).
+        ("write to an item of an observed graph of 100", None,
+         "paired: write to an item of an observed graph of 100 ÷ write, 1 observer of the key",
+         "write, 1 observer of the key", 1.5),
+        ("the same, an Int, against the one-observer write", None,
+         "paired: write to an Int of an item of an observed graph of 100 ÷ write, 1 observer",
+         "write, 1 observer", 1.5),
+        ("observeGraph + invalidate, 1,000 objects", None,
+         "paired: observeGraph + invalidate, 1000 objects ÷ 100 objects", "the same, 100 objects", 11),
+        ("recording an undo step for a setting", None,
+         "paired: recording an undo step for a setting ÷ write, 1 observer", "write, 1 observer", 2),
+        ("the same, in a group (undo.group { })", None,
+         "paired: recording an undo step for a setting, in a group ÷ write, 1 observer", "write, 1 observer", 2),
     ]:
         value = ns_per_op(rows, name) if name else None
         reference = one if reference_label == "write, 1 observer" else None
@@ -322,6 +338,11 @@ def main(path, instructions_path):
         # the token, and the object's storage: HeapProbe only.
         ("heap of a tracked closure over two keys of a fresh object",
          "memory: ours, tracked closure over two keys of a fresh object", 512, "", None),
+        # Issue 65: the graph's own heap, its objects' storages made before.
+        ("heap per object of an observed model graph of 1,000",
+         "memory: ours, model graph of 1000 objects, per object", 128, "", None),
+        ("heap per object of an observed model graph of 100,000",
+         "memory: ours, model graph of 100000 objects, per object", 128, "", None),
     ]:
         value = custom(rows, name, "heap bytes per registration")
         requested = custom(rows, name, "live bytes per registration")

@@ -108,3 +108,30 @@ final class PairedSink: KeyValueObserver {
 final class PairedTarget {
   var value = 0
 }
+
+/// A document of a model graph: a title and a list of items, as a
+/// document app's model is.
+@KeyValueObservable
+final class PairedDocument {
+  var title = ""
+  var items: [PairedItem]
+
+  /// A document of `items` items, each with its registrar's storage made,
+  /// as an app's objects have once anything observed them: a graph's rows
+  /// measure the graph's own work.
+  init(items: Int) {
+    self.items = (0..<items).map { _ in PairedItem() }
+    observe(\.title) { _, _ in }.invalidate()
+    for item in self.items {
+      item.observe(\.text) { _, _ in }.invalidate()
+    }
+  }
+}
+
+/// One item of a document.
+@KeyValueObservable
+final class PairedItem {
+  var text = ""
+  var done = false
+  var count = 0
+}

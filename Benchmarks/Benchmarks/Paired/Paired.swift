@@ -114,6 +114,8 @@ let benchmarks: @Sendable () -> Void = {
   closureAndBindingBenchmarks()
   withObservationBenchmarks()
   withCombineBenchmarks()
+  modelGraphBenchmarks()
+  undoBenchmarks()
 }
 
 /// `count` writes to a plain stored property.

@@ -47,6 +47,28 @@ func observed() -> (ObservableModel, KeyValueObservation) {
   return (model, model.observe(\.value) { _, _ in })
 }
 
+/// The heap's growth per object while a graph of `objects` objects (a
+/// document and its items) is observed, the token kept: the graph's own
+/// heap. With `storagesMade`, each object's registrar storage is made
+/// first (observed once and ended), as an app's objects have once anything
+/// observed them; without, the graph makes them, and they count. The
+/// middle of three runs, each with new objects.
+func heapPerGraphObject(objects: Int, storagesMade: Bool) -> Int {
+  let runs = (0..<3).map { _ in
+    let document = GraphDocument(items: objects - 1)
+    if storagesMade {
+      document.observe(\.title) { _, _ in }.invalidate()
+      for item in document.items { item.observe(\.text) { _, _ in }.invalidate() }
+    }
+    let before = heap_bytes_in_use()
+    let token = document.observeGraph { _ in }
+    let after = heap_bytes_in_use()
+    withExtendedLifetime((document, token)) {}
+    return (Int(after) - Int(before)) / objects
+  }
+  return runs.sorted()[1]
+}
+
 let rows: [(String, Int)] = [
   (
     "memory: ours, live registration (token included)",
@@ -106,6 +128,12 @@ let rows: [(String, Int)] = [
     heapPerRegistration(prepare: observed) { prepared, kept in
       for _ in 0..<count { kept.append(prepared.0.publisher(for: \.value).sink { _ in }) }
     }
+  ),
+  ("memory: ours, model graph of 1000 objects, per object", heapPerGraphObject(objects: 1_000, storagesMade: true)),
+  ("memory: ours, model graph of 100000 objects, per object", heapPerGraphObject(objects: count, storagesMade: true)),
+  (
+    "memory: ours, model graph of 100000 objects, storages made by it, per object",
+    heapPerGraphObject(objects: count, storagesMade: false)
   ),
   (
     "memory: anchor OpenCombine sink",

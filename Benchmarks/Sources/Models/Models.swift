@@ -59,3 +59,23 @@ public final class IgnoringObserver: KeyValueObserver {
     context: UnsafeMutableRawPointer?
   ) {}
 }
+
+/// A document of a model graph: a title and a list of items.
+@KeyValueObservable
+public final class GraphDocument {
+  public var title = ""
+  public var items: [GraphItem]
+
+  public init(items: Int) {
+    self.items = (0..<items).map { _ in GraphItem() }
+  }
+}
+
+/// One item of a document.
+@KeyValueObservable
+public final class GraphItem {
+  public var text = ""
+  public var done = false
+  public var count = 0
+  public init() {}
+}

@@ -12,6 +12,9 @@ final class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Senda
   let objectID: ObjectIdentifier
   let storage: _KeyValueObservationStorage
   let graphClass: GraphClass
+  /// How many links of the graph's objects lead here (the root: one
+  /// more). Guarded by the graph's lock.
+  var incoming = 0
 
   init(
     options: KeyValueObservingOptions,

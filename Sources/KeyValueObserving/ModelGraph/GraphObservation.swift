@@ -21,14 +21,6 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   // @unchecked Sendable: `graphState` is behind its lock; the rest is
   // immutable or weak.
 
-  /// One object of the graph.
-  struct Node {
-    let registration: GraphNodeRegistration
-    /// How many links of the graph's objects lead here (the root: one
-    /// more).
-    var incoming: Int
-  }
-
   /// A to-one link that may be `weak`, for a graph that hears its object
   /// freed (``KeyValueObservingOptions/deallocation``).
   struct WatchedLink {
@@ -39,7 +31,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   struct State {
     /// The change handler; `nil` once the graph ended.
     var handler: ((KeyValueGraphChange) -> Void)?
-    var nodes: [ObjectIdentifier: Node] = [:]
+    /// The graph's objects' registrations, each with its count of links
+    /// (``GraphNodeRegistration/incoming``): one reference a bucket, so that
+    /// the table takes 16 bytes an object, not 24.
+    var nodes: [ObjectIdentifier: GraphNodeRegistration] = [:]
     var classes: [ObjectIdentifier: GraphClass] = [:]
     /// Classes found in links that are not `@KeyValueObservable`,
     /// reported once each.
@@ -133,7 +128,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     var released: [AnyObject] = []
     let ended: State = graphState.withLock { state in
       for node in state.nodes.values {
-        node.registration.storage.remove(.passUnretained(node.registration), releasingInto: &released)
+        node.storage.remove(.passUnretained(node), releasingInto: &released)
       }
       // Moved out, so that nothing is released under the lock.
       var ended = State(handler: nil)
@@ -161,31 +156,41 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     slot: Int,
     in graphClass: GraphClass,
     heardBy registration: GraphNodeRegistration,
-    _ change: KeyValueObservedChange<Any>
+    _ change: consuming KeyValueObservedChange<Any>
   ) {
-    var work = Work()
-    let follows = !change.isPrior && graphClass.shapes[slot] != .none
-    let handler = graphState.withLock { state -> ((KeyValueGraphChange) -> Void)? in
-      guard let handler = state.handler else { return nil }
-      if follows, state.nodes[registration.objectID]?.registration === registration {
-        follow(change, at: slot, of: object, in: graphClass, &state, &work)
+    // The handler is read with the lock taken and dropped by hand: read
+    // through `withLock`, whose result is generic, it was wrapped in two
+    // reabstraction thunks, two allocations on every change.
+    let handler: ((KeyValueGraphChange) -> Void)?
+    if change.isPrior || graphClass.shapes[slot] == .none {
+      // A key that holds no objects: nothing to follow, nothing to free.
+      graphState.lock()
+      handler = graphState.state.pointee.handler
+      graphState.unlock()
+    } else {
+      var work = Work()
+      graphState.lock()
+      handler = graphState.state.pointee.handler
+      if handler != nil, graphState.state.pointee.nodes[registration.objectID] === registration {
+        follow(change, at: slot, of: object, in: graphClass, &graphState.state.pointee, &work)
       }
-      return handler
+      graphState.unlock()
+      work.finish()
     }
-    work.finish()
     guard let handler else { return }
-    handler(
-      graphChange(
-        of: object, slot: slot, in: graphClass,
-        KeyValueObservedChange(
-          kind: change.kind,
-          newValue: requested.contains(.new) ? change.newValue : nil,
-          oldValue: requested.contains(.old) ? change.oldValue : nil,
-          positions: change.positions,
-          isPrior: change.isPrior
-        )
+    // Handed on as heard when both values were asked for, as they are by
+    // default: moved, not copied value by value.
+    let delivered =
+      requested.isSuperset(of: [.old, .new])
+      ? change
+      : KeyValueObservedChange(
+        kind: change.kind,
+        newValue: requested.contains(.new) ? change.newValue : nil,
+        oldValue: requested.contains(.old) ? change.oldValue : nil,
+        positions: change.positions,
+        isPrior: change.isPrior
       )
-    )
+    handler(graphChange(of: object, slot: slot, in: graphClass, delivered))
   }
 
   /// Adds the objects `change` brings to the link at `slot` of `object`,
@@ -261,7 +266,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     )
     registration.site = site
     guard storage.add(registration, releasingInto: &work.released) else { return nil }
-    state.nodes[ObjectIdentifier(object)] = Node(registration: registration, incoming: 0)
+    state.nodes[ObjectIdentifier(object)] = registration
     work.arrived.append(object)
     return graphClass
   }
@@ -280,7 +285,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
         continue
       }
       leave(id, node, in: &state, &work)
-      let graphClass = node.registration.graphClass
+      let graphClass = node.graphClass
       for slot in graphClass.linkSlots {
         let watchedEdge = requested.contains(.deallocation) && graphClass.shapes[slot] == .toOne ? (holder: object, slot: slot) : nil
         for target in graphClass.objects(at: slot, of: object, keeping: &work.kept) {
@@ -291,10 +296,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   }
 
   /// Takes `node` out of the graph and its registration out of its storage.
-  private func leave(_ id: ObjectIdentifier, _ node: Node, in state: inout State, _ work: inout Work) {
+  private func leave(_ id: ObjectIdentifier, _ node: GraphNodeRegistration, in state: inout State, _ work: inout Work) {
     state.nodes[id] = nil
-    node.registration.storage.remove(.passUnretained(node.registration), releasingInto: &work.released)
-    work.released.append(node.registration)
+    node.storage.remove(.passUnretained(node), releasingInto: &work.released)
+    work.released.append(node)
   }
 
   /// Walks the graph again from the root, counting every link: objects no
@@ -308,7 +313,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     var watched: [ObjectIdentifier: [WatchedLink]] = [:]
     var pending: [AnyObject] = [root]
     while let object = pending.popLast() {
-      guard let graphClass = state.nodes[ObjectIdentifier(object)]?.registration.graphClass else { continue }
+      guard let graphClass = state.nodes[ObjectIdentifier(object)]?.graphClass else { continue }
       for slot in graphClass.linkSlots {
         for target in graphClass.objects(at: slot, of: object, keeping: &work.kept) {
           let id = ObjectIdentifier(target)
@@ -329,7 +334,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     }
     for (id, node) in state.nodes {
       if let count = counts[id] {
-        state.nodes[id]!.incoming = count
+        node.incoming = count
       } else {
         leave(id, node, in: &state, &work)
       }
@@ -348,7 +353,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     let (handler, links, isRoot) = graphState.withLock {
       state -> (((KeyValueGraphChange) -> Void)?, [WatchedLink], Bool) in
       let id = registration.objectID
-      guard let handler = state.handler, state.nodes[id]?.registration === registration else { return (nil, [], false) }
+      guard let handler = state.handler, state.nodes[id] === registration else { return (nil, [], false) }
       state.nodes[id] = nil
       work.released.append(registration)
       guard id != rootID else { return (handler, [], true) }
@@ -395,7 +400,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     of object: AnyObject,
     slot: Int,
     in graphClass: GraphClass,
-    _ change: KeyValueObservedChange<Any>
+    _ change: consuming KeyValueObservedChange<Any>
   ) -> KeyValueGraphChange {
     KeyValueGraphChange(
       object: graphClass.observable(object), keyPath: graphClass.keyPaths[slot], key: graphClass.names[slot], change: change
