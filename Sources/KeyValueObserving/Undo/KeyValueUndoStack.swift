@@ -237,7 +237,8 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// try undo.undo()   // the title it had before
   /// ```
   ///
-  /// Called inside a group, it is reported
+  /// Called inside a group, or during an undo or a redo by an observer it
+  /// notified, it is reported
   /// (``KeyValueObservingDiagnostic/Kind/unbalancedUndoGroup``) and does
   /// nothing, as `UndoManager` refuses it.
   ///
@@ -322,14 +323,20 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   private func replay(_ mode: UndoState.Mode) throws(KeyValueCodingError) {
     defer { publish() }
     while true {
-      let (taken, _) = state.withLock { $0.startReplay(mode) }
+      let (taken, refusal, _) = state.withLock { $0.startReplay(mode) }
       guard let step = taken else {
-        if state.withLock({ $0.depth > 0 }) {
+        let call = "KeyValueUndoStack.\(mode == .undoing ? "undo" : "redo")()"
+        switch refusal {
+        case .insideGroup?:
+          reportProblem(.unbalancedUndoGroup, "\(call) called inside a group: nothing was changed; end the group first")
+        case .insideReplay?:
           reportProblem(
             .unbalancedUndoGroup,
-            "KeyValueUndoStack.\(mode == .undoing ? "undo" : "redo")() called inside a group: nothing was changed; "
-              + "end the group first"
+            "\(call) called during an undo or a redo, by code it notified: nothing was changed; "
+              + "undo in a later job"
           )
+        case nil:
+          break
         }
         return
       }

@@ -94,15 +94,27 @@ struct UndoState {
     return push(step, onto: \.undoSteps)
   }
 
+  /// Why an undo or a redo did nothing, besides there being no step.
+  enum Refusal {
+    /// A group is open.
+    case insideGroup
+    /// An undo or a redo is running: this one was asked by code it
+    /// notified.
+    case insideReplay
+  }
+
   /// Starts an undo or a redo: the step it replays, or `nil` when there is
-  /// none, or a group is open.
-  mutating func startReplay(_ mode: Mode) -> (step: UndoStep?, freed: [UndoStep]) {
-    guard depth == 0 else { return (nil, []) }
+  /// none, a group is open, or a replay runs, and why it was refused.
+  mutating func startReplay(_ mode: Mode) -> (step: UndoStep?, refusal: Refusal?, freed: [UndoStep]) {
+    // A replay inside another would end the outer one's collecting, and
+    // lose both steps for redo.
+    guard self.mode == .recording else { return (nil, .insideReplay, []) }
+    guard depth == 0 else { return (nil, .insideGroup, []) }
     let freed = closeOpenStep()
     let steps = mode == .undoing ? \UndoState.undoSteps : \.redoSteps
-    guard let step = self[keyPath: steps].popLast() else { return (nil, freed) }
+    guard let step = self[keyPath: steps].popLast() else { return (nil, nil, freed) }
     self.mode = mode
-    return (step, freed)
+    return (step, nil, freed)
   }
 
   /// Ends a replay of `step`: what it made becomes a step of the other
