@@ -29,6 +29,10 @@ struct UndoState {
   var levels = 0
   /// Whether steps are forwarded (``KeyValueUndoStack/forwardSteps(to:)``).
   var forwarding = false
+  /// What ``KeyValueUndoStack/forwardSteps(to:)`` hands steps to: under
+  /// the lock, as `publish()` reads it on whichever thread changed the
+  /// graph.
+  var forwarder: ((_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void)?
   /// The steps pushed since the last forward, oldest first, for the
   /// handler called after the lock: each one's name, and whether undo (or
   /// else redo) replays it.
