@@ -356,11 +356,14 @@ public final class KeyValueUndoStack: @unchecked Sendable {
       let (made, _) = state.withLock { $0.finishReplay(mode, of: step, failed: failure != nil) }
       if let failure {
         // Put back what the replay changed, last first, unrecorded.
+        // An undo asked meanwhile, by an observer of these changes, is
+        // refused: it would replay the step half put back.
         withoutRecording {
           for change in made.reversed() {
             try? change.graphChange?.inverse.apply()
           }
         }
+        state.withLock { $0.endPutBack() }
         throw failure
       }
       if applied { return }

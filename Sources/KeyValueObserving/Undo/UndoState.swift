@@ -123,18 +123,25 @@ struct UndoState {
 
   /// Ends a replay of `step`: what it made becomes a step of the other
   /// stack, or, when it `failed`, is returned to be put back, and the
-  /// step goes back where it was.
+  /// step goes back where it was. A failed replay stays running until
+  /// ``endPutBack()``, so that no undo starts while what it changed is
+  /// put back.
   mutating func finishReplay(_ mode: Mode, of step: UndoStep, failed: Bool) -> (made: [RecordedChange], freed: [UndoStep]) {
-    self.mode = .recording
     let made = collected.take()
     if failed {
       // Back where it was, not forwarded again: the forwarded replay
       // that failed is the one taken.
       return (made, push(step, onto: mode == .undoing ? \.undoSteps : \.redoSteps, forwarded: false))
     }
+    self.mode = .recording
     guard !made.isEmpty else { return ([], [step]) }
     let replayed = UndoStep(name: step.name, changes: made)
     return ([], push(replayed, onto: mode == .undoing ? \.redoSteps : \.undoSteps) + [step])
+  }
+
+  /// Ends a failed replay, once what it changed is put back.
+  mutating func endPutBack() {
+    mode = .recording
   }
 
   /// Pushes `step`, and drops the oldest beyond the levels.

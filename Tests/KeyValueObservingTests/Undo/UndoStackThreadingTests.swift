@@ -90,6 +90,34 @@ struct UndoStackReentrancyTests {
     withExtendedLifetime((recording, observer)) {}
   }
 
+  @Test("undo() asked while a failed undo puts back what it changed is refused: the document ends as it was")
+  func undoDuringPutBackIsRefused() throws {
+    let outline = Outline()
+    let (undo, recording) = stack(recording: outline)
+    undo.group {
+      outline.mutableArrayValue(for: \.items).append(OutlineItem("a"))
+      outline.title = "t"
+    }
+    // Changed behind the stack's back: the insertion's index is gone, so
+    // the undo takes the title back, fails, and puts the title back.
+    undo.withoutRecording { outline.items = [] }
+    let before = snapshot(outline)
+    var asked = false
+    let observer = outline.observe(\.title) { outline, _ in
+      guard outline.title == "t", !asked else { return }
+      asked = true
+      try? undo.undo()
+    }
+    let reported = capturingDiagnostics {
+      #expect(throws: KeyValueCodingError.self) { try undo.undo() }
+    }
+    #expect(asked)
+    #expect(reported.map(\.kind) == [.unbalancedUndoGroup])
+    #expect(snapshot(outline) == before)
+    #expect(undo.canUndo && !undo.canRedo)
+    withExtendedLifetime((recording, observer)) {}
+  }
+
   @Test("a change an undo's notification makes is part of the redo step: redo takes it back with the rest")
   func changeDuringUndoIsRedone() throws {
     let outline = Outline()
