@@ -122,7 +122,8 @@ public struct KeyValueObservingDiagnostic: Hashable, Sendable, CustomStringConve
     public static let unobservableGraphObject = Kind(name: "unobservableGraphObject")
 
     /// A ``KeyValueUndoStack`` asked to end a group with none open, or to
-    /// undo or redo inside one. Nothing was done.
+    /// undo or redo inside one, or during an undo or a redo (by an observer
+    /// it notified). Nothing was done.
     ///
     /// ```swift
     /// undo.group(named: "Sort") { try? undo.undo() }  // reported: end the group first

@@ -56,8 +56,9 @@
 /// builds check each recorded change.
 @KeyValueObservable
 public final class KeyValueUndoStack: @unchecked Sendable {
-  // @unchecked Sendable: the steps are under a lock; the observable
-  // mirrors below are written on the stack's actor only.
+  // @unchecked Sendable: the steps and the forwarder are under a lock;
+  // the observable mirrors below are observable storage, safe on any
+  // thread, and written on the stack's actor unless it is misused.
 
   /// Whether ``undo()`` has a step to take back. Observable.
   ///
@@ -104,10 +105,6 @@ public final class KeyValueUndoStack: @unchecked Sendable {
 
   /// The steps, the open one, and what recording does now.
   @KeyValueIgnored private let state = LockedState(UndoState())
-
-  /// What ``forwardSteps(to:)`` hands steps to.
-  @KeyValueIgnored private var forwarder:
-    ((_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void)?
 
   /// The actor the stack belongs to, whose jobs close automatic steps.
   @KeyValueIgnored private let isolation: (any Actor)?
@@ -246,7 +243,8 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// try undo.undo()   // the title it had before
   /// ```
   ///
-  /// Called inside a group, it is reported
+  /// Called inside a group, or during an undo or a redo by an observer it
+  /// notified, it is reported
   /// (``KeyValueObservingDiagnostic/Kind/unbalancedUndoGroup``) and does
   /// nothing, as `UndoManager` refuses it.
   ///
@@ -291,8 +289,12 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   public func forwardSteps(
     to register: @escaping (_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void
   ) {
-    state.withLock { $0.forwarding = true }
-    forwarder = register
+    // The handler replaced is released after the lock.
+    _ = state.withLock { state in
+      state.forwarding = true
+      defer { state.forwarder = register }
+      return state.forwarder.take()
+    }
   }
 
   /// Forgets every step, to undo and to redo, and the step being recorded,
@@ -329,14 +331,20 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   private func replay(_ mode: UndoState.Mode) throws(KeyValueCodingError) {
     defer { publish() }
     while true {
-      let (taken, _) = state.withLock { $0.startReplay(mode) }
+      let (taken, refusal, _) = state.withLock { $0.startReplay(mode) }
       guard let step = taken else {
-        if state.withLock({ $0.depth > 0 }) {
+        let call = "KeyValueUndoStack.\(mode == .undoing ? "undo" : "redo")()"
+        switch refusal {
+        case .insideGroup?:
+          reportProblem(.unbalancedUndoGroup, "\(call) called inside a group: nothing was changed; end the group first")
+        case .insideReplay?:
           reportProblem(
             .unbalancedUndoGroup,
-            "KeyValueUndoStack.\(mode == .undoing ? "undo" : "redo")() called inside a group: nothing was changed; "
-              + "end the group first"
+            "\(call) called during an undo or a redo, by code it notified: nothing was changed; "
+              + "undo in a later job"
           )
+        case nil:
+          break
         }
         return
       }
@@ -355,27 +363,29 @@ public final class KeyValueUndoStack: @unchecked Sendable {
       let (made, _) = state.withLock { $0.finishReplay(mode, of: step, failed: failure != nil) }
       if let failure {
         // Put back what the replay changed, last first, unrecorded.
+        // An undo asked meanwhile, by an observer of these changes, is
+        // refused: it would replay the step half put back.
         withoutRecording {
           for change in made.reversed() {
             try? change.graphChange?.inverse.apply()
           }
         }
+        state.withLock { $0.endPutBack() }
         throw failure
       }
       if applied { return }
     }
   }
 
-  /// Writes the observable mirrors of the state, those that differ, and
-  /// forwards the steps pushed, after the lock.
+  /// Forwards the steps pushed, and writes the observable mirrors of the
+  /// state that differ, after the lock.
+  ///
+  /// Each write tells observers, which may undo or change the document:
+  /// the state is read again before the next write, so that a mirror is
+  /// never set from a state that no longer holds. So the mirrors end as
+  /// the state is, also when two threads publish at once (a misuse).
   private func publish() {
-    let (canUndo, canRedo, undoName, redoName, forwards) = state.withLock { state in
-      let open = state.open.flatMap { $0.changes.isEmpty ? nil : $0 }
-      return (
-        open != nil || !state.undoSteps.isEmpty, !state.redoSteps.isEmpty,
-        (open ?? state.undoSteps.last)?.name ?? "", state.redoSteps.last?.name ?? "", state.forwards.take()
-      )
-    }
+    let (forwarder, forwards) = state.withLock { state in (state.forwarder, state.forwards.take()) }
     if let forwarder {
       for step in forwards {
         let replay: () throws(KeyValueCodingError) -> Void =
@@ -383,9 +393,25 @@ public final class KeyValueUndoStack: @unchecked Sendable {
         forwarder(step.name, replay)
       }
     }
-    if self.canUndo != canUndo { self.canUndo = canUndo }
-    if self.canRedo != canRedo { self.canRedo = canRedo }
-    if undoActionName != undoName { undoActionName = undoName }
-    if redoActionName != redoName { redoActionName = redoName }
+    while true {
+      let (canUndo, canRedo, undoName, redoName) = state.withLock { state in
+        let open = state.open.flatMap { $0.changes.isEmpty ? nil : $0 }
+        return (
+          open != nil || !state.undoSteps.isEmpty, !state.redoSteps.isEmpty,
+          (open ?? state.undoSteps.last)?.name ?? "", state.redoSteps.last?.name ?? ""
+        )
+      }
+      if self.canUndo != canUndo {
+        self.canUndo = canUndo
+      } else if self.canRedo != canRedo {
+        self.canRedo = canRedo
+      } else if undoActionName != undoName {
+        undoActionName = undoName
+      } else if redoActionName != redoName {
+        redoActionName = redoName
+      } else {
+        return
+      }
+    }
   }
 }

@@ -29,6 +29,10 @@ struct UndoState {
   var levels = 0
   /// Whether steps are forwarded (``KeyValueUndoStack/forwardSteps(to:)``).
   var forwarding = false
+  /// What ``KeyValueUndoStack/forwardSteps(to:)`` hands steps to: under
+  /// the lock, as `publish()` reads it on whichever thread changed the
+  /// graph.
+  var forwarder: ((_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void)?
   /// The steps pushed since the last forward, oldest first, for the
   /// handler called after the lock: each one's name, and whether undo (or
   /// else redo) replays it.
@@ -114,31 +118,50 @@ struct UndoState {
     return push(step, onto: \.undoSteps)
   }
 
+  /// Why an undo or a redo did nothing, besides there being no step.
+  enum Refusal {
+    /// A group is open.
+    case insideGroup
+    /// An undo or a redo is running: this one was asked by code it
+    /// notified.
+    case insideReplay
+  }
+
   /// Starts an undo or a redo: the step it replays, or `nil` when there is
-  /// none, or a group is open.
-  mutating func startReplay(_ mode: Mode) -> (step: UndoStep?, freed: [UndoStep]) {
-    guard depth == 0 else { return (nil, []) }
+  /// none, a group is open, or a replay runs, and why it was refused.
+  mutating func startReplay(_ mode: Mode) -> (step: UndoStep?, refusal: Refusal?, freed: [UndoStep]) {
+    // A replay inside another would end the outer one's collecting, and
+    // lose both steps for redo.
+    guard self.mode == .recording else { return (nil, .insideReplay, []) }
+    guard depth == 0 else { return (nil, .insideGroup, []) }
     let freed = closeOpenStep()
     let steps = mode == .undoing ? \UndoState.undoSteps : \.redoSteps
-    guard let step = self[keyPath: steps].popLast() else { return (nil, freed) }
+    guard let step = self[keyPath: steps].popLast() else { return (nil, nil, freed) }
     self.mode = mode
-    return (step, freed)
+    return (step, nil, freed)
   }
 
   /// Ends a replay of `step`: what it made becomes a step of the other
   /// stack, or, when it `failed`, is returned to be put back, and the
-  /// step goes back where it was.
+  /// step goes back where it was. A failed replay stays running until
+  /// ``endPutBack()``, so that no undo starts while what it changed is
+  /// put back.
   mutating func finishReplay(_ mode: Mode, of step: UndoStep, failed: Bool) -> (made: [RecordedChange], freed: [UndoStep]) {
-    self.mode = .recording
     let made = collected.take()
     if failed {
       // Back where it was, not forwarded again: the forwarded replay
       // that failed is the one taken.
       return (made, push(step, onto: mode == .undoing ? \.undoSteps : \.redoSteps, forwarded: false))
     }
+    self.mode = .recording
     guard !made.isEmpty else { return ([], [step]) }
     let replayed = UndoStep(name: step.name, changes: made)
     return ([], push(replayed, onto: mode == .undoing ? \.redoSteps : \.undoSteps) + [step])
+  }
+
+  /// Ends a failed replay, once what it changed is put back.
+  mutating func endPutBack() {
+    mode = .recording
   }
 
   /// Pushes `step`, and drops the oldest beyond the levels.

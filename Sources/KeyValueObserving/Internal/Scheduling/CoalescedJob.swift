@@ -34,7 +34,8 @@
 /// The job is counted until it has run (``PendingJobs``), which is what
 /// ``waitForCoalescedRuns(isolation:)`` waits for.
 ///
-/// One atomic word; no lock, no allocation but the job's own.
+/// One atomic word, one compare-and-swap per request; no lock, no
+/// allocation but the job's own.
 struct CoalescedJob: ~Copyable, @unchecked Sendable {
   // @unchecked Sendable: one atomic word.
 
@@ -52,10 +53,12 @@ struct CoalescedJob: ~Copyable, @unchecked Sendable {
     var current = requested.load(ordering: .relaxed)
     while true {
       let desired = merge(current)
-      // Asked already: the waiting job serves it, and nothing is written.
-      if desired == current { return false }
-      // Releasing: the job that takes the request sees what was changed
-      // before it.
+      // Releasing, and written even when asked already (`desired ==
+      // current`): the job that takes the request sees what was changed
+      // before it. A request that only read the word would be a load
+      // after the change's stores, which the processor may make first
+      // (store buffering): the job could start, take the word, and read
+      // the state before the change, with no job left to serve it.
       let (exchanged, original) = requested.compareExchange(
         expected: current, desired: desired, ordering: .acquiringAndReleasing
       )
