@@ -28,19 +28,35 @@ extension _KeyValueObservationStorage {
     case .typed:
       unsafeDowncast(registration, to: _KeyValueValueRegistration<Value>.self).receive(change, from: object)
     case .dictionary:
-      // Boxed here, where the type is known; the dictionary is built out of
-      // line (built here, it would crowd the loop into copying each change).
-      unsafeDowncast(registration, to: _KeyValueErasedRegistration.self).receive(
-        kind: change.kind,
-        oldValue: change.oldValue.map { $0 as Any },
-        newValue: change.newValue.map { $0 as Any },
-        indexRanges: change.positions,
-        isPrior: change.isPrior,
-        from: object,
-        slot: Int(slot)
-      )
+      sendBoxed(change, registration, from: object, slot: slot)
     case .forwarding:
       registration.forwardChange(isPrior: change.isPrior, from: object)
     }
+  }
+
+  /// Hands `change` to a classic observer or a registration that hears
+  /// every key, its values boxed here, where their type is known; the
+  /// dictionary is built out of line.
+  ///
+  /// Inlinable, so that a client specialises the boxing for its value
+  /// type, but not inlined: inlined, the boxing and the dynamic call grew
+  /// the change loop, which the optimiser then kept out of every setter
+  /// (a one-observer write went from 310 to 418 instructions; now 339).
+  @inlinable @inline(never)
+  func sendBoxed<Value>(
+    _ change: KeyValueObservedChange<Value>,
+    _ registration: _KeyValueRegistration,
+    from object: AnyObject,
+    slot: Int16
+  ) {
+    unsafeDowncast(registration, to: _KeyValueErasedRegistration.self).receive(
+      kind: change.kind,
+      oldValue: change.oldValue.map { $0 as Any },
+      newValue: change.newValue.map { $0 as Any },
+      indexRanges: change.positions,
+      isPrior: change.isPrior,
+      from: object,
+      slot: Int(slot)
+    )
   }
 }
