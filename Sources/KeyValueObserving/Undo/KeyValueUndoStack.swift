@@ -49,11 +49,13 @@
 /// `UndoManager`. The steps hold the values they restore, removed objects
 /// included, and hold weakly the objects whose keys they change: the
 /// changes of an object freed since are dropped, and a step left with none
-/// is skipped.
+/// is skipped. An object that two recorded graphs share has each change
+/// kept once.
 ///
 /// **Isolation.** The stack belongs to the actor it was made on, and its
-/// recordings to that actor too: make changes, and call it, there. Debug
-/// builds check each recorded change.
+/// recordings to that actor too: make changes, and call it, there. A debug
+/// build stops at a recorded change made elsewhere, naming its key. Open
+/// and end a group in one task: another task's changes in between join it.
 @KeyValueObservable
 public final class KeyValueUndoStack: @unchecked Sendable {
   // @unchecked Sendable: the steps and the forwarder are under a lock;
