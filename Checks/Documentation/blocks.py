@@ -20,7 +20,9 @@ Reads the documents themselves, so a block cannot drift from what runs:
   a block, puts code after it (to close a declaration a block shows part
   of). `<!-- check: program Name -->` starts a new program for this block
   and the ones after it in the document (named `Name`, which `#fileID`
-  shows). `<!-- check: output -->` before a block of another language
+  shows). `<!-- check: uses Module -->` imports a module the block's app
+  has and the runtime's own folder must not name in code (Foundation).
+  `<!-- check: output -->` before a block of another language
   (a Mermaid picture) says the program prints that block after what the
   swift blocks before it say.
 - `<!-- check: manifest -->` marks a `Package.swift` fragment (the
@@ -141,6 +143,10 @@ def blocks_of(document):
                     block.manifest = True
                 elif kind == "program":
                     block.program = argument
+                elif kind == "uses":
+                    # A module the app imports and the runtime must not
+                    # (Foundation): named in the comment, not in the block.
+                    block.setup = f"import {argument}\n" + block.setup
                 else:
                     sys.exit(f"{block.where}: unknown directive <!-- check: {kind}")
             pending = []
