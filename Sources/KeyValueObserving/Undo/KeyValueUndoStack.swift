@@ -266,39 +266,6 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     try replay(.redoing)
   }
 
-  /// Hands each step the stack makes to `register`, with its name and the
-  /// call that replays it, so that another undo manager drives the stack:
-  /// an `UndoManager`, whose Edit menu and document dirty state then
-  /// follow it, on Apple platforms.
-  ///
-  /// ```swift
-  /// undo.forwardSteps { name, replay in
-  ///     undoManager.registerUndo(withTarget: document) { _ in try? replay() }
-  ///     undoManager.setActionName(name)
-  /// }
-  /// ```
-  ///
-  /// A step closed by recording, or by a redo, comes with ``undo()`` as
-  /// its replay; a step an undo made, with ``redo()``. The manager calls
-  /// the replay when its user undoes, and records the step that replay
-  /// makes, as `UndoManager` records what its undo registers, for redo.
-  /// Then undo and redo through the manager, not the stack. Steps closed
-  /// before the call are not handed over. A replay that fails keeps its
-  /// step on the stack and is not handed over again.
-  ///
-  /// `register` is called on the stack's actor, after the change that
-  /// closed the step, with no lock held.
-  public func forwardSteps(
-    to register: @escaping (_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void
-  ) {
-    // The handler replaced is released after the lock.
-    _ = state.withLock { state in
-      state.forwarding = true
-      defer { state.forwarder = register }
-      return state.forwarder.take()
-    }
-  }
-
   /// Forgets every step, to undo and to redo, and the step being recorded,
   /// closing any group left open.
   public func removeAll() {
@@ -325,6 +292,19 @@ public final class KeyValueUndoStack: @unchecked Sendable {
       }
     }
     publish()
+  }
+
+  /// Makes `register` the handler of forwarded steps
+  /// (``forwardSteps(to:)``); the one it replaces is released after the
+  /// lock.
+  func installForwarder(
+    _ register: @escaping (_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void
+  ) {
+    _ = state.withLock { state in
+      state.forwarding = true
+      defer { state.forwarder = register }
+      return state.forwarder.take()
+    }
   }
 
   /// Undoes or redoes the last step of its stack, skipping steps whose
