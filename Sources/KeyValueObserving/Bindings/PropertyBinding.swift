@@ -23,10 +23,7 @@
 /// rings of bindings settle in one pass. Nothing is locked; the gate
 /// is one atomic word.
 ///
-/// **Coalesced** (``BindingCoalescing``), a change told on any thread
-/// outside the binding's own write there asks for a job on the binding's
-/// actor, which carries the side that changed last; a change made on
-/// another thread is then no race of the binding's.
+/// A coalesced binding carries through ``BindingCoalescing``.
 @usableFromInline
 final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, SourceValue, TargetValue>:
   BindingIdentity, @unchecked Sendable
@@ -94,15 +91,12 @@ final class PropertyBinding<Source: KeyValueObservable, Target: AnyObject, Sourc
   /// The actor the binding was made on, whose writes check that they run
   /// there: only in a debug build (see `isolationCheckedInDebugBuilds`).
   @usableFromInline let isolation: (any Actor)?
-  /// How a binding made with `coalesced: true` carries its changes, once
-  /// per job of its actor; `nil` for one that writes at each change.
+  /// Carries changes once per job of its actor; `nil`: at each change.
   @usableFromInline let coalescing: BindingCoalescing?
 
-  /// A binding of `source` to `target` (`twoWay`, or one way), whose
-  /// `accessor` holds the key paths, whose writes check that they run on
-  /// `isolation`, when given, and that carries its changes through
-  /// `coalescing`, when given. Made where `bind` is called, so that the
-  /// accessor is specialised for the key-path literals there.
+  /// A binding of `source` to `target` through `accessor`'s key paths,
+  /// checked on `isolation` and coalesced by `coalescing` when given; made
+  /// where `bind` is called, so that the accessor is specialised there.
   @usableFromInline
   init(
     source: Source, target: Target, twoWay: Bool, accessor: Accessor, isolation: (any Actor)?,
