@@ -6,10 +6,9 @@ final class GraphClass {
   /// filed, so that a change under way always reaches it. The graph lets
   /// go of its classes when it ends.
   let graph: GraphObservation
-  /// The keys' names, by slot.
-  let names: [String]
-  /// The keys' key paths, by slot, rooted at the classes that declare them.
-  let keyPaths: [AnyKeyPath]
+  /// The keys' names and key paths, by slot; the key paths rooted at the
+  /// classes that declare them.
+  let keys: [GraphKey]
   /// Whether each key can hold objects to follow, by slot.
   let shapes: [GraphLinkShape]
   /// The keys' storages, by slot: `nil` where the key table hands none
@@ -24,10 +23,15 @@ final class GraphClass {
     let type = Swift.type(of: object)
     let count = type._$kvoKeyCount
     self.graph = graph
-    names = (0..<count).map { type._$kvoKey(forSlot: $0) ?? "#\($0)" }
-    keyPaths = (0..<count).map { type._$kvoKeyPath(forSlot: $0) ?? \KeyValueGraphChange.key }
     let storages = (0..<count).map { object.erasedStorage(ofSlot: $0) }
     let shapes = storages.map { $0.map { GraphLinkShape($0.valueType) } ?? .none }
+    keys = (0..<count).map {
+      GraphKey(
+        keyPath: type._$kvoKeyPath(forSlot: $0) ?? \KeyValueGraphChange.key,
+        name: type._$kvoKey(forSlot: $0) ?? "#\($0)",
+        valueType: storages[$0]?.valueType
+      )
+    }
     self.storages = storages
     self.shapes = shapes
     linkSlots = shapes.indices.filter { shapes[$0] != .none }

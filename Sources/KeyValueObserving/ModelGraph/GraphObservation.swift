@@ -87,7 +87,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     guard requested.contains(.initial), let handler else { return }
     for object in arrived {
       guard let graphClass = graphState.withLock({ $0.classes[ObjectIdentifier(type(of: object))] }) else { continue }
-      for slot in graphClass.names.indices {
+      for slot in graphClass.keys.indices {
         let value = graphClass.storages[slot]?.erasedValue(of: object)
         let change = KeyValueObservedChange<Any>(
           kind: .setting, newValue: requested.contains(.new) ? value : nil, oldValue: nil, positions: nil, isPrior: false
@@ -133,39 +133,55 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     heardBy registration: GraphNodeRegistration,
     _ change: consuming KeyValueObservedChange<Any>
   ) {
-    // The handler is read with the lock taken and dropped by hand: read
-    // through `withLock`, whose result is generic, it was wrapped in two
-    // reabstraction thunks, two allocations on every change.
-    let handler: ((KeyValueGraphChange) -> Void)?
+    guard let handler = handler(following: change, at: slot, of: object, in: graphClass, heardBy: registration) else {
+      return
+    }
+    // Handed on as heard when both values were asked for, as they are by
+    // default: moved, not copied value by value (a conditional expression
+    // choosing between it and a trimmed copy copied it every time).
+    if requested.isSuperset(of: [.old, .new]) {
+      handler(graphChange(of: object, slot: slot, in: graphClass, change))
+      return
+    }
+    let trimmed = KeyValueObservedChange(
+      kind: change.kind,
+      newValue: requested.contains(.new) ? change.newValue : nil,
+      oldValue: requested.contains(.old) ? change.oldValue : nil,
+      positions: change.positions,
+      isPrior: change.isPrior
+    )
+    handler(graphChange(of: object, slot: slot, in: graphClass, trimmed))
+  }
+
+  /// The handler, read under the graph's lock, after following the change
+  /// of a link: `nil` once the graph ended.
+  ///
+  /// The lock is taken and dropped by hand: read through `withLock`, whose
+  /// result is generic, the handler was wrapped in two reabstraction
+  /// thunks, two allocations on every change. Returned, not assigned to a
+  /// variable declared before, so that it is retained once.
+  private func handler(
+    following change: KeyValueObservedChange<Any>,
+    at slot: Int,
+    of object: AnyObject,
+    in graphClass: GraphClass,
+    heardBy registration: GraphNodeRegistration
+  ) -> ((KeyValueGraphChange) -> Void)? {
     if change.isPrior || graphClass.shapes[slot] == .none {
       // A key that holds no objects: nothing to follow, nothing to free.
       graphState.lock()
-      handler = graphState.state.pointee.handler
-      graphState.unlock()
-    } else {
-      var work = Work()
-      graphState.lock()
-      handler = graphState.state.pointee.handler
-      if handler != nil, graphState.state.pointee.nodes[registration.objectID] === registration {
-        follow(change, at: slot, of: object, in: graphClass, &graphState.state.pointee, &work)
-      }
-      graphState.unlock()
-      work.finish()
+      defer { graphState.unlock() }
+      return graphState.state.pointee.handler
     }
-    guard let handler else { return }
-    // Handed on as heard when both values were asked for, as they are by
-    // default: moved, not copied value by value.
-    let delivered =
-      requested.isSuperset(of: [.old, .new])
-      ? change
-      : KeyValueObservedChange(
-        kind: change.kind,
-        newValue: requested.contains(.new) ? change.newValue : nil,
-        oldValue: requested.contains(.old) ? change.oldValue : nil,
-        positions: change.positions,
-        isPrior: change.isPrior
-      )
-    handler(graphChange(of: object, slot: slot, in: graphClass, delivered))
+    var work = Work()
+    graphState.lock()
+    let handler = graphState.state.pointee.handler
+    if handler != nil, graphState.state.pointee.nodes[registration.objectID] === registration {
+      follow(change, at: slot, of: object, in: graphClass, &graphState.state.pointee, &work)
+    }
+    graphState.unlock()
+    work.finish()
+    return handler
   }
 
   /// Adds the objects `change` brings to the link at `slot` of `object`,
@@ -377,8 +393,6 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     in graphClass: GraphClass,
     _ change: consuming KeyValueObservedChange<Any>
   ) -> KeyValueGraphChange {
-    KeyValueGraphChange(
-      object: graphClass.observable(object), keyPath: graphClass.keyPaths[slot], key: graphClass.names[slot], change: change
-    )
+    KeyValueGraphChange(object: graphClass.observable(object), graphKey: graphClass.keys[slot], change: change)
   }
 }

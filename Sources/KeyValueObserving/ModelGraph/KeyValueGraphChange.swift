@@ -27,14 +27,18 @@ public struct KeyValueGraphChange {
   /// ```swift
   /// if change.keyPath == \Item.text { print("renamed") }
   /// ```
-  public let keyPath: AnyKeyPath
+  public var keyPath: AnyKeyPath { graphKey.keyPath }
 
   /// The key that changed, by name, as key-value coding names it.
   ///
   /// ```swift
   /// print(change.key)  // "text"
   /// ```
-  public let key: String
+  public var key: String { graphKey.name }
+
+  /// The key path and the name, in one reference: the graph's own for the
+  /// key, so that a change retains it once.
+  let graphKey: GraphKey
 
   /// What happened, with the values the options asked for.
   ///
@@ -53,9 +57,12 @@ public struct KeyValueGraphChange {
   /// )
   /// ```
   public init(object: any KeyValueObservable, keyPath: AnyKeyPath, key: String, change: KeyValueObservedChange<Any>) {
+    self.init(object: object, graphKey: GraphKey(keyPath: keyPath, name: key), change: change)
+  }
+
+  init(object: any KeyValueObservable, graphKey: GraphKey, change: consuming KeyValueObservedChange<Any>) {
     self.object = object
-    self.keyPath = keyPath
-    self.key = key
+    self.graphKey = graphKey
     self.change = change
   }
 }
