@@ -9,11 +9,15 @@ extension KeyValueObservedChange<Any> {
   /// person.name = person.name                       // no undo step
   /// person.mutableSetValue(for: \.tags).insert("a") // none either, when "a" was there
   /// ```
-  var changesNothing: Bool {
+  ///
+  /// `equal`, when given, is `==` for the property's values, found once
+  /// for its key (`GraphKey.equal`); without it, each value's type is
+  /// asked at run time.
+  func changesNothing(comparing equal: ((Any, Any) -> Bool)? = nil) -> Bool {
     switch kind {
     case .setting:
       guard let oldValue, let newValue else { return false }
-      return valuesEqual(oldValue, newValue)
+      return equal?(oldValue, newValue) ?? valuesEqual(oldValue, newValue)
     case .insertion:
       return isEmptyCollection(newValue)
     case .removal:

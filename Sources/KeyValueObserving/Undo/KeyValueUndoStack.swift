@@ -278,11 +278,12 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// A change the recording heard: kept in the open step, or the step an
   /// undo or redo collects, unless it changes nothing.
   private func recordChange(_ change: KeyValueGraphChange, from recording: Int) {
-    guard !change.change.isPrior, !change.change.changesNothing else { return }
-    let recorded = RecordedChange(change)
+    guard !change.change.isPrior, !change.change.changesNothing(comparing: change.graphKey.equal) else { return }
+    let object = ObjectIdentifier(change.object)
+    var recorded = Optional(RecordedChange(change))
     // What a new change clears or replaces is released after the lock.
-    let result = state.withLock { state in
-      state.record(recorded, from: recording, automaticGroups: isolation != nil)
+    let (result, mirrors, forwards) = state.withLock { state in
+      (state.record(recorded.take()!, of: object, from: recording, automaticGroups: isolation != nil), state.mirrors, !state.forwards.isEmpty)
     }
     if let generation = result.opened {
       // The step the job opened closes after it (the rule is CoalescedJob's).
@@ -291,7 +292,8 @@ public final class KeyValueUndoStack: @unchecked Sendable {
         publish()
       }
     }
-    publish()
+    // Most changes join a step or push one more: nothing to publish.
+    if forwards || mirrors != self.mirrors { publish() }
   }
 
   /// Makes `register` the handler of forwarded steps
@@ -376,24 +378,23 @@ public final class KeyValueUndoStack: @unchecked Sendable {
       }
     }
     while true {
-      let (canUndo, canRedo, undoName, redoName) = state.withLock { state in
-        let open = state.open.flatMap { $0.changes.isEmpty ? nil : $0 }
-        return (
-          open != nil || !state.undoSteps.isEmpty, !state.redoSteps.isEmpty,
-          (open ?? state.undoSteps.last)?.name ?? "", state.redoSteps.last?.name ?? ""
-        )
-      }
-      if self.canUndo != canUndo {
-        self.canUndo = canUndo
-      } else if self.canRedo != canRedo {
-        self.canRedo = canRedo
-      } else if undoActionName != undoName {
-        undoActionName = undoName
-      } else if redoActionName != redoName {
-        redoActionName = redoName
+      let mirrors = state.withLock { $0.mirrors }
+      if canUndo != mirrors.canUndo {
+        canUndo = mirrors.canUndo
+      } else if canRedo != mirrors.canRedo {
+        canRedo = mirrors.canRedo
+      } else if undoActionName != mirrors.undoActionName {
+        undoActionName = mirrors.undoActionName
+      } else if redoActionName != mirrors.redoActionName {
+        redoActionName = mirrors.redoActionName
       } else {
         return
       }
     }
+  }
+
+  /// The observable mirrors as they are now.
+  private var mirrors: UndoState.Mirrors {
+    UndoState.Mirrors(canUndo: canUndo, canRedo: canRedo, undoActionName: undoActionName, redoActionName: redoActionName)
   }
 }

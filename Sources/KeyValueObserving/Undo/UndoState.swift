@@ -38,33 +38,55 @@ struct UndoState {
   /// else redo) replays it.
   var forwards: [(name: String, undoes: Bool)] = []
 
-  /// The last change kept, and the recording that heard it: a recording
-  /// that hears the same change next is a second one of that object.
-  var lastRecorded: (recording: Int, change: RecordedChange)?
+  /// The recording that heard the last change kept, and the change's
+  /// object: a different recording hearing a change of the same object
+  /// next may be hearing it again (``lastKept(isSameChangeAs:)`` tells).
+  /// An identity only, so that recording a change copies no weak
+  /// reference.
+  var lastRecorded: (recording: Int, object: ObjectIdentifier)?
   /// The recordings made so far, naming each.
   var recordings = 0
 
-  /// What ``record(_:from:automaticGroups:)`` leaves for after the lock.
+  /// What the stack's observable properties say.
+  struct Mirrors: Equatable {
+    var canUndo: Bool
+    var canRedo: Bool
+    var undoActionName: String
+    var redoActionName: String
+  }
+
+  /// The values the stack's observable properties should have now.
+  var mirrors: Mirrors {
+    let open = open.flatMap { $0.changes.isEmpty ? nil : $0 }
+    return Mirrors(
+      canUndo: open != nil || !undoSteps.isEmpty,
+      canRedo: !redoSteps.isEmpty,
+      undoActionName: (open ?? undoSteps.last)?.name ?? "",
+      redoActionName: redoSteps.last?.name ?? ""
+    )
+  }
+
+  /// What ``record(_:of:from:automaticGroups:)`` leaves for after the lock.
   struct Recorded {
     /// The generation of an automatic step it opened, whose closing the
     /// caller schedules.
     var opened: Int?
-    /// The redo steps a new change cleared, and the change it replaced as
-    /// the last one, to release.
+    /// The redo steps a new change cleared, to release.
     var freed: [UndoStep] = []
-    var replaced: RecordedChange?
   }
 
   /// Keeps `change`, heard by `recording`, where the mode says; the same
   /// change heard again by another recording (an object two recorded
   /// graphs share) is kept once.
-  mutating func record(_ change: RecordedChange, from recording: Int, automaticGroups: Bool) -> Recorded {
+  mutating func record(
+    _ change: consuming RecordedChange, of object: ObjectIdentifier, from recording: Int, automaticGroups: Bool
+  ) -> Recorded {
     guard suspensions == 0 else { return Recorded() }
-    if let last = lastRecorded, last.recording != recording, last.change.isSameChange(as: change) {
+    if let last = lastRecorded, last.recording != recording, last.object == object, lastKept(isSameChangeAs: change) {
       return Recorded()
     }
-    var recorded = Recorded(replaced: lastRecorded?.change)
-    lastRecorded = (recording, change)
+    var recorded = Recorded()
+    lastRecorded = (recording, object)
     switch mode {
     case .undoing, .redoing:
       collected.append(change)
@@ -77,10 +99,22 @@ struct UndoState {
         open = UndoStep(name: "", changes: [change])
         recorded.opened = generation
       } else {
-        recorded.freed += push(UndoStep(name: "", changes: [change]), onto: \.undoSteps)
+        let dropped = push(UndoStep(name: "", changes: [change]), ontoUndo: true)
+        if !dropped.isEmpty { recorded.freed += dropped }
       }
     }
     return recorded
+  }
+
+  /// Whether the change kept last (where the mode puts changes) is
+  /// `change`: the same live object, key, kind, indexes and values.
+  private func lastKept(isSameChangeAs change: RecordedChange) -> Bool {
+    let last: RecordedChange? =
+      switch mode {
+      case .undoing, .redoing: collected.last
+      case .recording: open?.changes.last ?? undoSteps.last?.changes.last
+      }
+    return last?.isSameChange(as: change) ?? false
   }
 
   /// Opens a group; at the outermost level, closes the automatic step
@@ -115,7 +149,7 @@ struct UndoState {
   private mutating func closeOpenStep() -> [UndoStep] {
     guard let step = open.take() else { return [] }
     guard !step.changes.isEmpty else { return [step] }
-    return push(step, onto: \.undoSteps)
+    return push(step, ontoUndo: true)
   }
 
   /// Why an undo or a redo did nothing, besides there being no step.
@@ -151,12 +185,12 @@ struct UndoState {
     if failed {
       // Back where it was, not forwarded again: the forwarded replay
       // that failed is the one taken.
-      return (made, push(step, onto: mode == .undoing ? \.undoSteps : \.redoSteps, forwarded: false))
+      return (made, push(step, ontoUndo: mode == .undoing, forwarded: false))
     }
     self.mode = .recording
     guard !made.isEmpty else { return ([], [step]) }
     let replayed = UndoStep(name: step.name, changes: made)
-    return ([], push(replayed, onto: mode == .undoing ? \.redoSteps : \.undoSteps) + [step])
+    return ([], push(replayed, ontoUndo: mode != .undoing) + [step])
   }
 
   /// Ends a failed replay, once what it changed is put back.
@@ -164,12 +198,15 @@ struct UndoState {
     mode = .recording
   }
 
-  /// Pushes `step`, and drops the oldest beyond the levels.
-  private mutating func push(
-    _ step: UndoStep, onto steps: WritableKeyPath<UndoState, [UndoStep]>, forwarded: Bool = true
-  ) -> [UndoStep] {
-    self[keyPath: steps].append(step)
-    if forwarding && forwarded { forwards.append((step.name, steps == \UndoState.undoSteps)) }
+  /// Pushes `step` onto the undo steps (or else the redo steps), and drops
+  /// the oldest beyond the levels.
+  private mutating func push(_ step: UndoStep, ontoUndo: Bool, forwarded: Bool = true) -> [UndoStep] {
+    if ontoUndo {
+      undoSteps.append(step)
+    } else {
+      redoSteps.append(step)
+    }
+    if forwarding && forwarded { forwards.append((step.name, ontoUndo)) }
     return trim()
   }
 
@@ -184,10 +221,10 @@ struct UndoState {
 
   /// Forgets every step, the open one's changes and its groups: what it
   /// frees, to release after the lock.
-  mutating func removeAll() -> ([UndoStep], [UndoStep], UndoStep?, RecordedChange?) {
+  mutating func removeAll() -> ([UndoStep], [UndoStep], UndoStep?) {
     depth = 0
-    let last = lastRecorded.take()
-    return (undoSteps.take(), redoSteps.take(), open.take(), last?.change)
+    lastRecorded = nil
+    return (undoSteps.take(), redoSteps.take(), open.take())
   }
 }
 
@@ -202,21 +239,19 @@ struct UndoStep {
 /// that a freed object's changes are dropped.
 struct RecordedChange {
   weak var object: (any KeyValueObservable)?
-  let keyPath: AnyKeyPath
-  let key: String
+  let graphKey: GraphKey
   let change: KeyValueObservedChange<Any>
 
   init(_ change: KeyValueGraphChange) {
     object = change.object
-    keyPath = change.keyPath
-    key = change.key
+    graphKey = change.graphKey
     self.change = change.change
   }
 
   /// Whether `other` is this change heard again: the same object, key,
   /// kind, indexes and values.
   func isSameChange(as other: RecordedChange) -> Bool {
-    guard let object, let otherObject = other.object, object === otherObject, keyPath == other.keyPath,
+    guard let object, let otherObject = other.object, object === otherObject, graphKey === other.graphKey || graphKey.keyPath == other.graphKey.keyPath,
       change.kind == other.change.kind, change.indexes == other.change.indexes
     else { return false }
     func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
@@ -231,7 +266,7 @@ struct RecordedChange {
 
   /// The change, while its object lives.
   var graphChange: KeyValueGraphChange? {
-    object.map { KeyValueGraphChange(object: $0, keyPath: keyPath, key: key, change: change) }
+    object.map { KeyValueGraphChange(object: $0, graphKey: graphKey, change: change) }
   }
 }
 
