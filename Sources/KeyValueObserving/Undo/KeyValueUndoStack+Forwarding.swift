@@ -20,10 +20,24 @@ extension KeyValueUndoStack {
   /// step on the stack and is not handed over again.
   ///
   /// `register` is called on the stack's actor, after the change that
-  /// closed the step, with no lock held.
+  /// closed the step, with no lock held. The stack keeps it until
+  /// ``stopForwardingSteps()``, or until another call replaces it. A
+  /// replay holds the stack weakly: the manager keeps no freed stack
+  /// alive, and a replay called after the stack is freed does nothing.
   public func forwardSteps(
     to register: @escaping (_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void
   ) {
     installForwarder(register)
+  }
+
+  /// Ends ``forwardSteps(to:)``: later steps stay on the stack alone, and
+  /// the handler is released, with what it captured (the manager, say).
+  /// Replays handed over before still work while the stack lives.
+  ///
+  /// ```swift
+  /// undo.stopForwardingSteps()   // the document's window closed
+  /// ```
+  public func stopForwardingSteps() {
+    installForwarder(nil)
   }
 }

@@ -296,16 +296,15 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     if forwards || mirrors != self.mirrors { publish() }
   }
 
-  /// Makes `register` the handler of forwarded steps
-  /// (``forwardSteps(to:)``); the one it replaces is released after the
-  /// lock.
+  /// Makes `register` the handler of ``forwardSteps(to:)``, `nil` ending
+  /// it; what it replaces is released after the lock.
   func installForwarder(
-    _ register: @escaping (_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void
+    _ register: ((_ name: String, _ replay: @escaping () throws(KeyValueCodingError) -> Void) -> Void)?
   ) {
     _ = state.withLock { state in
-      state.forwarding = true
+      state.forwarding = register != nil
       defer { state.forwarder = register }
-      return state.forwarder.take()
+      return (state.forwarder.take(), register == nil ? state.forwards.take() : [])
     }
   }
 
@@ -372,8 +371,9 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     let (forwarder, forwards) = state.withLock { state in (state.forwarder, state.forwards.take()) }
     if let forwarder {
       for step in forwards {
-        let replay: () throws(KeyValueCodingError) -> Void =
-          step.undoes ? { [self] () throws(KeyValueCodingError) in try undo() } : { [self] () throws(KeyValueCodingError) in try redo() }
+        let replay: () throws(KeyValueCodingError) -> Void = { [weak self] () throws(KeyValueCodingError) in
+          try step.undoes ? self?.undo() : self?.redo()
+        }
         forwarder(step.name, replay)
       }
     }

@@ -80,4 +80,51 @@ struct ForwardedStepsTests {
     #expect(manager.undoStack.count == 2)
     withExtendedLifetime(recording) {}
   }
+
+  @Test("stopping releases the handler and what it captured; later steps stay on the stack")
+  func stopped() throws {
+    final class Window {}
+    let outline = Outline()
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recording = undo.record(outline, isolation: nil)
+    let manager = FakeUndoManager()
+    var window: Window? = Window()
+    weak var closedWindow: Window?
+    closedWindow = window
+    undo.forwardSteps { [window] _, replay in
+      withExtendedLifetime(window) { manager.registerUndo { try? replay() } }
+    }
+    window = nil
+    outline.title = "Groceries"
+    #expect(manager.undoStack.count == 1)
+    #expect(closedWindow != nil, "the handler keeps what it captured while it forwards")
+    undo.stopForwardingSteps()
+    #expect(closedWindow == nil, "stopping releases the handler")
+    outline.title = "Shopping"
+    #expect(manager.undoStack.count == 1, "a step closed after the stop is not handed over")
+    try undo.undo()
+    #expect(outline.title == "Groceries")
+    manager.undo()
+    #expect(outline.title == "", "a replay handed over before the stop still works")
+    withExtendedLifetime(recording) {}
+  }
+
+  @Test("a replay holds the stack weakly: a freed stack replays nothing, and no cycle keeps it")
+  func replayAfterTheStackIsFreed() {
+    let outline = Outline()
+    let manager = FakeUndoManager()
+    weak var freed: KeyValueUndoStack?
+    do {
+      let undo = KeyValueUndoStack(isolation: nil)
+      freed = undo
+      let recording = undo.record(outline, isolation: nil)
+      undo.forwardSteps { _, replay in manager.registerUndo { try? replay() } }
+      outline.title = "Groceries"
+      recording.invalidate()
+    }
+    #expect(freed == nil, "stack → handler → manager → replay must not hold the stack")
+    #expect(manager.undoStack.count == 1)
+    manager.undo()
+    #expect(outline.title == "Groceries")
+  }
 }
