@@ -82,8 +82,8 @@ extension KeyValueObservableMacro {
       """
   }
 
-  /// `encode(to:)` for a class that declares `Codable` or `Encodable`, with
-  /// the coding keys the macro writes and no `encode(to:)` of its own: it
+  /// `encode(to:)` for a class that declares `Codable` or `Encodable` and
+  /// no `encode(to:)` of its own: it
   /// encodes what the synthesized one would, and reports each observable
   /// property it reads as the property's getter does, so that a tracked
   /// closure that encodes the object observes what it encoded.
@@ -92,11 +92,14 @@ extension KeyValueObservableMacro {
   /// the isolation that conformance would have: the class's own where the
   /// compiler infers isolated conformances, none elsewhere. A getter of a
   /// class isolated to a global actor cannot be called from the second.
+  ///
+  /// With the class's own `CodingKeys` enum, it encodes the properties
+  /// the cases name, in the cases' order, when each names a stored
+  /// property's storage; otherwise synthesis does, and says what is wrong.
   static func encodeMembers(of classDecl: ClassDeclSyntax) -> [DeclSyntax] {
-    guard declaresEncodable(classDecl), !classDecl.declaresMember(named: "CodingKeys"), !declaresEncode(classDecl)
+    guard declaresEncodable(classDecl), !declaresEncode(classDecl),
+      let properties = encodedProperties(of: classDecl), !properties.isEmpty
     else { return [] }
-    let properties = classDecl.codingProperties
-    guard !properties.isEmpty else { return [] }
     let access = classDecl.declaresObservable ? Names.trackedAccess : Names.access
     let firstSlot = Names.firstSlot(ofClass: classDecl.name.trimmedDescription)
     let container = Names.encodingContainer
@@ -105,7 +108,7 @@ extension KeyValueObservableMacro {
       if let slot = property.slot {
         lines.append("\(Names.tracking).\(access)(self, slot: Self.\(firstSlot) + \(slot))")
       }
-      lines.append("try \(Names.encoding).encode(self.\(property.stored), forKey: .\(property.stored), to: &\(container))")
+      lines.append("try \(Names.encoding).encode(self.\(property.stored), forKey: .\(property.codingKey), to: &\(container))")
     }
     let body = lines.map { "  " + $0 }.joined(separator: "\n")
     let modifiers = classDecl.witnessAccess(overridable: true)
@@ -122,5 +125,28 @@ extension KeyValueObservableMacro {
       #endif
       """
     ]
+  }
+
+  /// The properties `encode(to:)` encodes, each with its coding key's case
+  /// as written: every coding property when the macro writes the keys, the
+  /// cases' properties of the class's own `CodingKeys` enum, or `nil` when
+  /// a case names no stored property or `CodingKeys` is not an enum.
+  private static func encodedProperties(
+    of classDecl: ClassDeclSyntax
+  ) -> [(stored: String, codingKey: String, slot: Int?)]? {
+    let properties = classDecl.codingProperties
+    guard classDecl.declaresMember(named: "CodingKeys") else {
+      return properties.map { ($0.stored, $0.stored, $0.slot) }
+    }
+    guard let codingKeys = classDecl.members(ofType: EnumDeclSyntax.self).first(where: { $0.name.text == "CodingKeys" })
+    else { return nil }
+    func unquoted(_ name: String) -> String { name.filter { $0 != "`" } }
+    var encoded: [(stored: String, codingKey: String, slot: Int?)] = []
+    for element in codingKeys.memberBlock.members.flatMap({ $0.decl.as(EnumCaseDeclSyntax.self)?.elements ?? [] }) {
+      let written = element.name.text
+      guard let property = properties.first(where: { unquoted($0.stored) == unquoted(written) }) else { return nil }
+      encoded.append((property.stored, written, property.slot))
+    }
+    return encoded
   }
 }

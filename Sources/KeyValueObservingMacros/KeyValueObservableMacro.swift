@@ -93,8 +93,8 @@ extension KeyValueObservableMacro: MemberMacro {
     }
     if let codingKeys = codingKeys(of: classDecl) {
       members.append(codingKeys)
-      members += encodeMembers(of: classDecl)
     }
+    members += encodeMembers(of: classDecl)
     diagnoseOwnCodingKeys(of: classDecl, in: context)
     return members
   }

@@ -218,6 +218,24 @@ struct CodableExpansionTests {
           if case (\Renamed.title, \Renamed?.?.title) = $0.stored("title", get: { Swift.unsafeDowncast($0, to: Renamed.self)._title }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._title) }) {}
           if case (\Renamed.body, \Renamed?.?.body) = $0.stored("body", get: { Swift.unsafeDowncast($0, to: Renamed.self)._body }, modify: { $0(&Swift.unsafeDowncast($1, to: Renamed.self)._body) }) {}
         }
+
+        #if hasFeature(InferIsolatedConformances)
+        func encode(to encoder: any Swift.Encoder) throws {
+          var _$kvoContainer = encoder.container(keyedBy: CodingKeys.self)
+          KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Renamed + 0)
+          try KeyValueObserving._KeyValueEncoding.encode(self._title, forKey: ._title, to: &_$kvoContainer)
+          KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Renamed + 1)
+          try KeyValueObserving._KeyValueEncoding.encode(self._body, forKey: ._body, to: &_$kvoContainer)
+        }
+        #else
+        nonisolated func encode(to encoder: any Swift.Encoder) throws {
+          var _$kvoContainer = encoder.container(keyedBy: CodingKeys.self)
+          KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Renamed + 0)
+          try KeyValueObserving._KeyValueEncoding.encode(self._title, forKey: ._title, to: &_$kvoContainer)
+          KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Renamed + 1)
+          try KeyValueObserving._KeyValueEncoding.encode(self._body, forKey: ._body, to: &_$kvoContainer)
+        }
+        #endif
       }
 
       extension Renamed: nonisolated KeyValueObserving.KeyValueObservable {}

@@ -84,14 +84,17 @@ final class SelfEncoded: Encodable {
   }
 }
 
-/// A class with its own CodingKeys: synthesis encodes it from the
-/// storage, and the macro writes no encode(to:).
+/// A class with its own CodingKeys, which rename a key and leave one
+/// property out: the macro's encode(to:) encodes what they name.
 @KeyValueObservable
 final class OwnKeys: Codable {
   var title = ""
+  var draft = ""
+  var count = 0
 
   private enum CodingKeys: String, CodingKey {
     case _title = "heading"
+    case _count
   }
 
   init() {}
@@ -235,21 +238,21 @@ struct TrackedEncodingTests {
     withExtendedLifetime(token) {}
   }
 
-  @Test("a class with its own CodingKeys keeps synthesis, which reads the storage: encoding it observes nothing")
-  func ownCodingKeysAreLeftAlone() {
+  @Test("a class with its own CodingKeys encodes what they name, under their keys, and is tracked for it alone")
+  func ownCodingKeysAreTracked() throws {
     let object = OwnKeys()
     object.title = "T"
-    #expect(json(object) == #"{"heading":"T"}"#)
-    let other = SavedItem("read")
-    let saved = Recorder<String>()
-    let token = withKeyValueObservation {
-      _ = other.text  // a read, so that the closure observes something
-      saved.append(json(object))
-    }
+    object.draft = "not saved"
+    #expect(json(object) == #"{"_count":0,"heading":"T"}"#)
+    let (saved, token) = autosave(object)
     object.title = "U"
-    #expect(saved.count == 1)
-    other.text = "again"
-    #expect(saved.elements == [#"{"heading":"T"}"#, #"{"heading":"U"}"#])
+    #expect(saved.elements == [#"{"_count":0,"heading":"T"}"#, #"{"_count":0,"heading":"U"}"#])
+    object.count = 2
+    #expect(saved.count == 3)
+    object.draft = "left out of the keys"
+    #expect(saved.count == 3, "a property the keys leave out is not read, so not observed")
+    let decoded = try JSONDecoder().decode(OwnKeys.self, from: Data(json(object).utf8))
+    #expect(decoded.title == "U" && decoded.count == 2 && decoded.draft == "")
     withExtendedLifetime(token) {}
   }
 }
