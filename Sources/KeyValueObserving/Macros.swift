@@ -33,7 +33,11 @@
   member,
   conformances: KeyValueObservable,
   names: named(_$kvoRegistrar), named(_$kvoObservedStorage), named(_$kvoStorage),
-  named(_$kvoKeyCount), named(_$kvoKeys), named(_$kvoSlot), arbitrary
+  named(_$kvoKeyCount), named(_$kvoKeys), named(_$kvoSlot), named(_$kvoKeyPath),
+  named(_$kvoObservationRegistrar), named(_$kvoObservationEvent), named(_$kvoObservedMutation),
+  named(_$kvoMutationAsEvents), named(CodingKeys), named(encode), named(value), named(setValue),
+  named(willChangeValue), named(didChangeValue), named(withChange), named(addObserver),
+  prefixed(_$kvoFirstSlot_), prefixed(_$kvoKeys_)
 )
 @attached(memberAttribute)
 @attached(extension, conformances: KeyValueObservable)

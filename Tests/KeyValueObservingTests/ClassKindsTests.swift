@@ -166,6 +166,19 @@ struct ClassKindsTests {
     #expect(labels.elements == ["6 wheels, none", "6 wheels, car"])
     _ = (boxToken, truckToken)
   }
+
+  @Test("a class that writes its own == keeps it, and still notifies")
+  func ownEqualityOperator() {
+    let first = EqualByCount(), second = EqualByCount()
+    second.label = "other"
+    #expect(first == second, "the class's own == compares count only")
+    let counts = Recorder<Int>()
+    let token = first.observe(\.count, options: .new) { _, change in counts.append(change.newValue!) }
+    first.count = 2
+    #expect(first != second)
+    #expect(counts.elements == [2])
+    _ = token
+  }
 }
 
 extension TowTruck {
@@ -177,4 +190,13 @@ extension TowTruck {
 @KeyValueObservable
 final class Settings {
   var `default` = 0
+}
+
+/// Declares `==` inside the class, which a member macro naming
+/// `arbitrary` names would hide (swiftlang/swift#84691).
+@KeyValueObservable
+final class EqualByCount: Equatable {
+  var count = 0
+  var label = ""
+  static func == (lhs: EqualByCount, rhs: EqualByCount) -> Bool { lhs.count == rhs.count }
 }
