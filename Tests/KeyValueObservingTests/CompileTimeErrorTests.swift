@@ -16,8 +16,13 @@ private let refusedFiles: [String] = {
 
 /// Type-checks `file` against the modules and macro plugin built next to
 /// this test binary; returns the exit status and everything printed.
+/// A file's first line `// compile-flags: …` adds those flags.
 private func typecheck(_ file: String) throws -> (status: Int32, output: String) {
   let buildDirectory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  let path = compileFailures.appendingPathComponent(file).path
+  let firstLine = try String(contentsOfFile: path, encoding: .utf8).prefix { $0 != "\n" }
+  let flags = firstLine.hasPrefix("// compile-flags: ")
+    ? firstLine.dropFirst("// compile-flags: ".count).split(separator: " ").map(String.init) : []
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = [
@@ -25,8 +30,7 @@ private func typecheck(_ file: String) throws -> (status: Int32, output: String)
     "-I", buildDirectory.appendingPathComponent("Modules").path,
     "-load-plugin-executable",
     buildDirectory.appendingPathComponent("KeyValueObservingMacros-tool").path + "#KeyValueObservingMacros",
-    compileFailures.appendingPathComponent(file).path,
-  ]
+  ] + flags + [path]
   let pipe = Pipe()
   process.standardOutput = pipe
   process.standardError = pipe
@@ -61,9 +65,9 @@ struct CompileTimeErrorTests {
     // times must be given three times.
     for message in Set(expected) {
       let named = expected.count { $0 == message }
-      // The located line only: the compiler repeats each error under the
-      // source line it quotes.
-      let given = errors.count { $0.contains(".swift:") && $0.contains(message) }
+      // The located line only (in a file, or in a macro's expansion): the
+      // compiler repeats each error under the source line it quotes.
+      let given = errors.count { ($0.contains(".swift:") || $0.hasPrefix("macro expansion @")) && $0.contains(message) }
       #expect(given >= named, "\(file): \(given) errors containing \"\(message)\", \(named) expected, in:\n\(output)")
     }
     // A file that says so must produce no error beyond those it names: no
