@@ -152,6 +152,10 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     // Storage the key table reaches directly: see
     // `ClassDeclSyntax.directlyAccessedProperties`.
     let classDecl = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first
+    if let classDecl, variable.initialValueIsLeftToInitAccessor(in: classDecl) {
+      binding.initializer = nil
+      binding.typeAnnotation?.trailingTrivia = []
+    }
     if let classDecl, variable.hasDirectlyAccessedStorage(in: classDecl) {
       modifiers.append(
         DeclModifierSyntax(

@@ -98,8 +98,42 @@ extension VariableDeclSyntax {
   /// `ClassDeclSyntax.directlyAccessedProperties`). Decided from the
   /// property and the class's header only: a macro's view of its lexical
   /// context has no members.
+  ///
+  /// Storage reached directly is `nonisolated(unsafe)`, so an initial
+  /// value it holds is evaluated off any actor. One that may call isolated
+  /// code is left to the property's `init` accessor when the property
+  /// writes its type (``initialValueIsLeftToInitAccessor``). Without a
+  /// type, in a class isolated to a global actor, the storage stays
+  /// isolated, and the table reaches it through its key path.
   func hasDirectlyAccessedStorage(in classDecl: ClassDeclSyntax) -> Bool {
-    bindings.first?.accessorBlock == nil && !classDecl.declaresCheckedSendable
+    guard bindings.first?.accessorBlock == nil, !classDecl.declaresCheckedSendable else { return false }
+    guard let binding = bindings.first, let initialValue = binding.initializer?.value,
+      !initialValue.isLiteral, binding.typeAnnotation == nil
+    else { return true }
+    return !(classDecl.isolatedToGlobalActor || isolatedToGlobalActor)
+  }
+
+  /// Whether the storage of this property, reached directly, is declared
+  /// without the initial value, which the property's `init` accessor
+  /// takes instead: evaluated there, with the property's isolation, it may
+  /// call a main-actor initializer (`var selection: Selection =
+  /// Selection()`). Only a property that writes its type can: the storage
+  /// needs one.
+  func initialValueIsLeftToInitAccessor(in classDecl: ClassDeclSyntax) -> Bool {
+    guard let binding = bindings.first, binding.typeAnnotation != nil,
+      let initialValue = binding.initializer?.value, !initialValue.isLiteral
+    else { return false }
+    return hasDirectlyAccessedStorage(in: classDecl)
+  }
+
+  /// Whether the property carries `@MainActor` or another attribute named
+  /// `…Actor`.
+  private var isolatedToGlobalActor: Bool {
+    attributes.contains { element in
+      guard case .attribute(let attribute) = element else { return false }
+      let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
+      return name == "MainActor" || name.hasSuffix("Actor")
+    }
   }
 
   /// `weak` or `unowned` (with or without `(safe)`/`(unsafe)`), which the
@@ -122,5 +156,31 @@ extension PatternBindingSyntax {
         $0.accessorSpecifier.tokenKind == .keyword(.willSet) || $0.accessorSpecifier.tokenKind == .keyword(.didSet)
       }
     }
+  }
+}
+
+extension ExprSyntax {
+  /// Whether the expression is made of literals alone (`0`, `-1.5`,
+  /// `"a"`, `nil`, `true`, and arrays, dictionaries and tuples of them),
+  /// so that evaluating it calls no code that an actor may isolate.
+  var isLiteral: Bool {
+    if let string = self.as(StringLiteralExprSyntax.self) {
+      return string.segments.allSatisfy { $0.is(StringSegmentSyntax.self) }
+    }
+    if let array = self.as(ArrayExprSyntax.self) {
+      return array.elements.allSatisfy { $0.expression.isLiteral }
+    }
+    if let dictionary = self.as(DictionaryExprSyntax.self) {
+      guard case .elements(let elements) = dictionary.content else { return true }
+      return elements.allSatisfy { $0.key.isLiteral && $0.value.isLiteral }
+    }
+    if let tuple = self.as(TupleExprSyntax.self) {
+      return tuple.elements.allSatisfy { $0.expression.isLiteral }
+    }
+    if let prefix = self.as(PrefixOperatorExprSyntax.self) {
+      return prefix.operator.text == "-" && prefix.expression.isLiteral
+    }
+    return self.is(IntegerLiteralExprSyntax.self) || self.is(FloatLiteralExprSyntax.self)
+      || self.is(BooleanLiteralExprSyntax.self) || self.is(NilLiteralExprSyntax.self)
   }
 }

@@ -383,4 +383,229 @@ struct ClassExpansionTests {
       """#
     }
   }
+
+  @Test("an initial value that may call isolated code: left to the init accessor when typed, isolated storage in a @MainActor class when not")
+  func isolatedInitialValues() {
+    assertMacro {
+      """
+      @KeyValueObservable
+      @MainActor
+      final class Pane {
+        var selection: Selection = Selection()
+        var detail = Detail()
+        var count = 0
+        var names: [String] = ["a", "b"]
+      }
+      """
+    } expansion: {
+      #"""
+      @MainActor
+      final class Pane {
+        var selection: Selection {
+          @storageRestrictions(initializes: _selection)
+          init(initialValue) {
+            _selection = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Pane + 0)
+            return _selection
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _selection = newValue
+              return
+            }
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Pane + 0, to: newValue, get: { $0._selection }, set: { $0._selection = $1 })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Pane + 0) else {
+              yield &_selection
+              return
+            }
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 0) else {
+              var _$kvoValue = _selection
+              defer { self.selection = _$kvoValue }
+              yield &_$kvoValue
+              return
+            }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 0) }
+            yield &_selection
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _selection: Selection
+        var detail {
+          @storageRestrictions(initializes: _detail)
+          init(initialValue) {
+            _detail = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Pane + 1)
+            return _detail
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _detail = newValue
+              return
+            }
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Pane + 1, to: newValue, get: { $0._detail }, set: { $0._detail = $1 })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Pane + 1) else {
+              yield &_detail
+              return
+            }
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 1) else {
+              var _$kvoValue = _detail
+              defer { self.detail = _$kvoValue }
+              yield &_$kvoValue
+              return
+            }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 1) }
+            yield &_detail
+          }
+        }
+
+        @exclusivity(unchecked) private final var _detail = Detail()
+        var count {
+          @storageRestrictions(initializes: _count)
+          init(initialValue) {
+            _count = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Pane + 2)
+            return _count
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _count = newValue
+              return
+            }
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Pane + 2, to: newValue, get: { $0._count }, set: { $0._count = $1 })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Pane + 2) else {
+              yield &_count
+              return
+            }
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 2) else {
+              var _$kvoValue = _count
+              defer { self.count = _$kvoValue }
+              yield &_$kvoValue
+              return
+            }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 2) }
+            yield &_count
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _count = 0
+        var names: [String] {
+          @storageRestrictions(initializes: _names)
+          init(initialValue) {
+            _names = initialValue
+          }
+          get {
+            KeyValueObserving._KeyValueAccessTracking.access(self, slot: Self._$kvoFirstSlot_Pane + 3)
+            return _names
+          }
+          set {
+            guard let _$kvoObserved = self._$kvoObservedStorage else {
+              _names = newValue
+              return
+            }
+            _$kvoObserved._notifyingSet(self, slot: Self._$kvoFirstSlot_Pane + 3, to: newValue, get: { $0._names }, set: { $0._names = $1 })
+          }
+          _modify {
+            guard let _$kvoObserved = self._$kvoObservedStorage, !_$kvoObserved._modifiesInPlace(slot: Self._$kvoFirstSlot_Pane + 3) else {
+              yield &_names
+              return
+            }
+            guard _$kvoObserved._willModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 3) else {
+              var _$kvoValue = _names
+              defer { self.names = _$kvoValue }
+              yield &_$kvoValue
+              return
+            }
+            defer { _$kvoObserved._didModifyInPlace(self, slot: Self._$kvoFirstSlot_Pane + 3) }
+            yield &_names
+          }
+        }
+
+        @exclusivity(unchecked) private final nonisolated(unsafe) var _names: [String] = ["a", "b"]
+
+        private nonisolated let _$kvoRegistrar = KeyValueObserving._KeyValueObservationRegistrar()
+
+        nonisolated final var _$kvoObservedStorage: Swift.Unmanaged<KeyValueObserving._KeyValueObservationStorage>? { _$kvoRegistrar.storage }
+
+        nonisolated final func _$kvoStorage() -> KeyValueObserving._KeyValueObservationStorage { _$kvoRegistrar.makeStorage(for: self) }
+
+        private nonisolated static var _$kvoFirstSlot_Pane: Swift.Int { 0 }
+
+        nonisolated class var _$kvoKeyCount: Swift.Int { _$kvoFirstSlot_Pane + 4 }
+
+        nonisolated class var _$kvoKeys: KeyValueObserving._KeyValueKeyTable { _$kvoKeys_Pane }
+
+        private nonisolated static let _$kvoKeys_Pane = KeyValueObserving._KeyValueKeyTable(Pane.self) {
+          if case (\Pane.selection, \Pane?.?.selection) = $0.stored("selection", get: { Swift.unsafeDowncast($0, to: Pane.self)._selection }, modify: { $0(&Swift.unsafeDowncast($1, to: Pane.self)._selection) }) {}
+          if case (\Pane.detail, \Pane?.?.detail, \Pane._detail) = $0.stored("detail") {}
+          if case (\Pane.count, \Pane?.?.count) = $0.stored("count", get: { Swift.unsafeDowncast($0, to: Pane.self)._count }, modify: { $0(&Swift.unsafeDowncast($1, to: Pane.self)._count) }) {}
+          if case (\Pane.names, \Pane?.?.names) = $0.stored("names", get: { Swift.unsafeDowncast($0, to: Pane.self)._names }, modify: { $0(&Swift.unsafeDowncast($1, to: Pane.self)._names) }) {}
+        }
+
+        final func value(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKey: key, on: self)
+        }
+
+        final func value(forKeyPath keyPath: Swift.String) throws(KeyValueObserving.KeyValueCodingError) -> Any? {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.value(forKeyPath: keyPath, on: self)
+        }
+
+        final func setValue(_ value: Any?, forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.setValue(value, forKey: key, on: self)
+        }
+
+        final func setValue(_ value: Any?, forKeyPath keyPath: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.setValue(value, forKeyPath: keyPath, on: self)
+        }
+
+        final func willChangeValue(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.willChangeValue(forKey: key, on: self)
+        }
+
+        final func didChangeValue(forKey key: Swift.String) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.didChangeValue(forKey: key, on: self)
+        }
+
+        @discardableResult
+        final func withChange<Result>(
+          forKey key: Swift.String,
+          _ body: () throws(KeyValueObserving.KeyValueCodingError) -> Result
+        ) throws(KeyValueObserving.KeyValueCodingError) -> Result {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
+        }
+
+        @available(*, deprecated, message: "write a throwing body '() throws(KeyValueCodingError) in' to call the typed form; handle other errors inside it")
+        @_disfavoredOverload
+        @discardableResult
+        final func withChange<Result>(forKey key: Swift.String, _ body: () throws -> Result) throws -> Result {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.withChange(forKey: key, on: self, body)
+        }
+
+        final func addObserver(
+          _ observer: any KeyValueObserving.KeyValueObserver,
+          forKeyPath keyPath: Swift.String,
+          options: KeyValueObserving.KeyValueObservingOptions = [],
+          context: Swift.UnsafeMutableRawPointer? = nil,
+          fileID: Swift.StaticString = #fileID,
+          line: Swift.UInt = #line
+        ) throws(KeyValueObserving.KeyValueCodingError) {
+          try KeyValueObserving._KeyValueIsolatedStringKeys.addObserver(observer, forKeyPath: keyPath, options: options, context: context, on: self, fileID: fileID, line: line)
+        }
+      }
+
+      extension Pane: nonisolated KeyValueObserving.KeyValueObservable {}
+      """#
+    }
+  }
 }

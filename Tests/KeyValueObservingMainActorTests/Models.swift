@@ -92,3 +92,27 @@ final class Draft: Document {
 nonisolated final class Counter: @unchecked Sendable {
   var value = 0
 }
+
+/// Links whose initial values call initializers isolated to the main actor,
+/// as every initializer in this module is: one with its type written, one
+/// in a class that says `@MainActor` itself.
+@KeyValueObservable
+final class Workspace {
+  var selection: Selection = Selection(index: 1)
+  var history: [Selection] = [Selection(index: 0)]
+}
+
+@KeyValueObservable
+@MainActor
+final class Pane {
+  var selection = Selection(index: 2)
+}
+
+@KeyValueObservable
+final class Selection {
+  var index: Int
+
+  init(index: Int) {
+    self.index = index
+  }
+}

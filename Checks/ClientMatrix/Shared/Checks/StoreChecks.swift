@@ -94,6 +94,19 @@ struct StoreChecks {
     token.invalidate()
   }
 
+  @Test("a link whose initial value calls an initializer is made once, and observed")
+  func initializedLink() throws {
+    let ada = Customer(name: "Ada")
+    #expect(ada.billing === ada.billing)
+    let seen = Seen()
+    let token = ada.observe(\.billing.city, options: [.new]) { _, change in seen.add(change.newValue ?? "") }
+    ada.billing.city = "Lyon"
+    ada.billing = Address(city: "Nice")
+    #expect(seen.all == ["Lyon", "Nice"])
+    #expect(try ada.value(forKeyPath: "billing.city") as? String == "Nice")
+    token.invalidate()
+  }
+
   @Test("a chain through a weak link reads nil once its object is freed")
   func weakChain() {
     let order = Order()

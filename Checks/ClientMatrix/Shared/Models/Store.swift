@@ -66,6 +66,10 @@ public final class LineItem {
 public final class Customer {
   public var name = ""
   public var address: Address?
+  /// An initial value that calls an initializer, isolated where the
+  /// default isolation is the main actor: with its type written, it
+  /// compiles in every configuration.
+  public var billing: Address = Address(city: "Paris")
 
   public init(name: String) {
     self.name = name
