@@ -242,6 +242,13 @@ extension ClassDeclSyntax {
     members(ofType: FunctionDeclSyntax.self).contains { $0.name.text == name }
   }
 
+  /// Whether the class declares `Codable` or `Decodable`, whose
+  /// `init(from:)` Swift may synthesize.
+  var declaresDecodable: Bool {
+    let decodable: Set<String> = ["Codable", "Decodable", "Swift.Codable", "Swift.Decodable"]
+    return inheritanceClause?.inheritedTypes.contains { decodable.contains($0.type.trimmedDescription) } ?? false
+  }
+
   /// Whether the class is isolated to a global actor by an attribute it
   /// carries: `@MainActor`, or another attribute named `…Actor`.
   var isolatedToGlobalActor: Bool { globalActor != nil }

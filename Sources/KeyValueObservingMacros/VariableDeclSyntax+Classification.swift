@@ -101,14 +101,14 @@ extension VariableDeclSyntax {
   ///
   /// Storage reached directly is `nonisolated(unsafe)`, so an initial
   /// value it holds is evaluated off any actor. One that may call isolated
-  /// code is left to the property's `init` accessor when the property
-  /// writes its type (``initialValueIsLeftToInitAccessor``). Without a
-  /// type, in a class isolated to a global actor, the storage stays
-  /// isolated, and the table reaches it through its key path.
+  /// code is left to the property's `init` accessor where it can be
+  /// (``initialValueIsLeftToInitAccessor(in:)``). Where it cannot, in a
+  /// class isolated to a global actor, the storage stays isolated, and the
+  /// table reaches it through its key path.
   func hasDirectlyAccessedStorage(in classDecl: ClassDeclSyntax) -> Bool {
     guard bindings.first?.accessorBlock == nil, !classDecl.declaresCheckedSendable else { return false }
-    guard let binding = bindings.first, let initialValue = binding.initializer?.value,
-      !initialValue.isLiteral, binding.typeAnnotation == nil
+    guard let initialValue = bindings.first?.initializer?.value, !initialValue.isLiteral,
+      !canLeaveInitialValueToInitAccessor(in: classDecl)
     else { return true }
     return !(classDecl.isolatedToGlobalActor || isolatedToGlobalActor)
   }
@@ -117,13 +117,20 @@ extension VariableDeclSyntax {
   /// without the initial value, which the property's `init` accessor
   /// takes instead: evaluated there, with the property's isolation, it may
   /// call a main-actor initializer (`var selection: Selection =
-  /// Selection()`). Only a property that writes its type can: the storage
-  /// needs one.
+  /// Selection()`).
   func initialValueIsLeftToInitAccessor(in classDecl: ClassDeclSyntax) -> Bool {
-    guard let binding = bindings.first, binding.typeAnnotation != nil,
-      let initialValue = binding.initializer?.value, !initialValue.isLiteral
+    guard let initialValue = bindings.first?.initializer?.value, !initialValue.isLiteral,
+      canLeaveInitialValueToInitAccessor(in: classDecl)
     else { return false }
     return hasDirectlyAccessedStorage(in: classDecl)
+  }
+
+  /// Storage without an initial value needs the property's type written,
+  /// and a class whose `init(from:)` is synthesized needs the value on the
+  /// storage: synthesis initializes there a property its coding keys
+  /// leave out.
+  private func canLeaveInitialValueToInitAccessor(in classDecl: ClassDeclSyntax) -> Bool {
+    bindings.first?.typeAnnotation != nil && !classDecl.declaresDecodable
   }
 
   /// Whether the property carries `@MainActor` or another attribute named

@@ -45,6 +45,27 @@ final class Renamed: Codable {
   init() {}
 }
 
+/// Coding keys that leave out a property whose typed initial value calls
+/// an initializer: decoding gives it that value.
+@KeyValueObservable
+final class Cached: Codable {
+  var title = ""
+  var cache: Counts = Counts(hits: 3)
+
+  private enum CodingKeys: String, CodingKey {
+    case _title = "title"
+  }
+}
+
+@KeyValueObservable
+final class Counts {
+  var hits: Int
+
+  init(hits: Int) {
+    self.hits = hits
+  }
+}
+
 /// JSON with sorted keys, as a string.
 private func json(_ value: some Encodable) throws -> String {
   let encoder = JSONEncoder()
@@ -98,5 +119,19 @@ struct CodableModelTests {
     #expect(try json(renamed) == #"{"heading":"x"}"#)
     let decoded = try JSONDecoder().decode(Renamed.self, from: Data(#"{"heading":"y"}"#.utf8))
     #expect(decoded.title == "y")
+  }
+
+  @Test("a property the coding keys leave out, with an initial value that calls an initializer, has that value once decoded")
+  func leftOutPropertyKeepsItsInitialValue() throws {
+    let decoded = try JSONDecoder().decode(Cached.self, from: Data(#"{"title":"t"}"#.utf8))
+    #expect(decoded.title == "t")
+    #expect(decoded.cache.hits == 3)
+    let seen = Recorder<Int>()
+    let token = decoded.observe(\.cache.hits, options: .new) { _, change in seen.append(change.newValue!) }
+    decoded.cache = Counts(hits: 4)
+    decoded.cache.hits = 5
+    #expect(seen.elements == [4, 5])
+    #expect(try json(decoded) == #"{"title":"t"}"#)
+    _ = token
   }
 }
