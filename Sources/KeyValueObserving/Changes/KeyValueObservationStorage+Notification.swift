@@ -269,22 +269,6 @@ extension _KeyValueObservationStorage {
     deliverAll(snapshot, shape: shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, from: object)
   }
 
-  /// ``notify(_:shape:isPrior:oldValue:newValue:from:)`` with this
-  /// thread's tracking scope hidden.
-  @inlinable @inline(never)
-  func notifyHidingTracking<Value>(
-    _ snapshot: ChangeSnapshot,
-    shape: ChangeShape,
-    isPrior: Bool,
-    oldValue: Value?,
-    newValue: Value?,
-    from object: AnyObject
-  ) {
-    let hidden = _KeyValueAccessTracking.suspendTracking()
-    deliverAll(snapshot, shape: shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, from: object)
-    _KeyValueAccessTracking.resumeTracking(hidden)
-  }
-
   /// The loop of ``notify(_:shape:isPrior:oldValue:newValue:from:)``.
   #if DEBUG
     @_transparent @usableFromInline
@@ -303,6 +287,15 @@ extension _KeyValueObservationStorage {
     // range's iterator takes three more slots in the frame, and a `defer`
     // is a call.
     var index = 0
+    #if !DEBUG
+      // Made once for every registration that asked for all its values:
+      // made for each, it was built and copied field by field each time
+      // (about 30 instructions). A debug build makes it in `deliver`:
+      // made here, it grew the frame a recursing handler pays each level.
+      let change = KeyValueObservedChange(
+        kind: shape.kind, newValue: newValue, oldValue: oldValue, positions: shape.indexRanges, isPrior: isPrior
+      )
+    #endif
     while index < snapshot.count {
       let live = snapshot.liveRegistration(at: index, closingChanges: !isPrior)
       index += 1
@@ -315,10 +308,7 @@ extension _KeyValueObservationStorage {
         )
       #else
         entry._withUnsafeGuaranteedRef { registration in
-          deliver(
-          shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, wanted: snapshot.wants,
-          slot: snapshot.changedSlot, to: registration, from: object
-        )
+          deliver(change, wanted: snapshot.wants, slot: snapshot.changedSlot, to: registration, from: object)
         }
       #endif
     }

@@ -1,7 +1,8 @@
-// The change path's hand-off to a registration that is not a closure's:
-// out of line in a debug build already, so it lives apart from the loop
+// The parts of the change path that need not share a file with the loop
 // (KeyValueObservationStorage+Notification.swift), whose @_transparent
-// functions must share one file to inline there.
+// functions must, to inline there: the hand-off to a registration that is
+// not a closure's, the release loop's hand-off, and the loop with this
+// thread's tracking hidden.
 
 extension _KeyValueObservationStorage {
   /// Hands `change` to a registration of any kind; ``send(_:to:from:)``
@@ -57,6 +58,57 @@ extension _KeyValueObservationStorage {
       isPrior: change.isPrior,
       from: object,
       slot: Int(slot)
+    )
+  }
+
+  /// ``notify(_:shape:isPrior:oldValue:newValue:from:)`` with this
+  /// thread's tracking scope hidden.
+  @inlinable @inline(never)
+  func notifyHidingTracking<Value>(
+    _ snapshot: ChangeSnapshot,
+    shape: ChangeShape,
+    isPrior: Bool,
+    oldValue: Value?,
+    newValue: Value?,
+    from object: AnyObject
+  ) {
+    let hidden = _KeyValueAccessTracking.suspendTracking()
+    deliverAll(snapshot, shape: shape, isPrior: isPrior, oldValue: oldValue, newValue: newValue, from: object)
+    _KeyValueAccessTracking.resumeTracking(hidden)
+  }
+
+  /// The release loop's hand-off to one registration: `change`, made
+  /// before the loop, as it is when the registration asked for every
+  /// value the change holds, or trimmed to those it asked for; a prior one
+  /// only if it asked for it. `wanted` holds the options bits some
+  /// registration of the change asked for (``ChangeSnapshot/wants``).
+  @inlinable @inline(__always)
+  func deliver<Value>(
+    _ change: KeyValueObservedChange<Value>,
+    wanted: UInt8,
+    slot: Int16,
+    to registration: _KeyValueRegistration,
+    from object: AnyObject
+  ) {
+    let options = registration.options
+    guard !change.isPrior || options.contains(.prior) else { return }
+    // The values' bits (`.new`, `.old`) some registration wanted and this
+    // one did not: none, as when every registration asks alike.
+    guard wanted & ~registration.bits & 0b0011 != 0 else {
+      return send(change, to: registration, from: object, slot: slot)
+    }
+    send(
+      KeyValueObservedChange(
+        kind: change.kind,
+        newValue: change.newValue,
+        oldValue: change.oldValue,
+        positions: change.positions,
+        isPrior: change.isPrior,
+        trimmedTo: options
+      ),
+      to: registration,
+      from: object,
+      slot: slot
     )
   }
 }
