@@ -168,8 +168,12 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     if let ownership = variable.referenceOwnership {
       modifiers.append(ownership.trimmed.with(\.leadingTrivia, .space))
     }
+    var attributes: AttributeListSyntax = [.attribute("@exclusivity(unchecked)").with(\.trailingTrivia, .space)]
+    if let classDecl, !variable.hasDirectlyAccessedStorage(in: classDecl), let actor = variable.globalActorAttribute {
+      attributes.append(.attribute(actor.trimmed.with(\.trailingTrivia, .space)))
+    }
     let storage = VariableDeclSyntax(
-      attributes: [.attribute("@exclusivity(unchecked)").with(\.trailingTrivia, .space)],
+      attributes: attributes,
       modifiers: modifiers,
       bindingSpecifier: .keyword(.var),
       bindings: [binding.with(\.leadingTrivia, .space)]

@@ -59,7 +59,9 @@ extension VariableDeclSyntax {
     attributes.compactMap { element in
       guard case .attribute(let attribute) = element else { return nil }
       let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
-      return plainAttributes.contains(name) || name == Names.ignoredAttribute ? nil : attribute
+      // A global actor (`@MainActor`, or another named `…Actor`) isolates
+      // the property; it wraps nothing.
+      return plainAttributes.contains(name) || name.hasSuffix("Actor") || name == Names.ignoredAttribute ? nil : attribute
     }
   }
 
@@ -110,7 +112,7 @@ extension VariableDeclSyntax {
     guard let initialValue = bindings.first?.initializer?.value, !initialValue.isLiteral,
       !canLeaveInitialValueToInitAccessor(in: classDecl)
     else { return true }
-    return !(classDecl.isolatedToGlobalActor || isolatedToGlobalActor)
+    return !(classDecl.isolatedToGlobalActor || globalActorAttribute != nil)
   }
 
   /// Whether the storage of this property, reached directly, is declared
@@ -133,14 +135,16 @@ extension VariableDeclSyntax {
     bindings.first?.typeAnnotation != nil && !classDecl.declaresDecodable
   }
 
-  /// Whether the property carries `@MainActor` or another attribute named
-  /// `…Actor`.
-  private var isolatedToGlobalActor: Bool {
-    attributes.contains { element in
-      guard case .attribute(let attribute) = element else { return false }
+  /// The property's `@MainActor`, or another attribute named `…Actor`:
+  /// storage the table does not reach directly keeps it, so that its
+  /// initial value is evaluated with the property's isolation.
+  var globalActorAttribute: AttributeSyntax? {
+    for element in attributes {
+      guard case .attribute(let attribute) = element else { continue }
       let name = attribute.attributeName.trimmedDescription.split(separator: ".").last.map(String.init) ?? ""
-      return name == "MainActor" || name.hasSuffix("Actor")
+      if name.hasSuffix("Actor") { return attribute }
     }
+    return nil
   }
 
   /// `weak` or `unowned` (with or without `(safe)`/`(unsafe)`), which the
