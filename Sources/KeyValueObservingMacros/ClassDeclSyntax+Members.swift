@@ -96,7 +96,10 @@ extension ClassDeclSyntax {
   /// isolation, and every access to the storage comes from the property's
   /// accessors or from the library under the property's rules). A property
   /// with observers keeps isolated storage, since its observers run there;
-  /// a checked `Sendable` class keeps all its storage checked.
+  /// so does one whose initial value may call isolated code, where it
+  /// cannot be left to the `init` accessor
+  /// (`VariableDeclSyntax.hasDirectlyAccessedStorage(in:)`); a checked
+  /// `Sendable` class keeps all its storage checked.
   var directlyAccessedProperties: Set<String> {
     Set(
       memberBlock.members.compactMap { member in
