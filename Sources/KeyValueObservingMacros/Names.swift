@@ -42,13 +42,19 @@ enum Names {
   /// Named after the class so that a subclass's never collides with its
   /// superclass's.
   static func firstSlot(ofClass className: String) -> String {
-    "_$kvoFirstSlot_\(className)"
+    "_$kvoFirstSlot_\(unquoted(className))"
   }
 
   /// The static constant holding the class's key table, named after the
   /// class as ``firstSlot(ofClass:)`` is.
   static func keyTable(ofClass className: String) -> String {
-    "_$kvoKeys_\(className)"
+    "_$kvoKeys_\(unquoted(className))"
+  }
+
+  /// A class name without the backticks a keyword needs (`` `Type` ``),
+  /// which a name made from it cannot hold.
+  private static func unquoted(_ className: String) -> String {
+    className.filter { $0 != "`" }
   }
 
   /// The methods a class that declares `Observable` may write to intercept

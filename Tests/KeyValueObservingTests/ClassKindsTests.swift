@@ -167,6 +167,17 @@ struct ClassKindsTests {
     _ = (boxToken, truckToken)
   }
 
+  @Test("a class named with a keyword in backticks is observable")
+  func keywordClassName() {
+    let type = `Type`()
+    let counts = Recorder<Int>()
+    let token = type.observe(\.count, options: .new) { _, change in counts.append(change.newValue!) }
+    type.count = 1
+    #expect(counts.elements == [1])
+    #expect(`Type`._$kvoKey(forSlot: 0) == "count")
+    _ = token
+  }
+
   @Test("a class that writes its own == keeps it, and still notifies")
   func ownEqualityOperator() {
     let first = EqualByCount(), second = EqualByCount()
@@ -199,4 +210,10 @@ final class EqualByCount: Equatable {
   var count = 0
   var label = ""
   static func == (lhs: EqualByCount, rhs: EqualByCount) -> Bool { lhs.count == rhs.count }
+}
+
+/// A class named with a keyword, in backticks.
+@KeyValueObservable
+final class `Type` {
+  var count = 0
 }
