@@ -245,12 +245,24 @@ extension ClassDeclSyntax {
     members(ofType: FunctionDeclSyntax.self).contains { $0.name.text == name }
   }
 
+  /// Whether the class's header names one of `protocols` (written with
+  /// or without `Swift.`).
+  func declaresConformance(toAnyOf protocols: Set<String>) -> Bool {
+    inheritanceClause?.inheritedTypes.contains { inherited in
+      let name = inherited.type.trimmedDescription
+      return protocols.contains(name.hasPrefix("Swift.") ? String(name.dropFirst("Swift.".count)) : name)
+    } ?? false
+  }
+
+  /// Whether the class declares `Codable`, `Encodable` or `Decodable`.
+  var declaresCodable: Bool { declaresConformance(toAnyOf: ["Codable", "Encodable", "Decodable"]) }
+
+  /// Whether the class declares `Codable` or `Encodable`.
+  var declaresEncodable: Bool { declaresConformance(toAnyOf: ["Codable", "Encodable"]) }
+
   /// Whether the class declares `Codable` or `Decodable`, whose
   /// `init(from:)` Swift may synthesize.
-  var declaresDecodable: Bool {
-    let decodable: Set<String> = ["Codable", "Decodable", "Swift.Codable", "Swift.Decodable"]
-    return inheritanceClause?.inheritedTypes.contains { decodable.contains($0.type.trimmedDescription) } ?? false
-  }
+  var declaresDecodable: Bool { declaresConformance(toAnyOf: ["Codable", "Decodable"]) }
 
   /// Whether the class is isolated to a global actor by an attribute it
   /// carries: `@MainActor`, or another attribute named `…Actor`.

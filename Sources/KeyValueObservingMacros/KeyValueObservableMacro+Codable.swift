@@ -6,18 +6,6 @@ import SwiftSyntaxMacros
 /// Codable models: coding keys under the properties' own names, and a
 /// clear error where a class's own coding keys name an observable property.
 extension KeyValueObservableMacro {
-  /// Whether the class declares `Codable`, `Encodable` or `Decodable`.
-  private static func declaresCodable(_ classDecl: ClassDeclSyntax) -> Bool {
-    let codable: Set<String> = ["Codable", "Encodable", "Decodable", "Swift.Codable", "Swift.Encodable", "Swift.Decodable"]
-    return classDecl.inheritanceClause?.inheritedTypes.contains { codable.contains($0.type.trimmedDescription) } ?? false
-  }
-
-  /// Whether the class declares `Codable` or `Encodable`.
-  private static func declaresEncodable(_ classDecl: ClassDeclSyntax) -> Bool {
-    let encodable: Set<String> = ["Codable", "Encodable", "Swift.Codable", "Swift.Encodable"]
-    return classDecl.inheritanceClause?.inheritedTypes.contains { encodable.contains($0.type.trimmedDescription) } ?? false
-  }
-
   /// Whether the class writes its own `encode(to:)`.
   private static func declaresEncode(_ classDecl: ClassDeclSyntax) -> Bool {
     classDecl.members(ofType: FunctionDeclSyntax.self).contains { function in
@@ -29,7 +17,7 @@ extension KeyValueObservableMacro {
   /// case named after an observable property must be named after its
   /// storage instead, which synthesis matches cases against.
   static func diagnoseOwnCodingKeys(of classDecl: ClassDeclSyntax, in context: some MacroExpansionContext) {
-    guard declaresCodable(classDecl), !classDecl.declaresFunction(named: "encode"),
+    guard classDecl.declaresCodable, !classDecl.declaresFunction(named: "encode"),
       !classDecl.members(ofType: InitializerDeclSyntax.self).contains(where: { initializer in
         initializer.signature.parameterClause.parameters.first?.firstName.text == "from"
       }),
@@ -67,7 +55,7 @@ extension KeyValueObservableMacro {
   /// its own name, so that the synthesized conformance encodes `title`
   /// rather than its backing storage `_title`, and leaves the registrar out.
   static func codingKeys(of classDecl: ClassDeclSyntax) -> DeclSyntax? {
-    guard declaresCodable(classDecl), !classDecl.declaresMember(named: "CodingKeys") else { return nil }
+    guard classDecl.declaresCodable, !classDecl.declaresMember(named: "CodingKeys") else { return nil }
     let properties = classDecl.codingProperties
     guard !properties.isEmpty else { return nil }
     let cases = properties.map { property in
@@ -97,7 +85,7 @@ extension KeyValueObservableMacro {
   /// the cases name, in the cases' order, when each names a stored
   /// property's storage; otherwise synthesis does, and says what is wrong.
   static func encodeMembers(of classDecl: ClassDeclSyntax) -> [DeclSyntax] {
-    guard declaresEncodable(classDecl), !declaresEncode(classDecl),
+    guard classDecl.declaresEncodable, !declaresEncode(classDecl),
       let properties = encodedProperties(of: classDecl), !properties.isEmpty
     else { return [] }
     let access = classDecl.declaresObservable ? Names.trackedAccess : Names.access
@@ -140,11 +128,10 @@ extension KeyValueObservableMacro {
     }
     guard let codingKeys = classDecl.members(ofType: EnumDeclSyntax.self).first(where: { $0.name.text == "CodingKeys" })
     else { return nil }
-    func unquoted(_ name: String) -> String { name.filter { $0 != "`" } }
     var encoded: [(stored: String, codingKey: String, slot: Int?)] = []
     for element in codingKeys.memberBlock.members.flatMap({ $0.decl.as(EnumCaseDeclSyntax.self)?.elements ?? [] }) {
       let written = element.name.text
-      guard let property = properties.first(where: { unquoted($0.stored) == unquoted(written) }) else { return nil }
+      guard let property = properties.first(where: { Names.unquoted($0.stored) == Names.unquoted(written) }) else { return nil }
       encoded.append((property.stored, written, property.slot))
     }
     return encoded

@@ -152,11 +152,12 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
     // Storage the key table reaches directly: see
     // `ClassDeclSyntax.directlyAccessedProperties`.
     let classDecl = context.lexicalContext.lazy.compactMap({ $0.as(ClassDeclSyntax.self) }).first
+    let direct = classDecl.map(variable.hasDirectlyAccessedStorage(in:)) ?? false
     if let classDecl, variable.initialValueIsLeftToInitAccessor(in: classDecl) {
       binding.initializer = nil
       binding.typeAnnotation?.trailingTrivia = []
     }
-    if let classDecl, variable.hasDirectlyAccessedStorage(in: classDecl) {
+    if direct {
       modifiers.append(
         DeclModifierSyntax(
           leadingTrivia: .space,
@@ -169,7 +170,7 @@ extension KeyValueObservablePropertyMacro: PeerMacro {
       modifiers.append(ownership.trimmed.with(\.leadingTrivia, .space))
     }
     var attributes: AttributeListSyntax = [.attribute("@exclusivity(unchecked)").with(\.trailingTrivia, .space)]
-    if let classDecl, !variable.hasDirectlyAccessedStorage(in: classDecl), let actor = variable.globalActorAttribute {
+    if !direct, let actor = variable.globalActorAttribute {
       attributes.append(.attribute(actor.trimmed.with(\.trailingTrivia, .space)))
     }
     let storage = VariableDeclSyntax(

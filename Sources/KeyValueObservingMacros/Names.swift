@@ -51,10 +51,10 @@ enum Names {
     "_$kvoKeys_\(unquoted(className))"
   }
 
-  /// A class name without the backticks a keyword needs (`` `Type` ``),
-  /// which a name made from it cannot hold.
-  private static func unquoted(_ className: String) -> String {
-    className.filter { $0 != "`" }
+  /// A name without the backticks a keyword needs (`` `Type` ``), which
+  /// a name made from it cannot hold.
+  static func unquoted(_ name: String) -> String {
+    name.filter { $0 != "`" }
   }
 
   /// The methods a class that declares `Observable` may write to intercept
