@@ -30,7 +30,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
 
   struct State {
     /// The change handler; `nil` once the graph ended.
-    var handler: ((KeyValueGraphChange) -> Void)?
+    var handler: GraphHandler?
     /// The graph's objects' registrations, each with its count of links
     /// (``GraphNodeRegistration/incoming``): one reference a bucket, so that
     /// the table takes 16 bytes an object, not 24.
@@ -56,7 +56,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     root: AnyObject,
     options: KeyValueObservingOptions,
     site: RegistrationSite,
-    handler: @escaping (KeyValueGraphChange) -> Void
+    handler: GraphHandler
   ) {
     requested = options
     nodeOptions = KeyValueObservingOptions([.old, .new]).union(options.intersection(.prior))
@@ -78,7 +78,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   /// its objects; then sends `.initial` notifications, if asked.
   func start(from root: AnyObject) {
     var work = Work()
-    let handler = graphState.withLock { state -> ((KeyValueGraphChange) -> Void)? in
+    let handler = graphState.withLock { state -> GraphHandler? in
       link([root], from: nil, in: &state, &work)
       return state.handler
     }
@@ -92,7 +92,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
         let change = KeyValueObservedChange<Any>(
           kind: .setting, newValue: requested.contains(.new) ? value : nil, oldValue: nil, positions: nil, isPrior: false
         )
-        handler(graphChange(of: object, slot: slot, in: graphClass, change))
+        handler.deliver(object, slot: slot, in: graphClass, change)
       }
     }
   }
@@ -126,6 +126,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   /// count its objects twice (bringing in an object nothing in the graph
   /// leads to, or dropping one a sibling still links). The handler still
   /// hears the change, made while the object was in the graph.
+  @inline(__always)
   func changed(
     _ object: AnyObject,
     slot: Int,
@@ -140,7 +141,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     // default: moved, not copied value by value (a conditional expression
     // choosing between it and a trimmed copy copied it every time).
     if requested.isSuperset(of: [.old, .new]) {
-      handler(graphChange(of: object, slot: slot, in: graphClass, change))
+      handler.deliver(object, slot: slot, in: graphClass, change)
       return
     }
     let trimmed = KeyValueObservedChange(
@@ -150,7 +151,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       positions: change.positions,
       isPrior: change.isPrior
     )
-    handler(graphChange(of: object, slot: slot, in: graphClass, trimmed))
+    handler.deliver(object, slot: slot, in: graphClass, trimmed)
   }
 
   /// The handler, read under the graph's lock, after following the change
@@ -166,7 +167,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     of object: AnyObject,
     in graphClass: GraphClass,
     heardBy registration: GraphNodeRegistration
-  ) -> ((KeyValueGraphChange) -> Void)? {
+  ) -> GraphHandler? {
     if change.isPrior || graphClass.shapes[slot] == .none {
       // A key that holds no objects: nothing to follow, nothing to free.
       graphState.lock()
@@ -342,7 +343,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   func nodeFreed(_ registration: GraphNodeRegistration) {
     var work = Work()
     let (handler, links, isRoot) = graphState.withLock {
-      state -> (((KeyValueGraphChange) -> Void)?, [WatchedLink], Bool) in
+      state -> (GraphHandler?, [WatchedLink], Bool) in
       let id = registration.objectID
       guard let handler = state.handler, state.nodes[id] === registration else { return (nil, [], false) }
       state.nodes[id] = nil
@@ -367,7 +368,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       let change = KeyValueObservedChange<Any>(
         kind: .setting, newValue: requested.contains(.new) ? value : nil, oldValue: nil, positions: nil, isPrior: false
       )
-      handler(graphChange(of: holder, slot: link.slot, in: graphClass, change))
+      handler.deliver(holder, slot: link.slot, in: graphClass, change)
     }
   }
 
@@ -382,17 +383,5 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     guard let index = state.watched[id]?.firstIndex(where: { $0.holder === edge.holder && $0.slot == edge.slot }) else { return }
     state.watched[id]!.remove(at: index)
     if state.watched[id]!.isEmpty { state.watched[id] = nil }
-  }
-
-  // MARK: Delivery
-
-  /// The record the handler gets of a change of `slot` of `object`.
-  private func graphChange(
-    of object: AnyObject,
-    slot: Int,
-    in graphClass: GraphClass,
-    _ change: consuming KeyValueObservedChange<Any>
-  ) -> KeyValueGraphChange {
-    KeyValueGraphChange(object: graphClass.observable(object), graphKey: graphClass.keys[slot], change: change)
   }
 }

@@ -40,19 +40,14 @@ extension KeyValueObservable {
     line: UInt = #line,
     changeHandler: @escaping (KeyValueGraphChange) -> Void
   ) -> KeyValueObservation {
-    let site = RegistrationSite(fileID: fileID, line: line)
-    var handler = changeHandler
-    if let isolation = isolationCheckedInDebugBuilds(isolation) {
-      handler = { change in
-        isolation.preconditionIsolated(
-          """
-          KeyValueObserving: \(type(of: change.object)).\(change.key) changed off \(isolation), the actor the \
-          model graph's handler is isolated to (observeGraph was called there).
-          """
-        )
-        changeHandler(change)
-      }
-    }
+    observeGraph(
+      options: options, site: RegistrationSite(fileID: fileID, line: line),
+      handler: GraphChangeHandler(isolation: isolation, handler: changeHandler)
+    )
+  }
+
+  /// Observes the graph from `self` for `handler`, of any kind.
+  func observeGraph(options: KeyValueObservingOptions, site: RegistrationSite, handler: GraphHandler) -> KeyValueObservation {
     // Made inside a tracked closure's run, the graph's reads are its own.
     let hidden = _KeyValueAccessTracking.suspendTracking()
     defer { _KeyValueAccessTracking.resumeTracking(hidden) }

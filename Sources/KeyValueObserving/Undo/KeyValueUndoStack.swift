@@ -150,9 +150,10 @@ public final class KeyValueUndoStack: @unchecked Sendable {
       state.recordings += 1
       return state.recordings
     }
-    return root.observeGraph(options: [.old, .new], isolation: isolation, fileID: fileID, line: line) { [self] change in
-      recordChange(change, from: recording)
-    }
+    let site = RegistrationSite(fileID: fileID, line: line)
+    return root.observeGraph(
+      options: [.old, .new], site: site, handler: UndoRecording(stack: self, number: recording, isolation: isolation)
+    )
   }
 
   /// Runs `body` as one step named `name`, and returns what it returns.
@@ -277,14 +278,24 @@ public final class KeyValueUndoStack: @unchecked Sendable {
 
   /// A change the recording heard: kept in the open step, or the step an
   /// undo or redo collects, unless it changes nothing.
-  private func recordChange(_ change: KeyValueGraphChange, from recording: Int) {
-    guard !change.change.isPrior, !change.change.changesNothing(comparing: change.graphKey.equal) else { return }
-    let object = ObjectIdentifier(change.object)
-    var recorded = Optional(RecordedChange(change))
-    // What a new change clears or replaces is released after the lock.
-    let (result, mirrors, forwards) = state.withLock { state in
-      (state.record(recorded.take()!, of: object, from: recording, automaticGroups: isolation != nil), state.mirrors, !state.forwards.isEmpty)
-    }
+  func record(
+    _ change: consuming KeyValueObservedChange<Any>,
+    of object: any KeyValueObservable,
+    _ key: consuming GraphKey,
+    from recording: Int
+  ) {
+    guard !change.isPrior, !change.changesNothing(comparing: key.equal) else { return }
+    let recordedChange = RecordedChange(object: object, graphKey: key, change: consume change)
+    // Locked by hand, so that the change is moved into the state, not
+    // copied into a closure.
+    state.lock()
+    let result = state.state.pointee.record(
+      recordedChange, of: ObjectIdentifier(object), from: recording, automaticGroups: isolation != nil
+    )
+    let forwards = !state.state.pointee.forwards.isEmpty
+    state.unlock()
+    // What the change cleared is released after the lock.
+    withExtendedLifetime(result.freed) {}
     if let generation = result.opened {
       // The step the job opened closes after it (the rule is CoalescedJob's).
       CoalescedJob.enqueue(on: isolation) { [self] in
@@ -293,7 +304,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
       }
     }
     // Most changes join a step or push one more: nothing to publish.
-    if forwards || mirrors != self.mirrors { publish() }
+    if forwards || result.changedMirrors { publish() }
   }
 
   /// Makes `register` the handler of ``forwardSteps(to:)``, `nil` ending
@@ -391,10 +402,5 @@ public final class KeyValueUndoStack: @unchecked Sendable {
         return
       }
     }
-  }
-
-  /// The observable mirrors as they are now.
-  private var mirrors: UndoState.Mirrors {
-    UndoState.Mirrors(canUndo: canUndo, canRedo: canRedo, undoActionName: undoActionName, redoActionName: redoActionName)
   }
 }

@@ -56,13 +56,17 @@ struct UndoState {
   }
 
   /// The values the stack's observable properties should have now.
+  ///
+  /// The steps are read in place: a step copied is each of its changes
+  /// copied.
   var mirrors: Mirrors {
-    let open = open.flatMap { $0.changes.isEmpty ? nil : $0 }
+    let openCounts = open?.changes.isEmpty == false
+    let undoName = openCounts ? open?.name : undoSteps.isEmpty ? nil : undoSteps[undoSteps.count - 1].name
     return Mirrors(
-      canUndo: open != nil || !undoSteps.isEmpty,
+      canUndo: openCounts || !undoSteps.isEmpty,
       canRedo: !redoSteps.isEmpty,
-      undoActionName: (open ?? undoSteps.last)?.name ?? "",
-      redoActionName: redoSteps.last?.name ?? ""
+      undoActionName: undoName ?? "",
+      redoActionName: redoSteps.isEmpty ? "" : redoSteps[redoSteps.count - 1].name
     )
   }
 
@@ -73,6 +77,9 @@ struct UndoState {
     var opened: Int?
     /// The redo steps a new change cleared, to release.
     var freed: [UndoStep] = []
+    /// Whether ``mirrors`` may say something else now: the redo steps went,
+    /// or the step ``KeyValueUndoStack/undo()`` would take back is another.
+    var changedMirrors = false
   }
 
   /// Keeps `change`, heard by `recording`, where the mode says; the same
@@ -92,14 +99,20 @@ struct UndoState {
       collected.append(change)
     case .recording:
       recorded.freed = redoSteps.take()
-      if open != nil {
+      if case .some = open {
+        // An open step counts once it has a change.
+        recorded.changedMirrors = !recorded.freed.isEmpty || open!.changes.isEmpty
         open!.changes.append(change)
-      } else if automaticGroups {
+        return recorded
+      }
+      // A new step of no name: the mirrors stay when the last step had none.
+      recorded.changedMirrors = !recorded.freed.isEmpty || undoSteps.isEmpty || !undoSteps[undoSteps.count - 1].name.isEmpty
+      if automaticGroups {
         generation &+= 1
-        open = UndoStep(name: "", changes: [change])
+        open = UndoStep(name: "", changes: UndoChanges(change))
         recorded.opened = generation
       } else {
-        let dropped = push(UndoStep(name: "", changes: [change]), ontoUndo: true)
+        let dropped = push(UndoStep(name: "", changes: UndoChanges(change)), ontoUndo: true)
         if !dropped.isEmpty { recorded.freed += dropped }
       }
     }
@@ -123,7 +136,7 @@ struct UndoState {
     var freed: [UndoStep] = []
     if depth == 0 {
       freed = closeOpenStep()
-      open = UndoStep(name: name, changes: [])
+      open = UndoStep(name: name, changes: UndoChanges())
     } else if open!.name.isEmpty {
       open!.name = name
     }
@@ -189,7 +202,7 @@ struct UndoState {
     }
     self.mode = .recording
     guard !made.isEmpty else { return ([], [step]) }
-    let replayed = UndoStep(name: step.name, changes: made)
+    let replayed = UndoStep(name: step.name, changes: UndoChanges(made))
     return ([], push(replayed, ontoUndo: mode != .undoing) + [step])
   }
 
@@ -200,13 +213,14 @@ struct UndoState {
 
   /// Pushes `step` onto the undo steps (or else the redo steps), and drops
   /// the oldest beyond the levels.
-  private mutating func push(_ step: UndoStep, ontoUndo: Bool, forwarded: Bool = true) -> [UndoStep] {
+  private mutating func push(_ step: consuming UndoStep, ontoUndo: Bool, forwarded: Bool = true) -> [UndoStep] {
+    let name = step.name
     if ontoUndo {
       undoSteps.append(step)
     } else {
       redoSteps.append(step)
     }
-    if forwarding && forwarded { forwards.append((step.name, ontoUndo)) }
+    if forwarding && forwarded { forwards.append((name, ontoUndo)) }
     return trim()
   }
 
@@ -225,48 +239,6 @@ struct UndoState {
     depth = 0
     lastRecorded = nil
     return (undoSteps.take(), redoSteps.take(), open.take())
-  }
-}
-
-/// What one ``KeyValueUndoStack/undo()`` takes back: changes in the order
-/// they were made.
-struct UndoStep {
-  var name: String
-  var changes: [RecordedChange]
-}
-
-/// A change a ``KeyValueUndoStack`` keeps: its object held weakly, so
-/// that a freed object's changes are dropped.
-struct RecordedChange {
-  weak var object: (any KeyValueObservable)?
-  let graphKey: GraphKey
-  let change: KeyValueObservedChange<Any>
-
-  init(_ change: KeyValueGraphChange) {
-    object = change.object
-    graphKey = change.graphKey
-    self.change = change.change
-  }
-
-  /// Whether `other` is this change heard again: the same object, key,
-  /// kind, indexes and values.
-  func isSameChange(as other: RecordedChange) -> Bool {
-    guard let object, let otherObject = other.object, object === otherObject, graphKey === other.graphKey || graphKey.keyPath == other.graphKey.keyPath,
-      change.kind == other.change.kind, change.indexes == other.change.indexes
-    else { return false }
-    func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
-      switch (lhs, rhs) {
-      case (nil, nil): true
-      case (let lhs?, let rhs?): compareValues(lhs, rhs) == true
-      default: false
-      }
-    }
-    return same(change.oldValue, other.change.oldValue) && same(change.newValue, other.change.newValue)
-  }
-
-  /// The change, while its object lives.
-  var graphChange: KeyValueGraphChange? {
-    object.map { KeyValueGraphChange(object: $0, graphKey: graphKey, change: change) }
   }
 }
 

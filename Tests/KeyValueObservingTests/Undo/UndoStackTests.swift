@@ -64,6 +64,47 @@ struct UndoStackTests {
     withExtendedLifetime(recording) {}
   }
 
+  /// What the Edit menu shows, as one string.
+  func menu(_ undo: KeyValueUndoStack) -> String {
+    "\(undo.canUndo ? "undo" : "-") '\(undo.undoActionName)' \(undo.canRedo ? "redo" : "-") '\(undo.redoActionName)'"
+  }
+
+  @Test("the Edit menu follows each recorded change: a name replaced by a step of none, redo cleared, a group's first change")
+  func menuFollowsEachChange() throws {
+    let outline = Outline()
+    let initial = outline.title
+    let (undo, recording) = stack(recording: outline)
+    undo.group(named: "Rename") { outline.title = "Groceries" }
+    #expect(menu(undo) == "undo 'Rename' - ''")
+    // A step of no name after a named one: the name goes.
+    outline.title = "Shopping"
+    #expect(menu(undo) == "undo '' - ''")
+    outline.title = "Errands"
+    #expect(menu(undo) == "undo '' - ''")
+    try undo.undo()
+    try undo.undo()
+    #expect(menu(undo) == "undo 'Rename' redo ''")
+    // A new change clears the redo steps.
+    outline.title = "Chores"
+    #expect(menu(undo) == "undo '' - ''")
+    try undo.undo()
+    try undo.undo()
+    #expect(menu(undo) == "- '' redo 'Rename'")
+    // A group counts from its first change, which clears redo too.
+    undo.beginGroup(named: "Drag")
+    #expect(menu(undo) == "- '' redo 'Rename'")
+    outline.title = "Dragged"
+    #expect(menu(undo) == "undo 'Drag' - ''")
+    outline.title = "Dropped"
+    #expect(menu(undo) == "undo 'Drag' - ''")
+    undo.endGroup()
+    #expect(menu(undo) == "undo 'Drag' - ''")
+    try undo.undo()
+    #expect(outline.title == initial)
+    #expect(menu(undo) == "- '' redo 'Drag'")
+    withExtendedLifetime(recording) {}
+  }
+
   @Test("groups nest: the inner group's changes are the outer step's, and the outer name wins")
   func nestedGroups() throws {
     let outline = Outline()
