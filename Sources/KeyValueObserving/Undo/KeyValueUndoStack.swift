@@ -187,8 +187,12 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// undo.endGroup()
   /// ```
   public func beginGroup(named name: String = "") {
-    _ = state.withLock { $0.beginGroup(named: name) }
-    publish()
+    // What the lock frees is released after it.
+    let (_, changedMirrors, forwards) = state.withLock { state in
+      let (freed, changedMirrors) = state.beginGroup(named: name)
+      return (freed, changedMirrors, !state.forwards.isEmpty)
+    }
+    if changedMirrors || forwards { publish() }
   }
 
   /// Closes the group ``beginGroup(named:)`` opened; the outermost one
@@ -196,11 +200,14 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// (``KeyValueObservingDiagnostic/Kind/unbalancedUndoGroup``) and does
   /// nothing.
   public func endGroup() {
-    let (balanced, _) = state.withLock { $0.endGroup() }
+    let (balanced, _, forwards) = state.withLock { state in
+      let (balanced, freed) = state.endGroup()
+      return (balanced, freed, !state.forwards.isEmpty)
+    }
     if !balanced {
       reportProblem(.unbalancedUndoGroup, "KeyValueUndoStack.endGroup() called with no group open: nothing was closed")
     }
-    publish()
+    if forwards { publish() }
   }
 
   /// Names the step being recorded, or, when none is open, the step

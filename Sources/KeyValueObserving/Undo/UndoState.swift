@@ -131,21 +131,28 @@ struct UndoState {
   }
 
   /// Opens a group; at the outermost level, closes the automatic step
-  /// first.
-  mutating func beginGroup(named name: String) -> [UndoStep] {
+  /// first. Whether ``mirrors`` may say something else now: only when a
+  /// group inside another names the step, which has changes already.
+  /// (The step closed becomes the last undo step, as ``mirrors`` showed
+  /// it; the group's step counts from its first change.)
+  mutating func beginGroup(named name: String) -> (freed: [UndoStep], changedMirrors: Bool) {
     var freed: [UndoStep] = []
+    var changedMirrors = false
     if depth == 0 {
       freed = closeOpenStep()
       open = UndoStep(name: name, changes: UndoChanges())
     } else if open!.name.isEmpty {
       open!.name = name
+      changedMirrors = !name.isEmpty && !open!.changes.isEmpty
     }
     depth += 1
-    return freed
+    return (freed, changedMirrors)
   }
 
   /// Closes a group, and its step at the outermost level: `false` when none
-  /// was open.
+  /// was open. ``mirrors`` say what they said: the step closed becomes the
+  /// last undo step, as they showed it, or had no changes, and counted
+  /// for nothing.
   mutating func endGroup() -> (balanced: Bool, freed: [UndoStep]) {
     guard depth > 0 else { return (false, []) }
     depth -= 1

@@ -102,6 +102,14 @@ struct UndoStackTests {
     try undo.undo()
     #expect(outline.title == initial)
     #expect(menu(undo) == "- '' redo 'Drag'")
+    // A group inside one of no name names its step.
+    undo.beginGroup()
+    outline.title = "Moved"
+    #expect(menu(undo) == "undo '' - ''")
+    undo.group(named: "Move") { outline.title = "Moved again" }
+    #expect(menu(undo) == "undo 'Move' - ''")
+    undo.endGroup()
+    #expect(menu(undo) == "undo 'Move' - ''")
     withExtendedLifetime(recording) {}
   }
 
