@@ -6,6 +6,10 @@ final class GraphClass {
   /// filed, so that a change under way always reaches it. The graph lets
   /// go of its classes when it ends.
   let graph: GraphObservation
+  /// The graph's handler, read without its lock: the nodes' registrations
+  /// hold their classes, so that a change under way reaches it, and let
+  /// go of it when the graph takes them out.
+  let handler: GraphHandler
   /// The keys' names and key paths, by slot; the key paths rooted at the
   /// classes that declare them.
   let keys: [GraphKey]
@@ -19,10 +23,11 @@ final class GraphClass {
   /// The object as the observable it is, without a dynamic cast.
   let observable: (AnyObject) -> any KeyValueObservable
 
-  init(graph: GraphObservation, object: any KeyValueObservable) {
+  init(graph: GraphObservation, handler: GraphHandler, object: any KeyValueObservable) {
     let type = Swift.type(of: object)
     let count = type._$kvoKeyCount
     self.graph = graph
+    self.handler = handler
     let storages = (0..<count).map { object.erasedStorage(ofSlot: $0) }
     let shapes = storages.map { $0.map { GraphLinkShape($0.valueType) } ?? .none }
     keys = (0..<count).map {

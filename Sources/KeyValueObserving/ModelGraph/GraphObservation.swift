@@ -12,10 +12,11 @@
 /// a cycle cut off from the root, or a link back to a parent: then the
 /// graph walks again from the root, which also sets every count right.
 ///
-/// Everything is under one lock of the graph's own; user code never runs
+/// Membership is under one lock of the graph's own; user code never runs
 /// under it: values read, registrations taken out and lists a storage let
 /// go of are collected and released after it, and the handler is called
-/// after it. Its token owns it (see ``KeyValueObservation``); its nodes'
+/// after it. A change of a key that holds no objects takes no lock: its
+/// registration's class holds the handler (``GraphClass/handler``). Its token owns it (see ``KeyValueObservation``); its nodes'
 /// registrations hold it, through their classes, until they are taken out.
 final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   // @unchecked Sendable: `graphState` is behind its lock; the rest is
@@ -29,7 +30,8 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   }
 
   struct State {
-    /// The change handler; `nil` once the graph ended.
+    /// The change handler, which each class is made with; `nil` once the
+    /// graph ended.
     var handler: GraphHandler?
     /// The graph's objects' registrations, each with its count of links
     /// (``GraphNodeRegistration/incoming``): one reference a bucket, so that
@@ -134,9 +136,11 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     heardBy registration: GraphNodeRegistration,
     _ change: consuming KeyValueObservedChange<Any>
   ) {
-    guard let handler = handler(following: change, at: slot, of: object, in: graphClass, heardBy: registration) else {
-      return
-    }
+    guard follow(change, at: slot, of: object, in: graphClass, heardBy: registration) else { return }
+    // The class's handler, read without the lock: the registration that
+    // heard the change holds its class, and was live when the change
+    // started, so the graph had not ended then.
+    let handler = graphClass.handler
     // Handed on as heard when both values were asked for, as they are by
     // default: moved, not copied value by value (a conditional expression
     // choosing between it and a trimmed copy copied it every time).
@@ -154,35 +158,25 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     handler.deliver(object, slot: slot, in: graphClass, trimmed)
   }
 
-  /// The handler, read under the graph's lock, after following the change
-  /// of a link: `nil` once the graph ended.
-  ///
-  /// The lock is taken and dropped by hand: read through `withLock`, whose
-  /// result is generic, the handler was wrapped in two reabstraction
-  /// thunks, two allocations on every change. Returned, not assigned to a
-  /// variable declared before, so that it is retained once.
-  private func handler(
-    following change: KeyValueObservedChange<Any>,
+  /// Follows the change of a link under the graph's lock: `false` once the
+  /// graph ended. A key that holds no objects takes no lock.
+  private func follow(
+    _ change: KeyValueObservedChange<Any>,
     at slot: Int,
     of object: AnyObject,
     in graphClass: GraphClass,
     heardBy registration: GraphNodeRegistration
-  ) -> GraphHandler? {
-    if change.isPrior || graphClass.shapes[slot] == .none {
-      // A key that holds no objects: nothing to follow, nothing to free.
-      graphState.lock()
-      defer { graphState.unlock() }
-      return graphState.state.pointee.handler
-    }
+  ) -> Bool {
+    if change.isPrior || graphClass.shapes[slot] == .none { return true }
     var work = Work()
     graphState.lock()
-    let handler = graphState.state.pointee.handler
-    if handler != nil, graphState.state.pointee.nodes[registration.objectID] === registration {
+    let live = graphState.state.pointee.handler != nil
+    if live, graphState.state.pointee.nodes[registration.objectID] === registration {
       follow(change, at: slot, of: object, in: graphClass, &graphState.state.pointee, &work)
     }
     graphState.unlock()
     work.finish()
-    return handler
+    return live
   }
 
   /// Adds the objects `change` brings to the link at `slot` of `object`,
@@ -250,7 +244,8 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       if state.reportedClasses.insert(typeID).inserted { work.unobservableClasses.append(type(of: object)) }
       return nil
     }
-    let graphClass = state.classes[typeID] ?? GraphClass(graph: self, object: observable)
+    guard let handler = state.handler else { return nil }
+    let graphClass = state.classes[typeID] ?? GraphClass(graph: self, handler: handler, object: observable)
     state.classes[typeID] = graphClass
     let storage = observable._$kvoStorage()
     let registration = GraphNodeRegistration(
