@@ -30,17 +30,19 @@ final class GraphClass {
     self.handler = handler
     let storages = (0..<count).map { object.erasedStorage(ofSlot: $0) }
     let shapes = storages.map { $0.map { GraphLinkShape($0.valueType) } ?? .none }
+    let observable = type._$kvoKeys.classFunctions.observable
     keys = (0..<count).map {
       GraphKey(
         keyPath: type._$kvoKeyPath(forSlot: $0) ?? \KeyValueGraphChange.key,
         name: type._$kvoKey(forSlot: $0) ?? "#\($0)",
-        valueType: storages[$0]?.valueType
+        valueType: storages[$0]?.valueType,
+        observable: observable
       )
     }
     self.storages = storages
     self.shapes = shapes
     linkSlots = shapes.indices.filter { shapes[$0] != .none }
-    observable = type._$kvoKeys.classFunctions.observable
+    self.observable = observable
   }
 
   /// The objects the key at `slot` of `object` holds now.

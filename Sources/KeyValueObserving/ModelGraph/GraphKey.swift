@@ -8,11 +8,21 @@ final class GraphKey {
   /// the conformance found once, here, not at every change an undo stack
   /// tests (`changesNothing(comparing:)`).
   let equal: ((Any, Any) -> Bool)?
+  /// An object of the key's class as the observable it is, without a
+  /// dynamic cast: for an undo stack, which holds the objects it changes
+  /// weakly, as `AnyObject`.
+  let observable: ((AnyObject) -> (any KeyValueObservable)?)
 
-  init(keyPath: AnyKeyPath, name: String, valueType: Any.Type? = nil) {
+  init(
+    keyPath: AnyKeyPath,
+    name: String,
+    valueType: Any.Type? = nil,
+    observable: @escaping (AnyObject) -> (any KeyValueObservable)? = { $0 as? any KeyValueObservable }
+  ) {
     self.keyPath = keyPath
     self.name = name
     equal = (valueType as? any Equatable.Type)?.equalityOfBoxedValues
+    self.observable = observable
   }
 }
 

@@ -287,7 +287,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// undo or redo collects, unless it changes nothing.
   func record(
     _ change: consuming KeyValueObservedChange<Any>,
-    of object: any KeyValueObservable,
+    of object: AnyObject,
     _ key: consuming GraphKey,
     from recording: Int
   ) {

@@ -58,12 +58,15 @@ struct UndoChanges: RandomAccessCollection {
 final class RecordedChange {
   // A `let`, so that the initialiser forms the weak reference once: a
   // `var` starts as `nil` and is assigned (70 instructions more).
-  weak let object: (any KeyValueObservable)?
+  // `AnyObject`, not the observable: made from the object as the change
+  // hands it, the weak reference retains nothing, and an object that has
+  // a weak reference is slow to retain (about 90 instructions each way).
+  weak let object: AnyObject?
   let graphKey: GraphKey
   let change: KeyValueObservedChange<Any>
 
   /// `change` of `graphKey` of `object`, its values moved, not copied.
-  init(object: any KeyValueObservable, graphKey: consuming GraphKey, change: consuming KeyValueObservedChange<Any>) {
+  init(object: AnyObject, graphKey: consuming GraphKey, change: consuming KeyValueObservedChange<Any>) {
     self.object = object
     self.graphKey = graphKey
     self.change = change
@@ -87,6 +90,6 @@ final class RecordedChange {
 
   /// The change, while its object lives.
   var graphChange: KeyValueGraphChange? {
-    object.map { KeyValueGraphChange(object: $0, graphKey: graphKey, change: change) }
+    object.flatMap(graphKey.observable).map { KeyValueGraphChange(object: $0, graphKey: graphKey, change: change) }
   }
 }
