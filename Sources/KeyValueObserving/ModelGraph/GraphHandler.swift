@@ -8,9 +8,15 @@ class GraphHandler {
   /// The actor a debug build checks each change is made on, naming its
   /// key when it is not; `nil` in a release build.
   final let isolation: (any Actor)?
+  /// Whether a setting of an `Equatable` key to a value `==` the old one
+  /// is left out, as an undo stack would drop it. Compared where the
+  /// registration is handed the values it owns (``GraphNodeRegistration``):
+  /// later, each value was copied out of its optional to be compared.
+  final let dropsEqualSettings: Bool
 
-  init(isolation: (any Actor)?) {
+  init(isolation: (any Actor)?, dropsEqualSettings: Bool = false) {
     self.isolation = isolationCheckedInDebugBuilds(isolation)
+    self.dropsEqualSettings = dropsEqualSettings
   }
 
   /// Hands the handler a change of the key at `slot` of `object`, a

@@ -5,18 +5,18 @@
 /// Holds the storage, so that the graph can take it out whenever it
 /// leaves, and its class's entry in the graph, through which each change
 /// reaches the graph.
-final class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
+class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   /// The object's identity: its key among the graph's nodes, valid while
   /// the registration is filed (the object is alive until it closes).
-  let objectID: ObjectIdentifier
-  let storage: _KeyValueObservationStorage
-  let graphClass: GraphClass
+  final let objectID: ObjectIdentifier
+  final let storage: _KeyValueObservationStorage
+  final let graphClass: GraphClass
   /// How many links of the graph's objects lead here (the root: one
   /// more). Guarded by the graph's lock.
-  var incoming = 0
+  final var incoming = 0
 
-  init(
+  required init(
     options: KeyValueObservingOptions,
     object: ObjectIdentifier,
     storage: _KeyValueObservationStorage,
@@ -54,4 +54,43 @@ final class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Senda
   override var observerDescription: String { "model graph (observeGraph)" }
 
   override var keyDescription: String? { "every key" }
+}
+
+/// A graph node whose handler drops a setting to an equal value
+/// (``GraphHandler/dropsEqualSettings``), as an undo stack's does. The
+/// values are compared here, where they are owned: moved in and out of
+/// their optionals, not copied. A class of its own, so that other graphs'
+/// changes pay nothing for it.
+final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable {
+  override func receive(
+    kind: KeyValueChange,
+    oldValue: consuming Any?,
+    newValue: consuming Any?,
+    indexRanges: IndexRanges?,
+    isPrior: Bool,
+    from object: AnyObject,
+    slot: Int
+  ) {
+    var equalSetting = false
+    if kind == .setting, !isPrior, let equal = graphClass.keys[slot].equal {
+      (oldValue, newValue, equalSetting) = Self.compare(oldValue, newValue, with: equal)
+    }
+    graphClass.graph.changed(
+      object, slot: slot, in: graphClass, heardBy: self, equalSetting: equalSetting,
+      KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges, isPrior: isPrior)
+    )
+  }
+
+  /// The two values, moved in and out, not copied, and whether both are
+  /// there and `equal`.
+  private static func compare(
+    _ oldValue: consuming Any?,
+    _ newValue: consuming Any?,
+    with equal: (Any, Any) -> Bool
+  ) -> (Any?, Any?, Bool) {
+    guard let old = consume oldValue else { return (nil, newValue, false) }
+    guard let new = consume newValue else { return (old, nil, false) }
+    let same = equal(old, new)
+    return (old, new, same)
+  }
 }

@@ -134,9 +134,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     slot: Int,
     in graphClass: GraphClass,
     heardBy registration: GraphNodeRegistration,
+    equalSetting: Bool = false,
     _ change: consuming KeyValueObservedChange<Any>
   ) {
-    guard follow(change, at: slot, of: object, in: graphClass, heardBy: registration) else { return }
+    guard follow(change, at: slot, of: object, in: graphClass, heardBy: registration), !equalSetting else { return }
     // The class's handler, read without the lock: the registration that
     // heard the change holds its class, and was live when the change
     // started, so the graph had not ended then.
@@ -248,9 +249,8 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     let graphClass = state.classes[typeID] ?? GraphClass(graph: self, handler: handler, object: observable)
     state.classes[typeID] = graphClass
     let storage = observable._$kvoStorage()
-    let registration = GraphNodeRegistration(
-      options: nodeOptions, object: ObjectIdentifier(object), storage: storage, graphClass: graphClass
-    )
+    let node = handler.dropsEqualSettings ? EqualSettingDroppingNode.self : GraphNodeRegistration.self
+    let registration = node.init(options: nodeOptions, object: ObjectIdentifier(object), storage: storage, graphClass: graphClass)
     registration.site = site
     guard storage.add(registration, releasingInto: &work.released) else { return nil }
     state.nodes[ObjectIdentifier(object)] = registration

@@ -10,14 +10,14 @@ extension KeyValueObservedChange<Any> {
   /// person.mutableSetValue(for: \.tags).insert("a") // none either, when "a" was there
   /// ```
   ///
-  /// `equal`, when given, is `==` for the property's values, found once
-  /// for its key (`GraphKey.equal`); without it, each value's type is
-  /// asked at run time.
-  func changesNothing(comparing equal: ((Any, Any) -> Bool)? = nil) -> Bool {
+  /// Each value's type is asked at run time: a recording compares a
+  /// setting of an `Equatable` key earlier, with `==` found once for the
+  /// key (``GraphHandler/dropsEqualSettings``).
+  func changesNothing() -> Bool {
     switch kind {
     case .setting:
       guard let oldValue, let newValue else { return false }
-      return equal?(oldValue, newValue) ?? valuesEqual(oldValue, newValue)
+      return valuesEqual(oldValue, newValue)
     case .insertion:
       return isEmptyCollection(newValue)
     case .removal:

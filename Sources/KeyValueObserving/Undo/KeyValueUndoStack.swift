@@ -291,7 +291,9 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     _ key: consuming GraphKey,
     from recording: Int
   ) {
-    guard !change.isPrior, !change.changesNothing(comparing: key.equal) else { return }
+    // A setting of an `Equatable` key to an equal value never arrives
+    // (``GraphHandler/dropsEqualSettings``).
+    guard !change.isPrior, change.kind == .setting && key.equal != nil || !change.changesNothing() else { return }
     let recordedChange = RecordedChange(object: object, graphKey: key, change: consume change)
     // Locked by hand, so that the change is moved into the state, not
     // copied into a closure.

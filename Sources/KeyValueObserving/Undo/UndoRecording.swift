@@ -8,7 +8,7 @@ final class UndoRecording: GraphHandler {
   init(stack: KeyValueUndoStack, number: Int, isolation: (any Actor)?) {
     self.stack = stack
     self.number = number
-    super.init(isolation: isolation)
+    super.init(isolation: isolation, dropsEqualSettings: true)
   }
 
   override func receive(_ object: AnyObject, slot: Int, in graphClass: GraphClass, _ change: consuming KeyValueObservedChange<Any>) {
