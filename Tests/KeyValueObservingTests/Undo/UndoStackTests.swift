@@ -182,6 +182,24 @@ struct UndoStackTests {
     withExtendedLifetime(recording) {}
   }
 
+  @Test("an equal object set on a link makes no step, and the graph follows it: its changes are steps, the old one's are not")
+  func equalObjectOnALink() throws {
+    let badge = UndoBadge(label: UndoLabel("a"))
+    let old = badge.label
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recording = undo.record(badge, isolation: nil)
+    let replacement = UndoLabel("a")
+    badge.label = replacement
+    #expect(!undo.canUndo)
+    old.text = "old"
+    #expect(!undo.canUndo)
+    replacement.text = "b"
+    #expect(undo.canUndo)
+    try undo.undo()
+    #expect(replacement.text == "a" && badge.label === replacement)
+    withExtendedLifetime(recording) {}
+  }
+
   @Test("a new change clears the redo steps")
   func newChangeClearsRedo() throws {
     let outline = Outline()
@@ -464,4 +482,22 @@ struct UndoStackGuardTests {
     #expect(outline.title == "dragged")
     withExtendedLifetime(recording) {}
   }
+}
+
+/// A label equal to another of the same text, whatever the object.
+@KeyValueObservable
+final class UndoLabel: Equatable {
+  var text: String
+
+  init(_ text: String) { self.text = text }
+
+  static func == (lhs: UndoLabel, rhs: UndoLabel) -> Bool { lhs.text == rhs.text }
+}
+
+/// A badge that links to its label.
+@KeyValueObservable
+final class UndoBadge {
+  var label: UndoLabel
+
+  init(label: UndoLabel) { self.label = label }
 }
