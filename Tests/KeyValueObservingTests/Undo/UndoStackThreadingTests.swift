@@ -214,6 +214,45 @@ struct ScheduledUndoStackTests {
     }
   }
 
+  @Test("stopForwardingSteps() racing a change that closes a step: the handler is released once both return, and hears no later step")
+  func stopForwardingRacingAStep() {
+    ScheduleExplorer("undo stack: stopForwardingSteps racing a step", exhaustiveLimit: 1_000).explore {
+      let notes = ForwardingNotes()
+      let outline = Outline()
+      let milk = OutlineItem("milk")
+      outline.items = [milk]
+      let undo = KeyValueUndoStack(isolation: nil)
+      let recording = undo.record(outline, isolation: nil)
+      let captured = OutlineNote("captured")
+      notes.captured = captured
+      undo.forwardSteps { _, _ in
+        _ = captured
+        if notes.stopped.contains(currentThread()) {
+          notes.breaks("a step closed after stopForwardingSteps() returned on its thread was forwarded")
+        }
+      }
+      return ScenarioRun(
+        threads: [
+          { milk.text = "racing" },
+          {
+            undo.stopForwardingSteps()
+            notes.stopped.insert(currentThread())
+            outline.title = "after"
+          },
+        ],
+        check: {
+          defer { withExtendedLifetime(recording) {} }
+          if let broken = notes.broken { return broken }
+          // Both steps stay on the stack, forwarded or not.
+          try? undo.undo()
+          try? undo.undo()
+          if outline.title != "" || milk.text != "" { return "after two undos: \(snapshot(outline))" }
+          return notes.captured == nil ? nil : "the forwarding handler's capture outlived stopForwardingSteps() and the step"
+        }
+      )
+    }
+  }
+
   @Test("two threads each change the document: each change is kept, and undone")
   func twoChangesRacing() {
     ScheduleExplorer("undo stack: two changes racing", exhaustiveLimit: 1_000).explore {
@@ -236,5 +275,18 @@ struct ScheduledUndoStackTests {
         }
       )
     }
+  }
+}
+
+/// What a forwarding scenario's threads note: the handler's capture, the
+/// threads whose `stopForwardingSteps()` returned, and the first promise
+/// broken. The explorer runs one thread at a time.
+private final class ForwardingNotes: @unchecked Sendable {
+  weak var captured: AnyObject?
+  var stopped: Set<UInt> = []
+  var broken: String?
+
+  func breaks(_ message: String) {
+    if broken == nil { broken = message }
   }
 }
