@@ -5,13 +5,13 @@ final class GraphKey {
   let keyPath: AnyKeyPath
   let name: String
   /// `==` on two of the key's values, boxed, when its type is `Equatable`:
-  /// the conformance found once, here, not at every change an undo stack
-  /// tests (`changesNothing(comparing:)`).
+  /// the conformance found once, here, not at every setting an undo
+  /// stack's recording compares (``EqualSettingDroppingNode``).
   let equal: ((Any, Any) -> Bool)?
   /// An object of the key's class as the observable it is, without a
   /// dynamic cast: for an undo stack, which holds the objects it changes
   /// weakly, as `AnyObject`.
-  let observable: ((AnyObject) -> (any KeyValueObservable)?)
+  let observable: (AnyObject) -> (any KeyValueObservable)?
 
   init(
     keyPath: AnyKeyPath,
