@@ -188,11 +188,8 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// ```
   public func beginGroup(named name: String = "") {
     // What the lock frees is released after it.
-    let (_, changedMirrors, forwards) = state.withLock { state in
-      let (freed, changedMirrors) = state.beginGroup(named: name)
-      return (freed, changedMirrors, !state.forwards.isEmpty)
-    }
-    if changedMirrors || forwards { publish() }
+    let (_, publishes) = state.withLock { $0.beginGroup(named: name) }
+    if publishes { publish() }
   }
 
   /// Closes the group ``beginGroup(named:)`` opened; the outermost one
@@ -200,14 +197,11 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// (``KeyValueObservingDiagnostic/Kind/unbalancedUndoGroup``) and does
   /// nothing.
   public func endGroup() {
-    let (balanced, _, forwards) = state.withLock { state in
-      let (balanced, freed) = state.endGroup()
-      return (balanced, freed, !state.forwards.isEmpty)
-    }
+    let (balanced, _, publishes) = state.withLock { $0.endGroup() }
     if !balanced {
       reportProblem(.unbalancedUndoGroup, "KeyValueUndoStack.endGroup() called with no group open: nothing was closed")
     }
-    if forwards { publish() }
+    if publishes { publish() }
   }
 
   /// Names the step being recorded, or, when none is open, the step
@@ -301,10 +295,11 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     let result = state.state.pointee.record(
       recordedChange, of: ObjectIdentifier(object), from: recording, automaticGroups: isolation != nil
     )
-    let forwards = !state.state.pointee.forwards.isEmpty
     state.unlock()
-    // What the change cleared is released after the lock.
-    withExtendedLifetime(result.freed) {}
+    // What the change cleared, and the change when it was not kept (its
+    // values may hold the last references to objects), are released
+    // after the lock.
+    withExtendedLifetime((recordedChange, result.freed)) {}
     if let generation = result.opened {
       // The step the job opened closes after it (the rule is CoalescedJob's).
       CoalescedJob.enqueue(on: isolation) { [self] in
@@ -313,7 +308,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
       }
     }
     // Most changes join a step or push one more: nothing to publish.
-    if forwards || result.changedMirrors { publish() }
+    if result.publishes { publish() }
   }
 
   /// Makes `register` the handler of ``forwardSteps(to:)``, `nil` ending
@@ -336,19 +331,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     while true {
       let (taken, refusal, _) = state.withLock { $0.startReplay(mode) }
       guard let step = taken else {
-        let call = "KeyValueUndoStack.\(mode == .undoing ? "undo" : "redo")()"
-        switch refusal {
-        case .insideGroup?:
-          reportProblem(.unbalancedUndoGroup, "\(call) called inside a group: nothing was changed; end the group first")
-        case .insideReplay?:
-          reportProblem(
-            .unbalancedUndoGroup,
-            "\(call) called during an undo or a redo, by code it notified: nothing was changed; "
-              + "undo in a later job"
-          )
-        case nil:
-          break
-        }
+        refusal?.report(of: mode)
         return
       }
       var failure: KeyValueCodingError?

@@ -77,9 +77,10 @@ struct UndoState {
     var opened: Int?
     /// The redo steps a new change cleared, to release.
     var freed: [UndoStep] = []
-    /// Whether ``mirrors`` may say something else now: the redo steps went,
-    /// or the step ``KeyValueUndoStack/undo()`` would take back is another.
-    var changedMirrors = false
+    /// Whether the stack publishes: ``mirrors`` may say something else now
+    /// (the redo steps went, or the step ``KeyValueUndoStack/undo()``
+    /// would take back is another), or steps wait to be forwarded.
+    var publishes = false
   }
 
   /// Keeps `change`, heard by `recording`, where the mode says; the same
@@ -101,12 +102,12 @@ struct UndoState {
       recorded.freed = redoSteps.take()
       if case .some = open {
         // An open step counts once it has a change.
-        recorded.changedMirrors = !recorded.freed.isEmpty || open!.changes.isEmpty
+        recorded.publishes = !recorded.freed.isEmpty || open!.changes.isEmpty || !forwards.isEmpty
         open!.changes.append(change)
         return recorded
       }
       // A new step of no name: the mirrors stay when the last step had none.
-      recorded.changedMirrors = !recorded.freed.isEmpty || undoSteps.isEmpty || !undoSteps[undoSteps.count - 1].name.isEmpty
+      recorded.publishes = !recorded.freed.isEmpty || undoSteps.isEmpty || !undoSteps[undoSteps.count - 1].name.isEmpty
       if automaticGroups {
         generation &+= 1
         open = UndoStep(name: "", changes: UndoChanges(change))
@@ -115,6 +116,7 @@ struct UndoState {
         let dropped = push(UndoStep(name: "", changes: UndoChanges(change)), ontoUndo: true)
         if !dropped.isEmpty { recorded.freed += dropped }
       }
+      recorded.publishes = recorded.publishes || !forwards.isEmpty
     }
     return recorded
   }
@@ -131,32 +133,32 @@ struct UndoState {
   }
 
   /// Opens a group; at the outermost level, closes the automatic step
-  /// first. Whether ``mirrors`` may say something else now: only when a
-  /// group inside another names the step, which has changes already.
-  /// (The step closed becomes the last undo step, as ``mirrors`` showed
-  /// it; the group's step counts from its first change.)
-  mutating func beginGroup(named name: String) -> (freed: [UndoStep], changedMirrors: Bool) {
+  /// first. The stack publishes when steps wait to be forwarded, or a
+  /// group inside another names a step that has changes: ``mirrors`` show
+  /// the step closed as they did, and the group's once it has a change.
+  mutating func beginGroup(named name: String) -> (freed: [UndoStep], publishes: Bool) {
     var freed: [UndoStep] = []
-    var changedMirrors = false
+    var named = false
     if depth == 0 {
       freed = closeOpenStep()
       open = UndoStep(name: name, changes: UndoChanges())
     } else if open!.name.isEmpty {
       open!.name = name
-      changedMirrors = !name.isEmpty && !open!.changes.isEmpty
+      named = !name.isEmpty && !open!.changes.isEmpty
     }
     depth += 1
-    return (freed, changedMirrors)
+    return (freed, named || !forwards.isEmpty)
   }
 
   /// Closes a group, and its step at the outermost level: `false` when none
-  /// was open. ``mirrors`` say what they said: the step closed becomes the
-  /// last undo step, as they showed it, or had no changes, and counted
-  /// for nothing.
-  mutating func endGroup() -> (balanced: Bool, freed: [UndoStep]) {
-    guard depth > 0 else { return (false, []) }
+  /// was open. The stack publishes only when steps wait to be forwarded:
+  /// ``mirrors`` showed the step closed as the last undo step, or, empty,
+  /// not at all.
+  mutating func endGroup() -> (balanced: Bool, freed: [UndoStep], publishes: Bool) {
+    guard depth > 0 else { return (false, [], false) }
     depth -= 1
-    return (true, depth == 0 ? closeOpenStep() : [])
+    let freed = depth == 0 ? closeOpenStep() : []
+    return (true, freed, !forwards.isEmpty)
   }
 
   /// Closes the automatic step of `generation`, if it is still open.
@@ -179,6 +181,20 @@ struct UndoState {
     /// An undo or a redo is running: this one was asked by code it
     /// notified.
     case insideReplay
+
+    /// Reports the refusal of an undo (`mode` ``Mode/undoing``) or a redo.
+    func report(of mode: Mode) {
+      let call = "KeyValueUndoStack.\(mode == .undoing ? "undo" : "redo")()"
+      switch self {
+      case .insideGroup:
+        reportProblem(.unbalancedUndoGroup, "\(call) called inside a group: nothing was changed; end the group first")
+      case .insideReplay:
+        reportProblem(
+          .unbalancedUndoGroup,
+          "\(call) called during an undo or a redo, by code it notified: nothing was changed; undo in a later job"
+        )
+      }
+    }
   }
 
   /// Starts an undo or a redo: the step it replays, or `nil` when there is
