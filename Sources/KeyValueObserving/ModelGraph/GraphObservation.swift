@@ -137,7 +137,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     equalSetting: Bool = false,
     _ change: consuming KeyValueObservedChange<Any>
   ) {
-    guard follow(change, at: slot, of: object, in: graphClass, heardBy: registration), !equalSetting else { return }
+    // Ended asked first: `end()` sets the flag before it clears the
+    // token, so a change made after any `invalidate()` returned sees it,
+    // also while another thread's `end()` has not taken the nodes out.
+    guard !isEnded, follow(change, at: slot, of: object, in: graphClass, heardBy: registration), !equalSetting else { return }
     // The class's handler, read without the lock: the registration that
     // heard the change holds its class, and was live when the change
     // started, so the graph had not ended then.
@@ -350,7 +353,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     }
     work.finish()
     if isRoot { return end() }
-    guard let handler else { return }
+    guard let handler, !isEnded else { return }
     for link in links {
       guard let holder = link.holder,
         let graphClass = graphState.withLock({ state -> GraphClass? in

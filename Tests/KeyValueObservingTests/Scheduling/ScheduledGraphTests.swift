@@ -54,6 +54,59 @@ struct ScheduledGraphTests {
     }
   }
 
+  @Test("a graph's token invalidated on two threads, each then writing: no handler after its invalidate() returns")
+  func invalidateRacingInvalidate() {
+    ScheduleExplorer("graph: invalidate racing invalidate, each then a write").explore {
+      let notes = ScenarioNotes()
+      let outline = Outline()
+      let milk = OutlineItem("milk")
+      outline.items = [milk]
+      let token = outline.observeGraph { _ in
+        if notes.invalidated.contains(currentThread()) {
+          notes.breaks("the graph's handler ran for a change made after invalidate() returned on its thread")
+        }
+      }
+      // The second invalidate() returns once the first cleared the token,
+      // before the first took the graph's registrations out.
+      let invalidateThenWrite = { (write: () -> Void) in
+        token.invalidate()
+        notes.invalidated.insert(currentThread())
+        write()
+      }
+      return ScenarioRun(
+        threads: [{ invalidateThenWrite { milk.text = "one" } }, { invalidateThenWrite { outline.title = "two" } }],
+        check: { notes.broken }
+      )
+    }
+  }
+
+  @Test("the root freed on one thread while another invalidates, then writes: no handler after invalidate() returns")
+  func rootFreedRacingInvalidateThenWrite() {
+    ScheduleExplorer("graph: root freed racing invalidate, then a write").explore {
+      let notes = ScenarioNotes()
+      var outline: Outline? = Outline()
+      let milk = OutlineItem("milk")
+      outline!.items = [milk]
+      notes.token = outline!.observeGraph { _ in
+        if notes.invalidated.contains(currentThread()) {
+          notes.breaks("the graph's handler ran for a change made after invalidate() returned on its thread")
+        }
+      }
+      let dropper = UncheckedSendable(HandedReference(outline.take()!))
+      return ScenarioRun(
+        threads: [
+          { _ = dropper.value.take() },
+          {
+            notes.token?.invalidate()
+            notes.invalidated.insert(currentThread())
+            milk.text = "after"
+          },
+        ],
+        check: { notes.broken }
+      )
+    }
+  }
+
   @Test("an object removed on one thread while another changes its text: it is not heard afterwards, its sibling is")
   func removalRacingAWrite() {
     ScheduleExplorer("graph: a node removed while another thread writes to it").explore {
