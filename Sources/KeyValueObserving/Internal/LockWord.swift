@@ -48,6 +48,15 @@ struct LockWord {
     func unlock() {
       os_unfair_lock_unlock(address.assumingMemoryBound(to: os_unfair_lock.self))
     }
+
+    /// Whether a thread holds the lock now: for tests that check no user
+    /// code runs under it.
+    var isHeld: Bool {
+      let lock = address.assumingMemoryBound(to: os_unfair_lock.self)
+      guard os_unfair_lock_trylock(lock) else { return true }
+      os_unfair_lock_unlock(lock)
+      return false
+    }
   #else
     /// The word's state: ``free``, ``held`` or ``contended``.
     @inlinable @inline(__always)
@@ -140,6 +149,10 @@ struct LockWord {
     func unlock() {
       if word.exchange(Self.free, ordering: .releasing) == Self.contended { wakeWaiter() }
     }
+
+    /// Whether a thread holds the lock now: for tests that check no user
+    /// code runs under it.
+    var isHeld: Bool { word.load(ordering: .relaxed) != Self.free }
 
     /// Wakes one thread parked in ``waitWhileHeld()``, if one is.
     @usableFromInline @inline(never)

@@ -113,4 +113,7 @@ package struct LockedState<State>: ~Copyable, @unchecked Sendable {
 
   @inlinable @inline(__always)
   func unlock() { LockWord(line).unlock() }
+
+  /// Whether a thread holds the lock now: for tests.
+  var isLocked: Bool { LockWord(line).isHeld }
 }

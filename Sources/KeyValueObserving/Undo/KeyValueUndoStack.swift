@@ -289,17 +289,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     // (``GraphHandler/dropsEqualSettings``).
     guard !change.isPrior, change.kind == .setting && key.equal != nil || !change.changesNothing() else { return }
     let recordedChange = RecordedChange(object: object, graphKey: key, change: consume change)
-    // Locked by hand, so that the change is moved into the state, not
-    // copied into a closure.
-    state.lock()
-    let result = state.state.pointee.record(
-      recordedChange, of: ObjectIdentifier(object), from: recording, automaticGroups: isolation != nil
-    )
-    state.unlock()
-    // What the change cleared, and the change when it was not kept (its
-    // values may hold the last references to objects), are released
-    // after the lock.
-    withExtendedLifetime((recordedChange, result.freed)) {}
+    let result = state.record(recordedChange, of: ObjectIdentifier(object), from: recording, automaticGroups: isolation != nil)
     if let generation = result.opened {
       // The step the job opened closes after it (the rule is CoalescedJob's).
       CoalescedJob.enqueue(on: isolation) { [self] in
@@ -310,6 +300,10 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     // Most changes join a step or push one more: nothing to publish.
     if result.publishes { publish() }
   }
+
+  /// Whether the stack's lock is held now: for tests that check no user
+  /// code runs under it.
+  var isLocked: Bool { state.isLocked }
 
   /// Makes `register` the handler of ``forwardSteps(to:)``, `nil` ending
   /// it; what it replaces is released after the lock.

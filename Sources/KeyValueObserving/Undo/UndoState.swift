@@ -85,14 +85,18 @@ struct UndoState {
 
   /// Keeps `change`, heard by `recording`, where the mode says; the same
   /// change heard again by another recording (an object two recorded
-  /// graphs share) is kept once.
+  /// graphs share) is kept once: `repeated`, the change kept last, which
+  /// the caller found equal to `change` (``possibleRepeat(of:from:)``).
   mutating func record(
-    _ change: consuming RecordedChange, of object: ObjectIdentifier, from recording: Int, automaticGroups: Bool
+    _ change: consuming RecordedChange,
+    of object: ObjectIdentifier,
+    from recording: Int,
+    automaticGroups: Bool,
+    repeating repeated: RecordedChange? = nil
   ) -> Recorded {
     guard suspensions == 0 else { return Recorded() }
-    if let last = lastRecorded, last.recording != recording, last.object == object, lastKept(isSameChangeAs: change) {
-      return Recorded()
-    }
+    // Compared by the caller, with no lock held, and still the last kept.
+    if let repeated, lastKept === repeated { return Recorded() }
     var recorded = Recorded()
     lastRecorded = (recording, object)
     switch mode {
@@ -121,15 +125,24 @@ struct UndoState {
     return recorded
   }
 
-  /// Whether the change kept last (where the mode puts changes) is
-  /// `change`: the same live object, key, kind, indexes and values.
-  private func lastKept(isSameChangeAs change: RecordedChange) -> Bool {
-    let last: RecordedChange? =
-      switch mode {
-      case .undoing, .redoing: collected.last
-      case .recording: open?.changes.last ?? undoSteps.last?.changes.last
-      }
-    return last?.isSameChange(as: change) ?? false
+  /// The change kept last when `recording`, hearing a change of `object`,
+  /// may be hearing one another recording kept (an object two recorded
+  /// graphs share): for the caller to compare with no lock held, since
+  /// the comparison calls the values' `==`. `nil` in every other case.
+  ///
+  /// Mutating only so that it reads the state in place: called on the
+  /// locked pointer's state, a non-mutating call copied all of it first.
+  mutating func possibleRepeat(of object: ObjectIdentifier, from recording: Int) -> RecordedChange? {
+    guard suspensions == 0, let last = lastRecorded, last.recording != recording, last.object == object else { return nil }
+    return lastKept
+  }
+
+  /// The change kept last, where the mode puts changes.
+  private var lastKept: RecordedChange? {
+    switch mode {
+    case .undoing, .redoing: collected.last
+    case .recording: open?.changes.last ?? undoSteps.last?.changes.last
+    }
   }
 
   /// Opens a group; at the outermost level, closes the automatic step
@@ -262,6 +275,34 @@ struct UndoState {
     depth = 0
     lastRecorded = nil
     return (undoSteps.take(), redoSteps.take(), open.take())
+  }
+}
+
+extension LockedState where State == UndoState {
+  /// Records `change` under the lock (``UndoState/record(_:of:from:automaticGroups:repeating:)``),
+  /// comparing it with a change it may repeat with no lock held; what the
+  /// state lets go of is released after the lock.
+  ///
+  /// Locked by hand, so that the change is moved into the state, not
+  /// copied into a closure.
+  func record(
+    _ change: RecordedChange, of object: ObjectIdentifier, from recording: Int, automaticGroups: Bool
+  ) -> UndoState.Recorded {
+    lock()
+    var repeated = state.pointee.possibleRepeat(of: object, from: recording)
+    if let earlier = repeated {
+      // Compared with no lock held: `==` is the values' own code.
+      unlock()
+      if !earlier.isSameChange(as: change) { repeated = nil }
+      lock()
+    }
+    let result = state.pointee.record(change, of: object, from: recording, automaticGroups: automaticGroups, repeating: repeated)
+    unlock()
+    // What the change cleared, and the change when it was not kept (its
+    // values may hold the last references to objects), are released
+    // after the lock.
+    withExtendedLifetime((change, repeated, result.freed)) {}
+    return result
   }
 }
 
