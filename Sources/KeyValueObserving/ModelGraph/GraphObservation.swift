@@ -16,7 +16,9 @@
 /// under it: values read, registrations taken out and lists a storage let
 /// go of are collected and released after it, and the handler is called
 /// after it. A change of a key that holds no objects takes no lock: its
-/// registration's class holds the handler (``GraphClass/handler``). Its token owns it (see ``KeyValueObservation``); its nodes'
+/// registration's class holds the handler (``GraphClass/handler``).
+///
+/// Its token owns it (see ``KeyValueObservation``); its nodes'
 /// registrations hold it, through their classes, until they are taken out.
 final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   // @unchecked Sendable: `graphState` is behind its lock; the rest is
