@@ -1,4 +1,4 @@
-import KeyValueObserving
+@testable import KeyValueObserving
 import Testing
 
 @Suite("Observing a model graph: every key of every object reachable")
@@ -35,6 +35,27 @@ struct GraphObservationTests {
     #expect((seen.first?.object as? OutlineItem) === milk)
     #expect(seen.first?.change.newValue as? String == "Milk")
     withExtendedLifetime(token) {}
+  }
+
+  @Test("a change kept after its graph ended and its objects were freed still names its key; two graphs' changes share one key")
+  func keptChangeOutlivesGraph() {
+    var seen: [KeyValueGraphChange] = []
+    do {
+      let milk = OutlineItem("milk")
+      let outline = Outline()
+      outline.items = [milk]
+      let first = outline.observeGraph { seen.append($0) }
+      let second = outline.observeGraph { seen.append($0) }
+      milk.text = "Milk"
+      first.invalidate()
+      second.invalidate()
+    }
+    // The change holds its object; the graph, its classes and the token are gone.
+    #expect(seen.count == 2)
+    #expect(seen.map(\.key) == ["text", "text"])
+    #expect(seen.allSatisfy { $0.keyPath == \OutlineItem.text })
+    #expect(seen[0].graphKey === seen[1].graphKey)
+    #expect(seen.first?.inverse.key == "text")
   }
 
   @Test("an object a change brings in is heard from that change on, its handler included; one that leaves is not")

@@ -48,6 +48,6 @@ final class GraphChangeHandler: GraphHandler {
   }
 
   override func receive(_ object: AnyObject, slot: Int, in graphClass: GraphClass, _ change: consuming KeyValueObservedChange<Any>) {
-    handler(KeyValueGraphChange(object: graphClass.observable(object), graphKey: graphClass.keys[slot], change: change))
+    handler(KeyValueGraphChange(object: graphClass.observable(object), key: GraphKeyReference(interned: graphClass.keys[slot]), change: change))
   }
 }

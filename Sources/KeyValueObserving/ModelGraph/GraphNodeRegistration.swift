@@ -37,7 +37,7 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
     from object: AnyObject,
     slot: Int
   ) {
-    graphClass.graph.changed(
+    GraphObservation.changed(
       object, slot: slot, in: graphClass, heardBy: self,
       KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges, isPrior: isPrior)
     )
@@ -48,7 +48,7 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
 
   /// The object deinitialised: it leaves the graph.
   override func registrationClosed() {
-    graphClass.graph.nodeFreed(self)
+    graphClass.graph._withUnsafeGuaranteedRef { $0.nodeFreed(self) }
   }
 
   override var observerDescription: String { "model graph (observeGraph)" }
@@ -75,7 +75,7 @@ final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable
     if kind == .setting, !isPrior, let equal = graphClass.keys[slot].equal {
       (oldValue, newValue, equalSetting) = Self.compare(oldValue, newValue, with: equal)
     }
-    graphClass.graph.changed(
+    GraphObservation.changed(
       object, slot: slot, in: graphClass, heardBy: self, equalSetting: equalSetting,
       KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges, isPrior: isPrior)
     )

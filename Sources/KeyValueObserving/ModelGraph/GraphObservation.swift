@@ -131,7 +131,7 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   /// leads to, or dropping one a sibling still links). The handler still
   /// hears the change, made while the object was in the graph.
   @inline(__always)
-  func changed(
+  static func changed(
     _ object: AnyObject,
     slot: Int,
     in graphClass: GraphClass,
@@ -142,7 +142,13 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     // Ended asked first: `end()` sets the flag before it clears the
     // token, so a change made after any `invalidate()` returned sees it,
     // also while another thread's `end()` has not taken the nodes out.
-    guard !isEnded, follow(change, at: slot, of: object, in: graphClass, heardBy: registration), !equalSetting else { return }
+    let graph = graphClass.graph
+    let (isEnded, requested) = graph._withUnsafeGuaranteedRef { ($0.isEnded, $0.requested) }
+    guard !isEnded,
+      change.isPrior || graphClass.shapes[slot] == .none
+        || graph._withUnsafeGuaranteedRef({ $0.follow(change, at: slot, of: object, in: graphClass, heardBy: registration) }),
+      !equalSetting
+    else { return }
     // The class's handler, read without the lock: the registration that
     // heard the change holds its class, and was live when the change
     // started, so the graph had not ended then.
@@ -165,7 +171,8 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   }
 
   /// Follows the change of a link under the graph's lock: `false` once the
-  /// graph ended. A key that holds no objects takes no lock.
+  /// graph ended. Called only for a link's change: a key that holds no
+  /// objects takes no lock and no call.
   private func follow(
     _ change: KeyValueObservedChange<Any>,
     at slot: Int,
@@ -173,7 +180,6 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     in graphClass: GraphClass,
     heardBy registration: GraphNodeRegistration
   ) -> Bool {
-    if change.isPrior || graphClass.shapes[slot] == .none { return true }
     var work = Work()
     graphState.lock()
     let live = graphState.state.pointee.handler != nil

@@ -36,9 +36,12 @@ public struct KeyValueGraphChange {
   /// ```
   public var key: String { graphKey.name }
 
-  /// The key path and the name, in one reference: the graph's own for the
-  /// key, so that a change retains it once.
-  let graphKey: GraphKey
+  /// The key path and the name, in one reference: the graph's interned
+  /// key, which the change holds without a retain.
+  let keyReference: GraphKeyReference
+
+  /// The key path and the name.
+  var graphKey: GraphKey { keyReference.key }
 
   /// What happened, with the values the options asked for.
   ///
@@ -57,12 +60,12 @@ public struct KeyValueGraphChange {
   /// )
   /// ```
   public init(object: any KeyValueObservable, keyPath: AnyKeyPath, key: String, change: KeyValueObservedChange<Any>) {
-    self.init(object: object, graphKey: GraphKey(keyPath: keyPath, name: key), change: change)
+    self.init(object: object, key: GraphKeyReference(owning: GraphKey(keyPath: keyPath, name: key)), change: change)
   }
 
-  init(object: any KeyValueObservable, graphKey: GraphKey, change: consuming KeyValueObservedChange<Any>) {
+  init(object: any KeyValueObservable, key: GraphKeyReference, change: consuming KeyValueObservedChange<Any>) {
     self.object = object
-    self.graphKey = graphKey
+    keyReference = key
     self.change = change
   }
 }

@@ -48,6 +48,6 @@ extension KeyValueGraphChange {
   /// try changes.last!.inverse.apply()  // the title is back
   /// ```
   public var inverse: KeyValueGraphChange {
-    KeyValueGraphChange(object: object, graphKey: graphKey, change: change.inverse)
+    KeyValueGraphChange(object: object, key: keyReference, change: change.inverse)
   }
 }

@@ -282,12 +282,12 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   func record(
     _ change: consuming KeyValueObservedChange<Any>,
     of object: AnyObject,
-    _ key: consuming GraphKey,
+    _ key: GraphKeyReference,
     from recording: Int
   ) {
     // A setting of an `Equatable` key to an equal value never arrives
     // (``GraphHandler/dropsEqualSettings``).
-    guard !change.isPrior, change.kind == .setting && key.equal != nil || !change.changesNothing() else { return }
+    guard !change.isPrior, change.kind == .setting && key.key.equal != nil || !change.changesNothing() else { return }
     let recordedChange = RecordedChange(object: object, graphKey: key, change: consume change)
     let result = state.record(recordedChange, of: ObjectIdentifier(object), from: recording, automaticGroups: isolation != nil)
     if let generation = result.opened {

@@ -12,6 +12,6 @@ final class UndoRecording: GraphHandler {
   }
 
   override func receive(_ object: AnyObject, slot: Int, in graphClass: GraphClass, _ change: consuming KeyValueObservedChange<Any>) {
-    stack.record(change, of: object, graphClass.keys[slot], from: number)
+    stack.record(change, of: object, GraphKeyReference(interned: graphClass.keys[slot]), from: number)
   }
 }

@@ -62,15 +62,17 @@ final class RecordedChange {
   // hands it, the weak reference retains nothing, and an object that has
   // a weak reference is slow to retain (about 90 instructions each way).
   weak let object: AnyObject?
-  let graphKey: GraphKey
+  let keyReference: GraphKeyReference
   let change: KeyValueObservedChange<Any>
 
   /// `change` of `graphKey` of `object`, its values moved, not copied.
-  init(object: AnyObject, graphKey: consuming GraphKey, change: consuming KeyValueObservedChange<Any>) {
+  init(object: AnyObject, graphKey: GraphKeyReference, change: consuming KeyValueObservedChange<Any>) {
     self.object = object
-    self.graphKey = graphKey
+    keyReference = graphKey
     self.change = change
   }
+
+  var graphKey: GraphKey { keyReference.key }
 
   /// Whether `other` is this change heard again: the same object, key,
   /// kind, indexes and values.
@@ -90,6 +92,6 @@ final class RecordedChange {
 
   /// The change, while its object lives.
   var graphChange: KeyValueGraphChange? {
-    object.flatMap(graphKey.observable).map { KeyValueGraphChange(object: $0, graphKey: graphKey, change: change) }
+    object.flatMap(graphKey.observable).map { KeyValueGraphChange(object: $0, key: keyReference, change: change) }
   }
 }
