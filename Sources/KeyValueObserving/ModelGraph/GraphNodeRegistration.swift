@@ -39,7 +39,7 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
   ) {
     GraphObservation.changed(
       object, slot: slot, in: graphClass, heardBy: self,
-      KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges, isPrior: isPrior)
+      kind: kind, oldValue: oldValue, newValue: newValue, positions: indexRanges, isPrior: isPrior
     )
   }
 
@@ -77,7 +77,7 @@ final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable
     }
     GraphObservation.changed(
       object, slot: slot, in: graphClass, heardBy: self, equalSetting: equalSetting,
-      KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: indexRanges, isPrior: isPrior)
+      kind: kind, oldValue: oldValue, newValue: newValue, positions: indexRanges, isPrior: isPrior
     )
   }
 

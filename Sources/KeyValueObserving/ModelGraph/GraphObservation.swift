@@ -93,10 +93,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       guard let graphClass = graphState.withLock({ $0.classes[ObjectIdentifier(type(of: object))] }) else { continue }
       for slot in graphClass.keys.indices {
         let value = graphClass.storages[slot]?.erasedValue(of: object)
-        let change = KeyValueObservedChange<Any>(
-          kind: .setting, newValue: requested.contains(.new) ? value : nil, oldValue: nil, positions: nil, isPrior: false
+        handler.deliver(
+          object, slot: slot, in: graphClass,
+          kind: .setting, oldValue: nil, newValue: requested.contains(.new) ? value : nil, positions: nil, isPrior: false
         )
-        handler.deliver(object, slot: slot, in: graphClass, change)
       }
     }
   }
@@ -137,7 +137,11 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     in graphClass: GraphClass,
     heardBy registration: GraphNodeRegistration,
     equalSetting: Bool = false,
-    _ change: consuming KeyValueObservedChange<Any>
+    kind: KeyValueChange,
+    oldValue: consuming Any?,
+    newValue: consuming Any?,
+    positions: IndexRanges?,
+    isPrior: Bool
   ) {
     // Ended asked first: `end()` sets the flag before it clears the
     // token, so a change made after any `invalidate()` returned sees it,
@@ -145,8 +149,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     let graph = graphClass.graph
     let (isEnded, requested) = graph._withUnsafeGuaranteedRef { ($0.isEnded, $0.requested) }
     guard !isEnded,
-      change.isPrior || graphClass.shapes[slot] == .none
-        || graph._withUnsafeGuaranteedRef({ $0.follow(change, at: slot, of: object, in: graphClass, heardBy: registration) }),
+      isPrior || graphClass.shapes[slot] == .none
+        || graph._withUnsafeGuaranteedRef({
+          $0.follow(kind, oldValue: oldValue, newValue: newValue, at: slot, of: object, in: graphClass, heardBy: registration)
+        }),
       !equalSetting
     else { return }
     // The class's handler, read without the lock: the registration that
@@ -154,27 +160,32 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     // started, so the graph had not ended then.
     let handler = graphClass.handler
     // Handed on as heard when both values were asked for, as they are by
-    // default: moved, not copied value by value (a conditional expression
-    // choosing between it and a trimmed copy copied it every time).
+    // default: moved, not copied (a conditional expression choosing
+    // between them and `nil` copied them every time).
     if requested.isSuperset(of: [.old, .new]) {
-      handler.deliver(object, slot: slot, in: graphClass, change)
+      handler.deliver(
+        object, slot: slot, in: graphClass,
+        kind: kind, oldValue: oldValue, newValue: newValue, positions: positions, isPrior: isPrior
+      )
       return
     }
-    let trimmed = KeyValueObservedChange(
-      kind: change.kind,
-      newValue: requested.contains(.new) ? change.newValue : nil,
-      oldValue: requested.contains(.old) ? change.oldValue : nil,
-      positions: change.positions,
-      isPrior: change.isPrior
+    handler.deliver(
+      object, slot: slot, in: graphClass,
+      kind: kind,
+      oldValue: requested.contains(.old) ? oldValue : nil,
+      newValue: requested.contains(.new) ? newValue : nil,
+      positions: positions,
+      isPrior: isPrior
     )
-    handler.deliver(object, slot: slot, in: graphClass, trimmed)
   }
 
   /// Follows the change of a link under the graph's lock: `false` once the
   /// graph ended. Called only for a link's change: a key that holds no
   /// objects takes no lock and no call.
   private func follow(
-    _ change: KeyValueObservedChange<Any>,
+    _ kind: KeyValueChange,
+    oldValue: borrowing Any?,
+    newValue: borrowing Any?,
     at slot: Int,
     of object: AnyObject,
     in graphClass: GraphClass,
@@ -184,18 +195,20 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     graphState.lock()
     let live = graphState.state.pointee.handler != nil
     if live, graphState.state.pointee.nodes[registration.objectID] === registration {
-      follow(change, at: slot, of: object, in: graphClass, &graphState.state.pointee, &work)
+      follow(kind, oldValue: oldValue, newValue: newValue, at: slot, of: object, in: graphClass, &graphState.state.pointee, &work)
     }
     graphState.unlock()
     work.finish()
     return live
   }
 
-  /// Adds the objects `change` brings to the link at `slot` of `object`,
-  /// then takes out the ones it drops (in that order, so that an object
-  /// moved within the graph never leaves it).
+  /// Adds the objects a change of `kind` brings to the link at `slot` of
+  /// `object`, then takes out the ones it drops (in that order, so that an
+  /// object moved within the graph never leaves it).
   private func follow(
-    _ change: KeyValueObservedChange<Any>,
+    _ kind: KeyValueChange,
+    oldValue: borrowing Any?,
+    newValue: borrowing Any?,
     at slot: Int,
     of object: AnyObject,
     in graphClass: GraphClass,
@@ -205,14 +218,14 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     let edge = requested.contains(.deallocation) && graphClass.shapes[slot] == .toOne ? (holder: object, slot: slot) : nil
     var brought: [AnyObject] = []
     var dropped: [AnyObject] = []
-    switch change.kind {
+    switch kind {
     case .setting, .replacement:
-      if let new = change.newValue { graphObjects(in: new, into: &brought) }
-      if let old = change.oldValue { graphObjects(in: old, into: &dropped) }
+      if let new = copy newValue { graphObjects(in: new, into: &brought) }
+      if let old = copy oldValue { graphObjects(in: old, into: &dropped) }
     case .insertion:
-      if let new = change.newValue { graphObjects(in: new, into: &brought) }
+      if let new = copy newValue { graphObjects(in: new, into: &brought) }
     case .removal:
-      if let old = change.oldValue { graphObjects(in: old, into: &dropped) }
+      if let old = copy oldValue { graphObjects(in: old, into: &dropped) }
     }
     link(brought, from: edge, in: &state, &work)
     unlink(dropped, from: edge, in: &state, &work)
@@ -371,10 +384,10 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
         let value = graphClass.storages[link.slot]?.erasedValue(of: holder),
         (value as? any OptionalValue)?.wrappedValue == nil
       else { continue }
-      let change = KeyValueObservedChange<Any>(
-        kind: .setting, newValue: requested.contains(.new) ? value : nil, oldValue: nil, positions: nil, isPrior: false
+      handler.deliver(
+        holder, slot: link.slot, in: graphClass,
+        kind: .setting, oldValue: nil, newValue: requested.contains(.new) ? value : nil, positions: nil, isPrior: false
       )
-      handler.deliver(holder, slot: link.slot, in: graphClass, change)
     }
   }
 

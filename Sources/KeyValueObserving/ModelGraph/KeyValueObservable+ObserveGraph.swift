@@ -42,7 +42,7 @@ extension KeyValueObservable {
   ) -> KeyValueObservation {
     observeGraph(
       options: options, site: RegistrationSite(fileID: fileID, line: line),
-      handler: GraphChangeHandler(isolation: isolation, handler: changeHandler)
+      handler: GraphHandler(isolation: isolation, changeHandler: changeHandler)
     )
   }
 

@@ -277,18 +277,13 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     publish()
   }
 
-  /// A change the recording heard: kept in the open step, or the step an
-  /// undo or redo collects, unless it changes nothing.
-  func record(
-    _ change: consuming KeyValueObservedChange<Any>,
-    of object: AnyObject,
-    _ key: GraphKeyReference,
-    from recording: Int
-  ) {
+  /// A change the recording heard, not a prior one: kept in the open
+  /// step, or the step an undo or redo collects, unless it changes nothing.
+  func record(_ recordedChange: RecordedChange, of object: AnyObject, from recording: Int) {
     // A setting of an `Equatable` key to an equal value never arrives
     // (``GraphHandler/dropsEqualSettings``).
-    guard !change.isPrior, change.kind == .setting && key.key.equal != nil || !change.changesNothing() else { return }
-    let recordedChange = RecordedChange(object: object, graphKey: key, change: consume change)
+    guard recordedChange.change.kind == .setting && recordedChange.graphKey.equal != nil || !recordedChange.change.changesNothing()
+    else { return }
     let result = state.record(recordedChange, of: ObjectIdentifier(object), from: recording, automaticGroups: isolation != nil)
     if let generation = result.opened {
       // The step the job opened closes after it (the rule is CoalescedJob's).

@@ -11,7 +11,24 @@ final class UndoRecording: GraphHandler {
     super.init(isolation: isolation, dropsEqualSettings: true)
   }
 
-  override func receive(_ object: AnyObject, slot: Int, in graphClass: GraphClass, _ change: consuming KeyValueObservedChange<Any>) {
-    stack.record(change, of: object, GraphKeyReference(interned: graphClass.keys[slot]), from: number)
+  override func receive(
+    _ object: AnyObject,
+    slot: Int,
+    in graphClass: GraphClass,
+    kind: KeyValueChange,
+    oldValue: consuming Any?,
+    newValue: consuming Any?,
+    positions: IndexRanges?,
+    isPrior: Bool
+  ) {
+    guard !isPrior else { return }
+    // Made here, from the parts: a change record made first was moved
+    // into the recorded change byte by byte.
+    let recorded = RecordedChange(
+      object: object,
+      graphKey: GraphKeyReference(interned: graphClass.keys[slot]),
+      kind: kind, oldValue: oldValue, newValue: newValue, positions: positions
+    )
+    stack.record(recorded, of: object, from: number)
   }
 }

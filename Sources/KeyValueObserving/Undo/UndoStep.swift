@@ -65,11 +65,19 @@ final class RecordedChange {
   let keyReference: GraphKeyReference
   let change: KeyValueObservedChange<Any>
 
-  /// `change` of `graphKey` of `object`, its values moved, not copied.
-  init(object: AnyObject, graphKey: GraphKeyReference, change: consuming KeyValueObservedChange<Any>) {
+  /// A change of `graphKey` of `object`, not a prior one, its values
+  /// moved, not copied.
+  init(
+    object: AnyObject,
+    graphKey: GraphKeyReference,
+    kind: KeyValueChange,
+    oldValue: consuming Any?,
+    newValue: consuming Any?,
+    positions: IndexRanges?
+  ) {
     self.object = object
     keyReference = graphKey
-    self.change = change
+    change = KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: positions, isPrior: false)
   }
 
   var graphKey: GraphKey { keyReference.key }
