@@ -24,8 +24,11 @@ final class GraphClass {
   let storages: [(any ErasedPropertyStorage)?]
   /// The slots whose values may hold objects to follow.
   let linkSlots: [Int]
-  /// The object as the observable it is, without a dynamic cast.
-  let observable: (AnyObject) -> any KeyValueObservable
+  /// The witness table of the class's conformance to
+  /// `KeyValueObservable`, read from its first object: with it, an object
+  /// of the class is the observable it is with no cast and no call
+  /// (``observable(_:)``).
+  private let conformance: UnsafeRawPointer
 
   init(graph: GraphObservation, handler: GraphHandler, object: any KeyValueObservable) {
     let type = Swift.type(of: object)
@@ -34,12 +37,30 @@ final class GraphClass {
     self.handler = handler
     let storages = (0..<count).map { object.erasedStorage(ofSlot: $0) }
     let shapes = storages.map { $0.map { GraphLinkShape($0.valueType) } ?? .none }
-    let observable = type._$kvoKeys.classFunctions.observable
     keys = GraphKey.interned(for: object, storages: storages)
     self.storages = storages
     self.shapes = shapes
     linkSlots = shapes.indices.filter { shapes[$0] != .none }
-    self.observable = observable
+    // `as`: not opened, so that the existential itself is cast.
+    conformance = unsafeBitCast(object as any KeyValueObservable, to: ClassExistential.self).conformance
+    // A requirement called through the existential made: its witness table.
+    assert(Swift.type(of: observable(object))._$kvoKeyCount == count, "KeyValueObserving: a class-bound existential's layout changed")
+  }
+
+  /// An object of the class as the observable it is. A class-bound
+  /// existential is the reference and the conformance's witness table,
+  /// so the two are put together as one: the object retained once, for
+  /// the existential (the class's `observable` function, called here,
+  /// cost 14 instructions more).
+  @inline(__always)
+  func observable(_ object: AnyObject) -> any KeyValueObservable {
+    unsafeBitCast(ClassExistential(object: object, conformance: conformance), to: (any KeyValueObservable).self)
+  }
+
+  /// The layout of `any KeyValueObservable`.
+  private struct ClassExistential {
+    let object: AnyObject
+    let conformance: UnsafeRawPointer
   }
 
   deinit {
