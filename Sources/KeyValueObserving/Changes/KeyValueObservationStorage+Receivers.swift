@@ -57,7 +57,8 @@ extension _KeyValueObservationStorage {
       indexRanges: change.positions,
       isPrior: change.isPrior,
       from: object,
-      slot: Int(slot)
+      slot: Int(slot),
+      valuesAreEqual: { areEqualIfEquatable(change.oldValue, change.newValue) }
     )
   }
 

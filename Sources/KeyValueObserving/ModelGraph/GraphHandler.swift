@@ -10,9 +10,8 @@ class GraphHandler {
   /// key when it is not; `nil` in a release build.
   final let isolation: (any Actor)?
   /// Whether a setting of an `Equatable` key to a value `==` the old one
-  /// is left out, as an undo stack would drop it. Compared where the
-  /// registration is handed the values it owns (``GraphNodeRegistration``):
-  /// later, each value was copied out of its optional to be compared.
+  /// is left out, as an undo stack would drop it: compared before the
+  /// values were boxed (``EqualSettingDroppingNode``).
   final let dropsEqualSettings: Bool
   /// The handler of `observeGraph`, handed each change as a record it
   /// borrows; `nil` for a subclass, which receives the parts. Called

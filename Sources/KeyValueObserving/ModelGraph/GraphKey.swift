@@ -4,10 +4,10 @@
 final class GraphKey {
   let keyPath: AnyKeyPath
   let name: String
-  /// `==` on two of the key's values, boxed, when its type is `Equatable`:
-  /// the conformance found once, here, not at every setting an undo
-  /// stack's recording compares (``EqualSettingDroppingNode``).
-  let equal: ((Any, Any) -> Bool)?
+  /// Whether the key's type is `Equatable`: a setting of such a key to
+  /// an equal value never reaches an undo stack
+  /// (``GraphHandler/dropsEqualSettings``).
+  let isEquatable: Bool
   /// An object of the key's class as the observable it is, without a
   /// dynamic cast: for an undo stack, which holds the objects it changes
   /// weakly, as `AnyObject`.
@@ -21,7 +21,7 @@ final class GraphKey {
   ) {
     self.keyPath = keyPath
     self.name = name
-    equal = (valueType as? any Equatable.Type)?.equalityOfBoxedValues
+    isEquatable = valueType.map { $0 is any Equatable.Type } ?? false
     self.observable = observable
   }
 }
@@ -79,26 +79,5 @@ struct GraphKeyReference {
   init(owning key: GraphKey) {
     self.key = key
     owner = key
-  }
-}
-
-extension Equatable {
-  /// `==` on two values of this type, boxed; `false` when either is not of
-  /// it.
-  ///
-  /// The boxes are opened, not cast: `as? Self` on both cost 700
-  /// instructions a comparison (two dynamic casts and the metadata of
-  /// `Self?`), a fifth of recording an undo step.
-  fileprivate static var equalityOfBoxedValues: (Any, Any) -> Bool {
-    { lhs, rhs in isEqual(opening: lhs, rhs) }
-  }
-
-  private static func isEqual<Left>(opening lhs: Left, _ rhs: Any) -> Bool {
-    func compare<Right>(_ rhs: Right) -> Bool {
-      // The same type, so the bits are a value of it.
-      guard Left.self == Self.self, Right.self == Self.self else { return false }
-      return unsafeBitCast(lhs, to: Self.self) == unsafeBitCast(rhs, to: Self.self)
-    }
-    return compare(rhs)
   }
 }

@@ -5,6 +5,7 @@
 /// Holds the storage, so that the graph can take it out whenever it
 /// leaves, and its class's entry in the graph, through which each change
 /// reaches the graph.
+@usableFromInline
 class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   /// The object's identity: its key among the graph's nodes, valid while
@@ -35,7 +36,8 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,
-    slot: Int
+    slot: Int,
+    valuesAreEqual: () -> Bool
   ) {
     GraphObservation.changed(
       object, slot: slot, in: graphClass, heardBy: self,
@@ -58,9 +60,10 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
 
 /// A graph node whose handler drops a setting to an equal value
 /// (``GraphHandler/dropsEqualSettings``), as an undo stack's does. The
-/// values are compared here, where they are owned: moved in and out of
-/// their optionals, not copied. A class of its own, so that other graphs'
-/// changes pay nothing for it.
+/// values are compared before they were boxed, where their type is known
+/// (`valuesAreEqual`). A class of its own, so that other graphs' changes
+/// pay nothing for it.
+@usableFromInline
 final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable {
   override func receive(
     kind: KeyValueChange,
@@ -69,28 +72,12 @@ final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,
-    slot: Int
+    slot: Int,
+    valuesAreEqual: () -> Bool
   ) {
-    var equalSetting = false
-    if kind == .setting, !isPrior, let equal = graphClass.keys[slot].equal {
-      (oldValue, newValue, equalSetting) = Self.compare(oldValue, newValue, with: equal)
-    }
     GraphObservation.changed(
-      object, slot: slot, in: graphClass, heardBy: self, equalSetting: equalSetting,
+      object, slot: slot, in: graphClass, heardBy: self, equalSetting: kind == .setting && !isPrior && valuesAreEqual(),
       kind: kind, oldValue: oldValue, newValue: newValue, positions: indexRanges, isPrior: isPrior
     )
-  }
-
-  /// The two values, moved in and out, not copied, and whether both are
-  /// there and `equal`.
-  private static func compare(
-    _ oldValue: consuming Any?,
-    _ newValue: consuming Any?,
-    with equal: (Any, Any) -> Bool
-  ) -> (Any?, Any?, Bool) {
-    guard let old = consume oldValue else { return (nil, newValue, false) }
-    guard let new = consume newValue else { return (old, nil, false) }
-    let same = equal(old, new)
-    return (old, new, same)
   }
 }

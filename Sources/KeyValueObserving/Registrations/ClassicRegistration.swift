@@ -29,7 +29,8 @@ final class ClassicRegistration: _KeyValueErasedRegistration, @unchecked Sendabl
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,
-    slot _: Int
+    slot _: Int,
+    valuesAreEqual _: () -> Bool
   ) {
     guard kind == .setting, !isPrior, indexRanges == nil else {
       let change = changeDictionary(

@@ -7,7 +7,9 @@
 @usableFromInline
 class _KeyValueErasedRegistration: _KeyValueRegistration, @unchecked Sendable {
   /// Receives one change of the key at `slot` of `object`, its values
-  /// boxed. Overridden; the base does nothing.
+  /// boxed. `valuesAreEqual` says a setting's values are `==`, for an
+  /// ``EqualSettingDroppingNode``; `false` for any other.
+  /// Overridden; the base does nothing.
   @usableFromInline
   func receive(
     kind: KeyValueChange,
@@ -16,6 +18,7 @@ class _KeyValueErasedRegistration: _KeyValueRegistration, @unchecked Sendable {
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,
-    slot: Int
+    slot: Int,
+    valuesAreEqual: () -> Bool
   ) {}
 }

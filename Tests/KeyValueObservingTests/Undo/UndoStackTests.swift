@@ -182,6 +182,28 @@ struct UndoStackTests {
     withExtendedLifetime(recording) {}
   }
 
+  @Test("a setting is equal as its type's == says: optionals, a custom ==, -0.0 for 0.0 make no step; NaN for NaN makes one")
+  func equalAsTheTypeSays() throws {
+    let settings = UndoSettings()
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recording = undo.record(settings, isolation: nil)
+    settings.limit = nil
+    settings.ratio = -0.0
+    settings.label = CaseInsensitiveLabel("DRAFT")
+    #expect(!undo.canUndo)
+    settings.limit = 3
+    settings.limit = 3
+    try undo.undo()
+    #expect(settings.limit == nil && !undo.canUndo)
+    settings.ratio = .nan
+    settings.ratio = .nan
+    try undo.undo()
+    #expect(settings.ratio.isNaN && undo.canUndo)
+    try undo.undo()
+    #expect(settings.ratio == 0 && !undo.canUndo)
+    withExtendedLifetime(recording) {}
+  }
+
   @Test("an equal object set on a link makes no step, and the graph follows it: its changes are steps, the old one's are not")
   func equalObjectOnALink() throws {
     let badge = UndoBadge(label: UndoLabel("a"))
@@ -500,4 +522,18 @@ final class UndoBadge {
   var label: UndoLabel
 
   init(label: UndoLabel) { self.label = label }
+}
+
+/// A label whose `==` ignores case.
+struct CaseInsensitiveLabel: Equatable {
+  var text: String
+  init(_ text: String) { self.text = text }
+  static func == (lhs: Self, rhs: Self) -> Bool { lhs.text.lowercased() == rhs.text.lowercased() }
+}
+
+@KeyValueObservable
+final class UndoSettings {
+  var limit: Int? = nil
+  var ratio = 0.0
+  var label = CaseInsensitiveLabel("draft")
 }
