@@ -5,7 +5,6 @@
 /// Holds the storage, so that the graph can take it out whenever it
 /// leaves, and its class's entry in the graph, through which each change
 /// reaches the graph.
-@usableFromInline
 class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
   // @unchecked Sendable: immutable apart from what the base class guards.
   /// The object's identity: its key among the graph's nodes, valid while
@@ -63,7 +62,6 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
 /// values are compared before they were boxed, where their type is known
 /// (`valuesAreEqual`). A class of its own, so that other graphs' changes
 /// pay nothing for it.
-@usableFromInline
 final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable {
   override func receive(
     kind: KeyValueChange,

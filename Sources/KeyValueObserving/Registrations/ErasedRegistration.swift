@@ -7,9 +7,10 @@
 @usableFromInline
 class _KeyValueErasedRegistration: _KeyValueRegistration, @unchecked Sendable {
   /// Receives one change of the key at `slot` of `object`, its values
-  /// boxed. `valuesAreEqual` says a setting's values are `==`, for an
-  /// ``EqualSettingDroppingNode``; `false` for any other.
-  /// Overridden; the base does nothing.
+  /// boxed. `valuesAreEqual` compares the two with their own type's `==`,
+  /// before they were boxed (``areEqualIfEquatable(_:_:)``): an
+  /// ``EqualSettingDroppingNode`` asks it of a setting, the others never
+  /// call it. Overridden; the base does nothing.
   @usableFromInline
   func receive(
     kind: KeyValueChange,
