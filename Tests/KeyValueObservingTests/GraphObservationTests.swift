@@ -355,12 +355,19 @@ struct GraphObservationTests {
     withExtendedLifetime((before, after)) {}
   }
 
-  @Test("the observation info lists a graph's registration once per object")
+  @Test("the observation info lists a graph's registration once per object, an undo stack's recording too; each ends once")
   func listedOnce() {
     let outline = Outline()
     let token = outline.observeGraph { _ in }
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recording = undo.record(outline, isolation: nil)
+    #expect(outline.observationInfo.filter { "\($0)".contains("observeGraph") }.count == 2)
+    token.invalidate()
     #expect(outline.observationInfo.filter { "\($0)".contains("observeGraph") }.count == 1)
-    withExtendedLifetime(token) {}
+    recording.invalidate()
+    #expect(outline.observationInfo.isEmpty)
+    outline.title = "after"
+    #expect(!undo.canUndo)
   }
 
   @Test("to-many changes carry their kind, indexes and elements; a replacement drops the old and brings the new")

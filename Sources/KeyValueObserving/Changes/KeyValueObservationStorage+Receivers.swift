@@ -58,7 +58,8 @@ extension _KeyValueObservationStorage {
       isPrior: change.isPrior,
       from: object,
       slot: Int(slot),
-      valuesAreEqual: { areEqualIfEquatable(change.oldValue, change.newValue) }
+      valuesAreEqual: registration.slot == _KeyValueRegistration.everyKeyComparingSettingsSlot && change.kind == .setting
+        && !change.isPrior && areEqualIfEquatable(change.oldValue, change.newValue)
     )
   }
 

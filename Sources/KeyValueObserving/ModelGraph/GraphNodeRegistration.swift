@@ -25,7 +25,7 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
     objectID = object
     self.storage = storage
     self.graphClass = graphClass
-    super.init(options: options, slot: Self.everyKeySlot, receiver: .dictionary)
+    super.init(options: options, slot: Self.nodeSlot, receiver: .dictionary)
   }
 
   override func receive(
@@ -36,13 +36,16 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
     isPrior: Bool,
     from object: AnyObject,
     slot: Int,
-    valuesAreEqual: () -> Bool
+    valuesAreEqual: Bool
   ) {
     GraphObservation.changed(
       object, slot: slot, in: graphClass, heardBy: self,
       kind: kind, oldValue: oldValue, newValue: newValue, positions: indexRanges, isPrior: isPrior
     )
   }
+
+  /// The slot number the node is filed under: one that hears every key.
+  class var nodeSlot: Int { everyKeySlot }
 
   /// Taken out by the graph itself: nothing to tell it.
   override func registrationEnded() {}
@@ -60,9 +63,12 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
 /// A graph node whose handler drops a setting to an equal value
 /// (``GraphHandler/dropsEqualSettings``), as an undo stack's does. The
 /// values are compared before they were boxed, where their type is known
-/// (`valuesAreEqual`). A class of its own, so that other graphs' changes
-/// pay nothing for it.
+/// (`valuesAreEqual`), because of the slot number it is filed under. A
+/// class of its own, so that other graphs' changes pay nothing for it.
 final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable {
+  /// Filed where the change loop compares each setting's values for it.
+  override class var nodeSlot: Int { everyKeyComparingSettingsSlot }
+
   override func receive(
     kind: KeyValueChange,
     oldValue: consuming Any?,
@@ -71,10 +77,10 @@ final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable
     isPrior: Bool,
     from object: AnyObject,
     slot: Int,
-    valuesAreEqual: () -> Bool
+    valuesAreEqual: Bool
   ) {
     GraphObservation.changed(
-      object, slot: slot, in: graphClass, heardBy: self, equalSetting: kind == .setting && !isPrior && valuesAreEqual(),
+      object, slot: slot, in: graphClass, heardBy: self, equalSetting: valuesAreEqual,
       kind: kind, oldValue: oldValue, newValue: newValue, positions: indexRanges, isPrior: isPrior
     )
   }

@@ -30,7 +30,7 @@ final class ClassicRegistration: _KeyValueErasedRegistration, @unchecked Sendabl
     isPrior: Bool,
     from object: AnyObject,
     slot _: Int,
-    valuesAreEqual _: () -> Bool
+    valuesAreEqual _: Bool
   ) {
     guard kind == .setting, !isPrior, indexRanges == nil else {
       let change = changeDictionary(

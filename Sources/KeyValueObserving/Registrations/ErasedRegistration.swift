@@ -7,10 +7,11 @@
 @usableFromInline
 class _KeyValueErasedRegistration: _KeyValueRegistration, @unchecked Sendable {
   /// Receives one change of the key at `slot` of `object`, its values
-  /// boxed. `valuesAreEqual` compares the two with their own type's `==`,
-  /// before they were boxed (``areEqualIfEquatable(_:_:)``): an
-  /// ``EqualSettingDroppingNode`` asks it of a setting, the others never
-  /// call it. Overridden; the base does nothing.
+  /// boxed. `valuesAreEqual` says a setting's two values are `==` by
+  /// their own type's `==`, compared before they were boxed
+  /// (``areEqualIfEquatable(_:_:)``), for a registration filed under
+  /// ``_KeyValueRegistration/everyKeyComparingSettingsSlot``; `false` for
+  /// any other. Overridden; the base does nothing.
   @usableFromInline
   func receive(
     kind: KeyValueChange,
@@ -20,6 +21,6 @@ class _KeyValueErasedRegistration: _KeyValueRegistration, @unchecked Sendable {
     isPrior: Bool,
     from object: AnyObject,
     slot: Int,
-    valuesAreEqual: () -> Bool
+    valuesAreEqual: Bool
   ) {}
 }

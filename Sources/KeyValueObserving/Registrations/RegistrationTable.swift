@@ -51,7 +51,7 @@ struct RegistrationTable {
       rare.keyed[anchorKeyPath, default: SlotRegistrations()].append(registration, busy: busy, retired: &retired)
       return .added
     }
-    if slot == _KeyValueRegistration.everyKeySlot {
+    if _KeyValueRegistration.hearsEveryKey(slot) {
       return addToEverySlot(registration, slots: slots, busy: busy, retired: &retired)
     }
     // Slots come from the class's key table, which has `slots.count` of them.
@@ -130,7 +130,7 @@ struct RegistrationTable {
     let (slot, keyPath) = Self.filing(of: registration)
     let removed: Unmanaged<_KeyValueRegistration>
     var unobservedSlots: [Int] = []
-    if slot == _KeyValueRegistration.everyKeySlot {
+    if _KeyValueRegistration.hearsEveryKey(slot) {
       let (taken, emptied) = detachFromEverySlot(registration, slots: slots, busy: busy, retired: &retired)
       guard let taken else { return (nil, []) }
       removed = taken
@@ -190,7 +190,7 @@ struct RegistrationTable {
   func registrations(slots: UnsafeMutableBufferPointer<SlotRegistrations>) -> [_KeyValueRegistration] {
     var listed = Set<ObjectIdentifier>()
     return (slots.flatMap(\.registrations) + (rareState?.keyed.values.flatMap(\.registrations) ?? [])).filter {
-      $0.slot != _KeyValueRegistration.everyKeySlot || listed.insert(ObjectIdentifier($0)).inserted
+      !_KeyValueRegistration.hearsEveryKey($0.slot) || listed.insert(ObjectIdentifier($0)).inserted
     }
   }
 
