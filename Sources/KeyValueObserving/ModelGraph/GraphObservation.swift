@@ -24,29 +24,6 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
   // @unchecked Sendable: `graphState` is behind its lock; the rest is
   // immutable or weak.
 
-  /// A to-one link that may be `weak`, for a graph that hears its object
-  /// freed (``KeyValueObservingOptions/deallocation``).
-  struct WatchedLink {
-    weak var holder: AnyObject?
-    let slot: Int
-  }
-
-  struct State {
-    /// The change handler, which each class is made with; `nil` once the
-    /// graph ended.
-    var handler: GraphHandler?
-    /// The graph's objects' registrations, each with its count of links
-    /// (``GraphNodeRegistration/incoming``): one reference a bucket, so that
-    /// the table takes 16 bytes an object, not 24.
-    var nodes: [ObjectIdentifier: GraphNodeRegistration] = [:]
-    var classes: [ObjectIdentifier: GraphClass] = [:]
-    /// Classes found in links that are not `@KeyValueObservable`,
-    /// reported once each.
-    var reportedClasses: Set<ObjectIdentifier> = []
-    /// The to-one links to each object, for `.deallocation`.
-    var watched: [ObjectIdentifier: [WatchedLink]] = [:]
-  }
-
   private let graphState: LockedState<State>
   /// The options the handler asked for.
   let requested: KeyValueObservingOptions
