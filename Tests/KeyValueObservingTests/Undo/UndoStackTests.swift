@@ -204,6 +204,26 @@ struct UndoStackTests {
     withExtendedLifetime(recording) {}
   }
 
+  @Test("with a classic observer, a graph and an undo stack on one key, an equal setting reaches the first two and makes no step")
+  func equalSettingWithOtherReceivers() throws {
+    let settings = UndoSettings()
+    let log = ChangeLog()
+    try settings.addObserver(log, forKeyPath: "label", options: [.old, .new])
+    let heard = Recorder<String>()
+    let graph = settings.observeGraph { heard.append($0.key) }
+    let undo = KeyValueUndoStack(isolation: nil)
+    let recording = undo.record(settings, isolation: nil)
+    settings.label = CaseInsensitiveLabel("DRAFT")
+    #expect(log.calls.count == 1 && heard.elements == ["label"])
+    #expect(!undo.canUndo)
+    settings.label = CaseInsensitiveLabel("final")
+    #expect(log.calls.count == 2 && heard.elements == ["label", "label"])
+    try undo.undo()
+    #expect(settings.label.text == "DRAFT" && !undo.canUndo)
+    settings.removeObserver(log, forKeyPath: "label")
+    withExtendedLifetime((graph, recording)) {}
+  }
+
   @Test("an equal object set on a link makes no step, and the graph follows it: its changes are steps, the old one's are not")
   func equalObjectOnALink() throws {
     let badge = UndoBadge(label: UndoLabel("a"))
