@@ -36,8 +36,9 @@ extension _KeyValueObservationStorage {
   }
 
   /// Hands `change` to a classic observer or a registration that hears
-  /// every key, its values boxed here, where their type is known; the
-  /// dictionary is built out of line.
+  /// every key, its values boxed here, where their type is known, and
+  /// borrowed (``_KeyValueBorrowedAny``); the dictionary is built out of
+  /// line.
   ///
   /// Inlinable, so that a client specialises the boxing for its value
   /// type, but not inlined: inlined, the boxing and the dynamic call grew
@@ -50,17 +51,21 @@ extension _KeyValueObservationStorage {
     from object: AnyObject,
     slot: Int16
   ) {
-    unsafeDowncast(registration, to: _KeyValueErasedRegistration.self).receive(
-      kind: change.kind,
-      oldValue: change.oldValue.map { $0 as Any },
-      newValue: change.newValue.map { $0 as Any },
-      indexRanges: change.positions,
-      isPrior: change.isPrior,
-      from: object,
-      slot: Int(slot),
-      valuesAreEqual: registration.slot == _KeyValueRegistration.everyKeyComparingSettingsSlot && change.kind == .setting
-        && !change.isPrior && areEqualIfEquatable(change.oldValue, change.newValue)
-    )
+    let valuesAreEqual =
+      registration.slot == _KeyValueRegistration.everyKeyComparingSettingsSlot && change.kind == .setting
+      && !change.isPrior && areEqualIfEquatable(change.oldValue, change.newValue)
+    _KeyValueBorrowedAny.with(change.oldValue, change.newValue) { oldValue, newValue in
+      unsafeDowncast(registration, to: _KeyValueErasedRegistration.self).receive(
+        kind: change.kind,
+        oldValue: oldValue,
+        newValue: newValue,
+        indexRanges: change.positions,
+        isPrior: change.isPrior,
+        from: object,
+        slot: Int(slot),
+        valuesAreEqual: valuesAreEqual
+      )
+    }
   }
 
   /// ``notify(_:shape:isPrior:oldValue:newValue:from:)`` with this

@@ -57,9 +57,36 @@ final class GraphClass {
     unsafeBitCast(ClassExistential(object: object, conformance: conformance), to: (any KeyValueObservable).self)
   }
 
+  /// The key at `slot`, one of the class's slots, read with no bounds
+  /// check: a change's slot is its storage's, which has the class's keys.
+  @inline(__always)
+  func key(at slot: Int) -> GraphKey {
+    keys.withUnsafeBufferPointer { $0[slot] }
+  }
+
+  /// Whether the key at `slot` can hold objects to follow, likewise.
+  @inline(__always)
+  func shape(at slot: Int) -> GraphLinkShape {
+    shapes.withUnsafeBufferPointer { $0[slot] }
+  }
+
+  /// The bits of an object of the class as the observable it is, its
+  /// object not retained: valid while `object` lives, and never to be
+  /// destroyed (see ``BorrowingGraphHandler``).
+  @inline(__always)
+  func borrowedObservableBits(_ object: AnyObject) -> BorrowedClassExistential {
+    BorrowedClassExistential(object: Unmanaged.passUnretained(object).toOpaque(), conformance: conformance)
+  }
+
   /// The layout of `any KeyValueObservable`.
   private struct ClassExistential {
     let object: AnyObject
+    let conformance: UnsafeRawPointer
+  }
+
+  /// The same layout, its object not retained.
+  struct BorrowedClassExistential {
+    let object: UnsafeMutableRawPointer
     let conformance: UnsafeRawPointer
   }
 

@@ -13,17 +13,18 @@ class GraphHandler {
   /// is left out, as an undo stack would drop it: compared before the
   /// values were boxed (``EqualSettingDroppingNode``).
   final let dropsEqualSettings: Bool
-  /// The handler of `observeGraph`, handed each change as a record it
-  /// borrows; `nil` for a subclass, which receives the parts. Called
-  /// where the change arrives, with no call of the class's between: one
-  /// cost a write about 25 instructions, in moves of the values.
-  final let changeHandler: ((KeyValueGraphChange) -> Void)?
+  /// The handler of `observeGraph`, handed each change as a record that
+  /// borrows its parts (``BorrowingGraphHandler``); `nil` for a subclass,
+  /// which receives the parts. Called where the change arrives, with no
+  /// call of the class's between: one cost a write about 25 instructions,
+  /// in moves of the values.
+  final let changeHandler: BorrowingGraphHandler?
 
   /// A handler of `observeGraph`'s.
   init(isolation: (any Actor)?, changeHandler: @escaping (KeyValueGraphChange) -> Void) {
     self.isolation = isolationCheckedInDebugBuilds(isolation)
     dropsEqualSettings = false
-    self.changeHandler = changeHandler
+    self.changeHandler = BorrowingGraphHandler(changeHandler)
   }
 
   /// A subclass's, which overrides ``receive(_:slot:in:kind:oldValue:newValue:positions:isPrior:)``.
@@ -43,8 +44,8 @@ class GraphHandler {
     slot: Int,
     in graphClass: GraphClass,
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>?,
+    newValue: UnsafePointer<Any?>?,
     positions: IndexRanges?,
     isPrior: Bool
   ) {
@@ -59,14 +60,7 @@ class GraphHandler {
     guard changeHandler != nil else {
       return receive(object, slot: slot, in: graphClass, kind: kind, oldValue: oldValue, newValue: newValue, positions: positions, isPrior: isPrior)
     }
-    let change = KeyValueGraphChange(
-      object: graphClass.observable(object),
-      key: GraphKeyReference(interned: graphClass.keys[slot]),
-      change: KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: positions, isPrior: isPrior)
-    )
-    // Read after the record is made: read before, the closure's context
-    // was retained across the call that makes it.
-    changeHandler?(change)
+    changeHandler?(object, slot: slot, in: graphClass, kind: kind, oldValue: oldValue, newValue: newValue, positions: positions, isPrior: isPrior)
   }
 
   /// Receives a change's parts, when there is no ``changeHandler``;
@@ -76,8 +70,8 @@ class GraphHandler {
     slot: Int,
     in graphClass: GraphClass,
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>?,
+    newValue: UnsafePointer<Any?>?,
     positions: IndexRanges?,
     isPrior: Bool
   ) {}

@@ -75,6 +75,17 @@ struct GraphKeyReference {
     owner = nil
   }
 
+  /// The layout of a reference to an interned key, for a record built
+  /// bit by bit (``BorrowingGraphHandler``).
+  struct InternedBits {
+    let key: UnsafeMutableRawPointer
+    let owner = 0
+
+    init(key: GraphKey) {
+      self.key = Unmanaged.passUnretained(key).toOpaque()
+    }
+  }
+
   /// A key made for this reference, owned.
   init(owning key: GraphKey) {
     self.key = key

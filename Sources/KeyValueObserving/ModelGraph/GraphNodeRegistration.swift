@@ -30,8 +30,8 @@ class GraphNodeRegistration: _KeyValueErasedRegistration, @unchecked Sendable {
 
   override func receive(
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>,
+    newValue: UnsafePointer<Any?>,
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,
@@ -71,8 +71,8 @@ final class EqualSettingDroppingNode: GraphNodeRegistration, @unchecked Sendable
 
   override func receive(
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>,
+    newValue: UnsafePointer<Any?>,
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,

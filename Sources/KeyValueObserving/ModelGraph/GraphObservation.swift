@@ -70,10 +70,12 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
       guard let graphClass = graphState.withLock({ $0.classes[ObjectIdentifier(type(of: object))] }) else { continue }
       for slot in graphClass.keys.indices {
         let value = graphClass.storages[slot]?.erasedValue(of: object)
-        handler.deliver(
-          object, slot: slot, in: graphClass,
-          kind: .setting, oldValue: nil, newValue: requested.contains(.new) ? value : nil, positions: nil, isPrior: false
-        )
+        withUnsafePointer(to: value) { value in
+          handler.deliver(
+            object, slot: slot, in: graphClass,
+            kind: .setting, oldValue: nil, newValue: requested.contains(.new) ? value : nil, positions: nil, isPrior: false
+          )
+        }
       }
     }
   }
@@ -115,8 +117,8 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     heardBy registration: GraphNodeRegistration,
     equalSetting: Bool = false,
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>,
+    newValue: UnsafePointer<Any?>,
     positions: IndexRanges?,
     isPrior: Bool
   ) {
@@ -126,27 +128,16 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
     let graph = graphClass.graph
     let (isEnded, requested) = graph._withUnsafeGuaranteedRef { ($0.isEnded, $0.requested) }
     guard !isEnded,
-      isPrior || graphClass.shapes[slot] == .none
+      isPrior || graphClass.shape(at: slot) == .none
         || graph._withUnsafeGuaranteedRef({
-          $0.follow(kind, oldValue: oldValue, newValue: newValue, at: slot, of: object, in: graphClass, heardBy: registration)
+          $0.follow(kind, oldValue: oldValue.copiedBox, newValue: newValue.copiedBox, at: slot, of: object, in: graphClass, heardBy: registration)
         }),
       !equalSetting
     else { return }
     // The class's handler, read without the lock: the registration that
     // heard the change holds its class, and was live when the change
     // started, so the graph had not ended then.
-    let handler = graphClass.handler
-    // Handed on as heard when both values were asked for, as they are by
-    // default: moved, not copied (a conditional expression choosing
-    // between them and `nil` copied them every time).
-    if requested.isSuperset(of: [.old, .new]) {
-      handler.deliver(
-        object, slot: slot, in: graphClass,
-        kind: kind, oldValue: oldValue, newValue: newValue, positions: positions, isPrior: isPrior
-      )
-      return
-    }
-    handler.deliver(
+    graphClass.handler.deliver(
       object, slot: slot, in: graphClass,
       kind: kind,
       oldValue: requested.contains(.old) ? oldValue : nil,
@@ -361,10 +352,12 @@ final class GraphObservation: DerivedObservationBase, @unchecked Sendable {
         let value = graphClass.storages[link.slot]?.erasedValue(of: holder),
         (value as? any OptionalValue)?.wrappedValue == nil
       else { continue }
-      handler.deliver(
-        holder, slot: link.slot, in: graphClass,
-        kind: .setting, oldValue: nil, newValue: requested.contains(.new) ? value : nil, positions: nil, isPrior: false
-      )
+      withUnsafePointer(to: Optional(value)) { value in
+        handler.deliver(
+          holder, slot: link.slot, in: graphClass,
+          kind: .setting, oldValue: nil, newValue: requested.contains(.new) ? value : nil, positions: nil, isPrior: false
+        )
+      }
     }
   }
 

@@ -24,8 +24,8 @@ final class ClassicRegistration: _KeyValueErasedRegistration, @unchecked Sendabl
   @usableFromInline
   override func receive(
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>,
+    newValue: UnsafePointer<Any?>,
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,
@@ -34,7 +34,7 @@ final class ClassicRegistration: _KeyValueErasedRegistration, @unchecked Sendabl
   ) {
     guard kind == .setting, !isPrior, indexRanges == nil else {
       let change = changeDictionary(
-        kind: kind, newValue: newValue, oldValue: oldValue, indexRanges: indexRanges, isPrior: isPrior,
+        kind: kind, newValue: newValue.copiedBox, oldValue: oldValue.copiedBox, indexRanges: indexRanges, isPrior: isPrior,
         isInitial: false, options: options, mayBeOptional: valueIsOptional
       )
       target.send(change, from: object)
@@ -42,7 +42,7 @@ final class ClassicRegistration: _KeyValueErasedRegistration, @unchecked Sendabl
     }
     // A setting, the common change: its dictionary is kept between changes.
     let buffer = settingDictionary.take() ?? SettingDictionary(options: options)
-    buffer.fill(newValue: consume newValue, oldValue: consume oldValue, mayBeOptional: valueIsOptional)
+    buffer.fill(newValue: newValue.copiedBox, oldValue: oldValue.copiedBox, mayBeOptional: valueIsOptional)
     target.send(buffer.dictionary, from: object)
     buffer.empty()
     settingDictionary.put(buffer)

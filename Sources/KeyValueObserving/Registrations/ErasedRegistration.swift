@@ -7,7 +7,8 @@
 @usableFromInline
 class _KeyValueErasedRegistration: _KeyValueRegistration, @unchecked Sendable {
   /// Receives one change of the key at `slot` of `object`, its values
-  /// boxed. `valuesAreEqual` says a setting's two values are `==` by
+  /// boxed and borrowed for the call (``_KeyValueBorrowedAny``): read
+  /// `pointee` to keep one. `valuesAreEqual` says a setting's two values are `==` by
   /// their own type's `==`, compared before they were boxed
   /// (``areEqualIfEquatable(_:_:)``), for a registration filed under
   /// ``_KeyValueRegistration/everyKeyComparingSettingsSlot``; `false` for
@@ -15,8 +16,8 @@ class _KeyValueErasedRegistration: _KeyValueRegistration, @unchecked Sendable {
   @usableFromInline
   func receive(
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>,
+    newValue: UnsafePointer<Any?>,
     indexRanges: IndexRanges?,
     isPrior: Bool,
     from object: AnyObject,

@@ -1,6 +1,6 @@
 /// What a recording (``KeyValueUndoStack/record(_:isolation:fileID:line:)``)
 /// hands the changes of its graph to: its stack, with the recording's
-/// number, each change moved, not copied.
+/// number, each change's values copied from the borrowed boxes.
 final class UndoRecording: GraphHandler {
   let stack: KeyValueUndoStack
   let number: Int
@@ -16,8 +16,8 @@ final class UndoRecording: GraphHandler {
     slot: Int,
     in graphClass: GraphClass,
     kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
+    oldValue: UnsafePointer<Any?>?,
+    newValue: UnsafePointer<Any?>?,
     positions: IndexRanges?,
     isPrior: Bool
   ) {
@@ -27,7 +27,7 @@ final class UndoRecording: GraphHandler {
     let recorded = RecordedChange(
       object: object,
       graphKey: GraphKeyReference(interned: graphClass.keys[slot]),
-      kind: kind, oldValue: oldValue, newValue: newValue, positions: positions
+      kind: kind, oldValue: oldValue?.copiedBox, newValue: newValue?.copiedBox, positions: positions
     )
     stack.record(recorded, of: object, from: number)
   }
