@@ -266,15 +266,21 @@ enum ModelOperation: CustomStringConvertible {
 /// registration whose notifications differ, described, or `nil`.
 /// `interference`, when given, runs beside them on another thread with
 /// the cells of the moment, registering and removing observers of its own
-/// whose callbacks do nothing.
+/// whose callbacks do nothing. `keepingCellsAlive` holds the first cells
+/// to the end, as that thread may.
 func firstDifference(
   running operations: [ModelOperation],
-  cellsSeenBy interference: CellExchange? = nil
+  cellsSeenBy interference: CellExchange? = nil,
+  keepingCellsAlive: Bool = false
 ) -> String? {
   let harness = Harness()
   let model = ReferenceModel()
   var mirrors = harness.cells.map(CellMirrors.init)
   interference?.publish(harness.cells)
+  // Another holder of the first cells, as the interfering thread may be:
+  // a replaced cell lives on, and the registrations made on it stay.
+  let kept = keepingCellsAlive ? harness.cells : []
+  defer { withExtendedLifetime(kept) {} }
   for operation in operations {
     defer {
       if case .replaceCell(let cell) = operation { mirrors[cell] = CellMirrors(of: harness.cells[cell]) }
@@ -405,6 +411,15 @@ struct ModelBasedTests {
     }
   }
 
+  @Test("the same, with each replaced cell kept alive elsewhere, its registrations with it")
+  func matchesModelWithCellsKeptAlive() async {
+    await propertyCheck(count: sequenceCount / 4, input: Gen.int(in: ModelOperation.numbers).array(of: 1...40)) { numbers in
+      let operations = numbers.map(ModelOperation.init)
+      let difference = firstDifference(running: operations, keepingCellsAlive: true)
+      #expect(difference == nil, "\(difference ?? "")\noperations:\n\(operations.map(\.description).joined(separator: "\n"))")
+    }
+  }
+
   @Test("the same, with another thread registering and removing observers of the same cells meanwhile")
   func matchesModelWithAnotherThread() async {
     let exchange = CellExchange()
@@ -428,6 +443,23 @@ extension ModelBasedTests {
     [2_000_535_870_507_672_480, 3_458_245_002_740_778_740, 416_526_093_944_621_569],
     [2_779_855_970_298_446_640, 2_151_599_745_291_732_540, 2_072_206_216_486_556_180, 4_600_059_487_378_873_845],
   ]
+
+  /// Once failed with the replaced cell kept alive: a chain observed in a
+  /// prior callback of its link's change, which cut the link, still heard
+  /// the object the link had held (its registration there was made after
+  /// the change began, which never reached it).
+  static let sequencesThatFailedWithCellsKeptAlive: [[Int]] = [
+    [2_186_275_636_250_830_314, 992_576_311_871_668_700, 373_791_753_986_576_276, 1_533_114_463_820_096_729]
+  ]
+
+  @Test("sequences that once failed with the replaced cells kept alive match the model")
+  func sequencesThatFailedWithCellsKeptAliveMatchTheModel() {
+    for numbers in Self.sequencesThatFailedWithCellsKeptAlive {
+      let operations = numbers.map(ModelOperation.init)
+      let difference = firstDifference(running: operations, keepingCellsAlive: true)
+      #expect(difference == nil, "\(difference ?? "")\noperations:\n\(operations.map(\.description).joined(separator: "\n"))")
+    }
+  }
 
   @Test("sequences that once failed match the model, whatever changes are open elsewhere", arguments: ChangesOpenElsewhere.allCases)
   func sequencesThatFailedMatchTheModel(elsewhere: ChangesOpenElsewhere) {
@@ -526,3 +558,4 @@ private final class Interference: @unchecked Sendable {
     finished.wait()
   }
 }
+
