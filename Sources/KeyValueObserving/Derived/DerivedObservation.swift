@@ -291,14 +291,6 @@ final class DerivedObservation<Root: KeyValueObservable, Value>: DerivedObservat
     }
   }
 
-  /// The change under way may move the value to other keys: the next
-  /// will of a dependency reads it again first, as after an ended one
-  /// (``isDependency(_:)``).
-  override func dependencyAddedDuringChange() {
-    if mayBeChain { forgetChainEnd() }
-    dependenciesMayBeStale.store(true, ordering: .releasing)
-  }
-
   override func didEnd() {
     forgetChainEnd()
     hooks.ended?()

@@ -133,12 +133,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
   /// registration. Called with no lock held.
   func dependencyEnded(freed: DependencyRegistration?) {}
 
-  /// A dependency was registered with a key whose change is under way (in
-  /// a prior callback of it, or of another key of its object): the change
-  /// began before the registration and will not reach it, so the value
-  /// may depend on other keys once it is made. Called with no lock held.
-  func dependencyAddedDuringChange() {}
-
   /// Whether `registration` is one of the dependencies' registrations.
   @usableFromInline
   final func isRegistered(_ registration: _KeyValueRegistration) -> Bool {
@@ -232,7 +226,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     // What the storages let go of while this lock is held: released after
     // it, as any release may run a deinit that ends this observation.
     var released: [AnyObject] = []
-    var addedDuringChange = false
     let stale: [DependencyRegistration] = state.withLock { state in
       guard !isEnded, read > state.appliedRead else { return [] }
       state.appliedRead = read
@@ -256,9 +249,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
         // round: the storages call out only after releasing their own lock.
         if dependency.storage.add(registration, releasingInto: &released) {
           next.append(registration)
-          // A change of the object that a prior callback runs inside, on
-          // any thread, is counted until its value is stored.
-          addedDuringChange = addedDuringChange || dependency.storage.openChanges.load(ordering: .relaxed) != 0
         }
       }
       state.dependencies = next
@@ -271,7 +261,6 @@ class DerivedObservationBase: _KeyValueRegistration, @unchecked Sendable {
     for registration in stale {
       registration.remove()
     }
-    if addedDuringChange { dependencyAddedDuringChange() }
   }
 
   /// Whether every object the value depends on was freed (or it depends

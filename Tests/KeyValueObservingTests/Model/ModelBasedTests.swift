@@ -26,6 +26,8 @@ private final class NoteTaker: KeyValueObserver {
 private final class Harness {
   var cells = [Cell(), Cell()]
   var tokens: [Int: KeyValueObservation] = [:]
+  /// The cell each token observes.
+  var tokenCells: [Int: Int] = [:]
   var classic: [Int: (cell: Int, key: ModelKey, observer: NoteTaker?, isRegistered: Bool)] = [:]
   /// The keys the controller observes, as the controller ignores a second
   /// observation of one.
@@ -59,6 +61,7 @@ private final class Harness {
     case .observe(let cell, let key, let options):
       let id = takeID()
       tokens[id] = observe(cell, key, options, id: id)
+      tokenCells[id] = cell
       return id
     case .invalidate(let pick):
       let ids = tokens.keys.sorted()
@@ -131,8 +134,23 @@ private final class Harness {
     classic[id]?.isRegistered = false
   }
 
-  /// Cell `cell` is freed and replaced by a fresh one.
-  func replaceCell(_ cell: Int) {
+  /// Cell `cell` is freed and replaced by a fresh one. With
+  /// `endingRegistrations`, for a cell that lives on elsewhere, its
+  /// registrations are ended first, as freeing it would end them.
+  func replaceCell(_ cell: Int, endingRegistrations: Bool) {
+    if endingRegistrations {
+      for (id, token) in tokens where tokenCells[id] == cell {
+        token.invalidate()
+      }
+      for (_, entry) in classic where entry.cell == cell && entry.isRegistered {
+        if let observer = entry.observer {
+          cells[cell].removeObserver(observer, forKeyPath: entry.key.string)
+        }
+      }
+      for key in controllerKeys where key[0] == cell {
+        controllerUnobserve(cell, ModelKey(rawValue: key[1])!)
+      }
+    }
     cells[cell] = Cell()
     controllerKeys = controllerKeys.filter { $0[0] != cell }
     for (id, entry) in classic where entry.cell == cell {
@@ -267,7 +285,8 @@ enum ModelOperation: CustomStringConvertible {
 /// `interference`, when given, runs beside them on another thread with
 /// the cells of the moment, registering and removing observers of its own
 /// whose callbacks do nothing. `keepingCellsAlive` holds the first cells
-/// to the end, as that thread may.
+/// to the end, as that thread may, and so ends a replaced cell's
+/// registrations by hand, as freeing it would.
 func firstDifference(
   running operations: [ModelOperation],
   cellsSeenBy interference: CellExchange? = nil,
@@ -282,8 +301,13 @@ func firstDifference(
   let kept = keepingCellsAlive ? harness.cells : []
   defer { withExtendedLifetime(kept) {} }
   for operation in operations {
+    weak var replaced: Cell?
     defer {
       if case .replaceCell(let cell) = operation { mirrors[cell] = CellMirrors(of: harness.cells[cell]) }
+      // The other thread may hold the replaced cell a moment longer: its
+      // registrations end when it is freed, and the model has them ended
+      // now, so the next operation waits for that.
+      while interference != nil && replaced != nil { sched_yield() }
     }
     if let difference = mirrorDifference(harness.cells, mirrors) { return "before \(operation): \(difference)" }
     switch operation {
@@ -362,7 +386,8 @@ func firstDifference(
       model.setLink(nil, on: cell)
       // The other thread lets go of it first.
       interference?.publish([harness.cells[1 - cell]])
-      harness.replaceCell(cell)
+      replaced = harness.cells[cell]
+      harness.replaceCell(cell, endingRegistrations: keepingCellsAlive)
       model.replaceCell(cell)
       interference?.publish(harness.cells)
     }
@@ -411,7 +436,7 @@ struct ModelBasedTests {
     }
   }
 
-  @Test("the same, with each replaced cell kept alive elsewhere, its registrations with it")
+  @Test("the same, with each replaced cell kept alive elsewhere and its registrations ended")
   func matchesModelWithCellsKeptAlive() async {
     await propertyCheck(count: sequenceCount / 4, input: Gen.int(in: ModelOperation.numbers).array(of: 1...40)) { numbers in
       let operations = numbers.map(ModelOperation.init)
@@ -444,12 +469,16 @@ extension ModelBasedTests {
     [2_779_855_970_298_446_640, 2_151_599_745_291_732_540, 2_072_206_216_486_556_180, 4_600_059_487_378_873_845],
   ]
 
-  /// Once failed with the replaced cell kept alive: a chain observed in a
-  /// prior callback of its link's change, which cut the link, still heard
-  /// the object the link had held (its registration there was made after
-  /// the change began, which never reached it).
+  /// Sequences that once failed with the replaced cell kept alive. First:
+  /// a chain observed in a prior callback of its link's change, which cut
+  /// the link, still heard the object the link had held, after the cell
+  /// it was made on was replaced; the model has that registration ended.
+  /// Second: the same chain on a cell not replaced must hear that object
+  /// once more (as a registration of Apple's would), and a fix of the
+  /// first in the library, not in the harness, silenced it.
   static let sequencesThatFailedWithCellsKeptAlive: [[Int]] = [
-    [2_186_275_636_250_830_314, 992_576_311_871_668_700, 373_791_753_986_576_276, 1_533_114_463_820_096_729]
+    [2_186_275_636_250_830_314, 992_576_311_871_668_700, 373_791_753_986_576_276, 1_533_114_463_820_096_729],
+    [2_051_086_386_096_093_894, 4_029_563_932_920_210_560, 4_002_115_944_790_723_214, 21_701_757_410_193_545],
   ]
 
   @Test("sequences that once failed with the replaced cells kept alive match the model")
