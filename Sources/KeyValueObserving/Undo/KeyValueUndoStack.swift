@@ -214,13 +214,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// undo.setActionName("Check Off")
   /// ```
   public func setActionName(_ name: String) {
-    state.withLock { state in
-      if state.open != nil {
-        state.open!.name = name
-      } else if !state.undoSteps.isEmpty {
-        state.undoSteps[state.undoSteps.count - 1].name = name
-      }
-    }
+    state.withLock { $0.setActionName(name) }
     publish()
   }
 
@@ -279,12 +273,14 @@ public final class KeyValueUndoStack: @unchecked Sendable {
 
   /// A change the recording heard, not a prior one: kept in the open
   /// step, or the step an undo or redo collects, unless it changes nothing.
-  func record(_ recordedChange: RecordedChange, of object: AnyObject, from recording: Int) {
+  func record(
+    _ change: consuming KeyValueObservedChange<Any>, of key: GraphKeyReference, of object: AnyObject, from recording: Int
+  ) {
     // A setting of an `Equatable` key to an equal value never arrives
     // (``GraphHandler/dropsEqualSettings``).
-    guard recordedChange.change.kind == .setting && recordedChange.graphKey.isEquatable || !recordedChange.change.changesNothing()
-    else { return }
-    let result = state.record(recordedChange, of: ObjectIdentifier(object), from: recording, automaticGroups: isolation != nil)
+    guard change.kind == .setting && key.key.isEquatable || !change.changesNothing() else { return }
+    // What the lock freed, in the result, is released after it.
+    let result = state.record(change, of: key, of: object, from: recording, automaticGroups: isolation != nil)
     if let generation = result.opened { closeAfterJob(generation) }
     // Most changes join a step or push one more: nothing to publish.
     if result.publishes { publish() }

@@ -24,11 +24,11 @@ final class UndoRecording: GraphHandler {
     guard !isPrior else { return }
     // Made here, from the parts: a change record made first was moved
     // into the recorded change byte by byte.
-    let recorded = RecordedChange(
-      object: object,
-      graphKey: GraphKeyReference(interned: graphClass.keys[slot]),
-      kind: kind, oldValue: oldValue?.copiedBox, newValue: newValue?.copiedBox, positions: positions
+    stack.record(
+      KeyValueObservedChange(
+        kind: kind, newValue: newValue?.copiedBox, oldValue: oldValue?.copiedBox, positions: positions, isPrior: false
+      ),
+      of: GraphKeyReference(interned: graphClass.keys[slot]), of: object, from: number
     )
-    stack.record(recorded, of: object, from: number)
   }
 }

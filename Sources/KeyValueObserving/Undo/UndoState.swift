@@ -12,10 +12,12 @@ struct UndoState {
     case redoing
   }
 
-  var undoSteps: [UndoStep] = []
-  var redoSteps: [UndoStep] = []
-  /// The step being recorded: by a group, or automatically for a job.
-  var open: UndoStep?
+  var undo = UndoSteps()
+  var redo = UndoSteps()
+  /// Whether the step on top of ``undo`` is open, being recorded: by a
+  /// group, or automatically for a job. It counts once it has a change,
+  /// and is not counted against the levels.
+  var isOpen = false
   /// How many groups are open; 0 while an automatic step or none is.
   var depth = 0
   /// Counts the automatic steps opened, so that the job closing one does
@@ -26,6 +28,10 @@ struct UndoState {
   var mode = Mode.recording
   /// The changes an undo or a redo made, for the other stack.
   var collected: [RecordedChange] = []
+  /// Counts the changes kept, so that a caller comparing the last one with
+  /// no lock held can tell it is still the last
+  /// (``record(_:of:from:automaticGroups:repeating:)``).
+  var kept = 0
   var levels = 0
   /// Whether steps are forwarded (``KeyValueUndoStack/forwardSteps(to:)``).
   var forwarding = false
@@ -38,12 +44,13 @@ struct UndoState {
   /// else redo) replays it.
   var forwards: [(name: String, undoes: Bool)] = []
 
-  /// The recording that heard the last change kept, and the change's
-  /// object: a different recording hearing a change of the same object
-  /// next may be hearing it again (``lastKept(isSameChangeAs:)`` tells).
-  /// An identity only, so that recording a change copies no weak
-  /// reference.
-  var lastRecorded: (recording: Int, object: ObjectIdentifier)?
+  /// The recording that heard the last change kept: a different
+  /// recording hearing a change of the same object next may be hearing it
+  /// again (``possibleRepeat(of:from:)`` tells).
+  var lastRecording: Int?
+  /// The object of the last change kept, which the next change of that
+  /// object shares.
+  var lastObject: RecordedObject?
   /// The recordings made so far, naming each.
   var recordings = 0
 
@@ -56,108 +63,155 @@ struct UndoState {
   }
 
   /// The values the stack's observable properties should have now.
-  ///
-  /// The steps are read in place: a step copied is each of its changes
-  /// copied.
   var mirrors: Mirrors {
-    let openCounts = open?.changes.isEmpty == false
-    let undoName = openCounts ? open?.name : undoSteps.isEmpty ? nil : undoSteps[undoSteps.count - 1].name
+    let top = undo.count - 1
+    let openCounts = isOpen && undo.changeCount(at: top) > 0
+    let lastClosed = isOpen ? top - 1 : top
+    let undoName = openCounts ? undo.name(at: top) : lastClosed >= 0 ? undo.name(at: lastClosed) : ""
     return Mirrors(
-      canUndo: openCounts || !undoSteps.isEmpty,
-      canRedo: !redoSteps.isEmpty,
-      undoActionName: undoName ?? "",
-      redoActionName: redoSteps.isEmpty ? "" : redoSteps[redoSteps.count - 1].name
+      canUndo: openCounts || lastClosed >= 0,
+      canRedo: !redo.isEmpty,
+      undoActionName: undoName,
+      redoActionName: redo.isEmpty ? "" : redo.name(at: redo.count - 1)
     )
   }
 
-  /// What ``record(_:of:from:automaticGroups:)`` leaves for after the lock.
+  /// What ``record(_:of:of:from:automaticGroups:repeating:)`` leaves for
+  /// after the lock. Small, as it is returned through two calls: what a
+  /// change frees is in a class made only when there is some.
   struct Recorded {
     /// The generation of an automatic step it opened, whose closing the
     /// caller schedules.
     var opened: Int?
-    /// The redo steps a new change cleared, to release.
-    var freed: [UndoStep] = []
     /// Whether the stack publishes: ``mirrors`` may say something else now
     /// (the redo steps went, or the step ``KeyValueUndoStack/undo()``
     /// would take back is another), or steps wait to be forwarded.
     var publishes = false
+    /// What the change let go of, to release.
+    var freed: Freed?
+  }
+
+  /// What a change lets go of, released after the lock: its values may
+  /// hold the last references to objects.
+  final class Freed {
+    /// The redo steps a new change cleared.
+    var redo = UndoSteps()
+    /// The oldest undo steps' changes, dropped beyond the levels.
+    var oldest: [RecordedChange] = []
+    /// The change, when it was not kept.
+    var unkept: KeyValueObservedChange<Any>?
+    /// The object of the change kept before, when this one's is another.
+    var object: RecordedObject?
   }
 
   /// Keeps `change`, heard by `recording`, where the mode says; the same
   /// change heard again by another recording (an object two recorded
-  /// graphs share) is kept once: `repeated`, the change kept last, which
-  /// the caller found equal to `change` (``possibleRepeat(of:from:)``).
+  /// graphs share) is kept once: `repeated`, the count of kept changes
+  /// when the caller took the last one to compare with `change`
+  /// (``possibleRepeat(of:from:)``), which it found equal.
   mutating func record(
-    _ change: consuming RecordedChange,
-    of object: ObjectIdentifier,
+    _ change: consuming KeyValueObservedChange<Any>,
+    of key: GraphKeyReference,
+    of object: AnyObject,
     from recording: Int,
     automaticGroups: Bool,
-    repeating repeated: RecordedChange? = nil
+    repeating repeated: Int? = nil
   ) -> Recorded {
-    guard suspensions == 0 else { return Recorded() }
     // Compared by the caller, with no lock held, and still the last kept.
-    if let repeated, lastKept === repeated { return Recorded() }
+    guard suspensions == 0, repeated != kept else {
+      let freed = Freed()
+      freed.unkept = change
+      return Recorded(freed: freed)
+    }
     var recorded = Recorded()
-    lastRecorded = (recording, object)
+    lastRecording = recording
+    kept &+= 1
+    let recordedObject: RecordedObject
+    if let last = lastObject, last.refers(to: object) {
+      recordedObject = last
+    } else {
+      recordedObject = RecordedObject(object)
+      if let last = lastObject.take() {
+        recorded.freed = Freed()
+        recorded.freed!.object = last
+      }
+      lastObject = recordedObject
+    }
+    let change = RecordedChange(object: recordedObject, keyReference: key, change: consume change)
     switch mode {
     case .undoing, .redoing:
-      collected.append(change)
+      collected.append(consume change)
     case .recording:
-      recorded.freed = redoSteps.take()
-      if case .some = open {
+      let clearedRedo = !redo.isEmpty
+      if clearedRedo {
+        if recorded.freed == nil { recorded.freed = Freed() }
+        recorded.freed!.redo = redo.take()
+      }
+      if isOpen {
         // An open step counts once it has a change.
-        recorded.publishes = !recorded.freed.isEmpty || open!.changes.isEmpty || !forwards.isEmpty
-        open!.changes.append(change)
+        recorded.publishes = clearedRedo || undo.changeCount(at: undo.count - 1) == 0 || !forwards.isEmpty
+        undo.appendToTop(consume change)
         return recorded
       }
       // A new step of no name: the mirrors stay when the last step had none.
-      recorded.publishes = !recorded.freed.isEmpty || undoSteps.isEmpty || !undoSteps[undoSteps.count - 1].name.isEmpty
+      recorded.publishes = clearedRedo || undo.isEmpty || !undo.name(at: undo.count - 1).isEmpty
+      undo.push(named: "", consume change)
       if automaticGroups {
         generation &+= 1
-        open = UndoStep(name: "", changes: UndoChanges(change))
+        isOpen = true
         recorded.opened = generation
       } else {
-        let dropped = push(UndoStep(name: "", changes: UndoChanges(change)), ontoUndo: true)
-        if !dropped.isEmpty { recorded.freed += dropped }
+        if forwarding { forwards.append(("", true)) }
+        let oldest = trim()
+        if !oldest.isEmpty {
+          if recorded.freed == nil { recorded.freed = Freed() }
+          recorded.freed!.oldest = oldest
+        }
       }
       recorded.publishes = recorded.publishes || !forwards.isEmpty
     }
     return recorded
   }
 
-  /// The change kept last when `recording`, hearing a change of `object`,
-  /// may be hearing one another recording kept (an object two recorded
-  /// graphs share): for the caller to compare with no lock held, since
-  /// the comparison calls the values' `==`. `nil` in every other case.
+  /// The change kept last, and the count of kept changes, when
+  /// `recording`, hearing a change of `object`, may be hearing one
+  /// another recording kept (an object two recorded graphs share): for the
+  /// caller to compare with no lock held, since the comparison calls the
+  /// values' `==`. `nil` in every other case.
   ///
   /// Mutating only so that it reads the state in place: called on the
   /// locked pointer's state, a non-mutating call copied all of it first.
-  mutating func possibleRepeat(of object: ObjectIdentifier, from recording: Int) -> RecordedChange? {
-    guard suspensions == 0, let last = lastRecorded, last.recording != recording, last.object == object else { return nil }
-    return lastKept
+  mutating func possibleRepeat(of object: AnyObject, from recording: Int) -> (change: RecordedChange, kept: Int)? {
+    guard mayRepeat(from: recording), lastObject?.refers(to: object) == true else { return nil }
+    let lastKept =
+      switch mode {
+      case .undoing, .redoing: collected.last
+      case .recording: undo.changes.last
+      }
+    return lastKept.map { ($0, kept) }
   }
 
-  /// The change kept last, where the mode puts changes.
-  private var lastKept: RecordedChange? {
-    switch mode {
-    case .undoing, .redoing: collected.last
-    case .recording: open?.changes.last ?? undoSteps.last?.changes.last
-    }
+  /// Whether a change `recording` heard may be one another recording
+  /// kept: asked first, inlined, as one recording never repeats itself.
+  @inline(__always)
+  func mayRepeat(from recording: Int) -> Bool {
+    suspensions == 0 && lastRecording != nil && lastRecording != recording
   }
 
   /// Opens a group; at the outermost level, closes the automatic step
   /// first. The stack publishes when steps wait to be forwarded, or a
   /// group inside another names a step that has changes: ``mirrors`` show
   /// the step closed as they did, and the group's once it has a change.
-  mutating func beginGroup(named name: String) -> (freed: [UndoStep], publishes: Bool) {
-    var freed: [UndoStep] = []
+  mutating func beginGroup(named name: String) -> (freed: [RecordedChange], publishes: Bool) {
+    var freed: [RecordedChange] = []
     var named = false
     if depth == 0 {
       freed = closeOpenStep()
-      open = UndoStep(name: name, changes: UndoChanges())
-    } else if open!.name.isEmpty {
-      open!.name = name
-      named = !name.isEmpty && !open!.changes.isEmpty
+      undo.pushEmpty(named: name)
+      isOpen = true
+    } else if undo.name(at: undo.count - 1).isEmpty {
+      undo.setName(name, at: undo.count - 1)
+      named = !name.isEmpty && undo.changeCount(at: undo.count - 1) > 0
     }
     depth += 1
     return (freed, named || !forwards.isEmpty)
@@ -167,24 +221,36 @@ struct UndoState {
   /// was open. The stack publishes only when steps wait to be forwarded:
   /// ``mirrors`` showed the step closed as the last undo step, or, empty,
   /// not at all.
-  mutating func endGroup() -> (balanced: Bool, freed: [UndoStep], publishes: Bool) {
+  mutating func endGroup() -> (balanced: Bool, freed: [RecordedChange], publishes: Bool) {
     guard depth > 0 else { return (false, [], false) }
     depth -= 1
     let freed = depth == 0 ? closeOpenStep() : []
     return (true, freed, !forwards.isEmpty)
   }
 
+  /// Names the step being recorded, or, when none is open, the step
+  /// ``KeyValueUndoStack/undo()`` would take back.
+  mutating func setActionName(_ name: String) {
+    if !undo.isEmpty { undo.setName(name, at: undo.count - 1) }
+  }
+
   /// Closes the automatic step of `generation`, if it is still open.
-  mutating func closeAutomaticStep(_ generation: Int) -> [UndoStep] {
-    guard depth == 0, open != nil, generation == self.generation else { return [] }
+  mutating func closeAutomaticStep(_ generation: Int) -> [RecordedChange] {
+    guard depth == 0, isOpen, generation == self.generation else { return [] }
     return closeOpenStep()
   }
 
-  /// Closes the open step: onto the undo stack, unless it is empty.
-  private mutating func closeOpenStep() -> [UndoStep] {
-    guard let step = open.take() else { return [] }
-    guard !step.changes.isEmpty else { return [step] }
-    return push(step, ontoUndo: true)
+  /// Closes the open step: it stays on the undo stack, unless it is empty.
+  private mutating func closeOpenStep() -> [RecordedChange] {
+    guard isOpen else { return [] }
+    isOpen = false
+    let top = undo.count - 1
+    guard undo.changeCount(at: top) > 0 else {
+      _ = undo.popLast()
+      return []
+    }
+    if forwarding { forwards.append((undo.name(at: top), true)) }
+    return trim()
   }
 
   /// Why an undo or a redo did nothing, besides there being no step.
@@ -212,14 +278,13 @@ struct UndoState {
 
   /// Starts an undo or a redo: the step it replays, or `nil` when there is
   /// none, a group is open, or a replay runs, and why it was refused.
-  mutating func startReplay(_ mode: Mode) -> (step: UndoStep?, refusal: Refusal?, freed: [UndoStep]) {
+  mutating func startReplay(_ mode: Mode) -> (step: UndoStep?, refusal: Refusal?, freed: [RecordedChange]) {
     // A replay inside another would end the outer one's collecting, and
     // lose both steps for redo.
     guard self.mode == .recording else { return (nil, .insideReplay, []) }
     guard depth == 0 else { return (nil, .insideGroup, []) }
     let freed = closeOpenStep()
-    let steps = mode == .undoing ? \UndoState.undoSteps : \.redoSteps
-    guard let step = self[keyPath: steps].popLast() else { return (nil, nil, freed) }
+    guard let step = mode == .undoing ? undo.popLast() : redo.popLast() else { return (nil, nil, freed) }
     self.mode = mode
     return (step, nil, freed)
   }
@@ -229,17 +294,19 @@ struct UndoState {
   /// step goes back where it was. A failed replay stays running until
   /// ``endPutBack()``, so that no undo starts while what it changed is
   /// put back.
-  mutating func finishReplay(_ mode: Mode, of step: UndoStep, failed: Bool) -> (made: [RecordedChange], freed: [UndoStep]) {
+  mutating func finishReplay(
+    _ mode: Mode, of step: consuming UndoStep, failed: Bool
+  ) -> (made: [RecordedChange], freed: (step: UndoStep?, oldest: [RecordedChange])) {
     let made = collected.take()
     if failed {
       // Back where it was, not forwarded again: the forwarded replay
       // that failed is the one taken.
-      return (made, push(step, ontoUndo: mode == .undoing, forwarded: false))
+      return (made, (nil, push(step, ontoUndo: mode == .undoing, forwarded: false)))
     }
     self.mode = .recording
-    guard !made.isEmpty else { return ([], [step]) }
-    let replayed = UndoStep(name: step.name, changes: UndoChanges(made))
-    return ([], push(replayed, ontoUndo: mode != .undoing) + [step])
+    guard !made.isEmpty else { return ([], (step, [])) }
+    let replayed = UndoStep(name: step.name, changes: made)
+    return ([], (step, push(replayed, ontoUndo: mode != .undoing)))
   }
 
   /// Ends a failed replay, once what it changed is put back.
@@ -247,34 +314,38 @@ struct UndoState {
     mode = .recording
   }
 
-  /// Pushes `step` onto the undo steps (or else the redo steps), and drops
-  /// the oldest beyond the levels.
-  private mutating func push(_ step: consuming UndoStep, ontoUndo: Bool, forwarded: Bool = true) -> [UndoStep] {
+  /// Pushes `step` onto the undo steps, below a step a group opened
+  /// meanwhile, or else the redo steps, and drops the oldest beyond the
+  /// levels.
+  private mutating func push(_ step: consuming UndoStep, ontoUndo: Bool, forwarded: Bool = true) -> [RecordedChange] {
     let name = step.name
     if ontoUndo {
-      undoSteps.append(step)
+      // A group opened by code the replay notified: its step stays on top.
+      let open = isOpen ? undo.popLast() : nil
+      undo.push(step)
+      if let open { undo.push(open) }
     } else {
-      redoSteps.append(step)
+      redo.push(step)
     }
     if forwarding && forwarded { forwards.append((name, ontoUndo)) }
     return trim()
   }
 
-  /// Drops the oldest undo steps beyond the levels.
-  mutating func trim() -> [UndoStep] {
-    guard levels > 0, undoSteps.count > levels else { return [] }
-    let excess = undoSteps.count - levels
-    let freed = Array(undoSteps.prefix(excess))
-    undoSteps.removeFirst(excess)
-    return freed
+  /// Drops the oldest undo steps beyond the levels: the open step is not
+  /// counted.
+  mutating func trim() -> [RecordedChange] {
+    let closed = undo.count - (isOpen ? 1 : 0)
+    guard levels > 0, closed > levels else { return [] }
+    return undo.removeFirst(closed - levels)
   }
 
   /// Forgets every step, the open one's changes and its groups: what it
   /// frees, to release after the lock.
-  mutating func removeAll() -> ([UndoStep], [UndoStep], UndoStep?) {
+  mutating func removeAll() -> (UndoSteps, UndoSteps, RecordedObject?) {
     depth = 0
-    lastRecorded = nil
-    return (undoSteps.take(), redoSteps.take(), open.take())
+    isOpen = false
+    lastRecording = nil
+    return (undo.take(), redo.take(), lastObject.take())
   }
 }
 
@@ -286,23 +357,52 @@ extension LockedState where State == UndoState {
   /// Locked by hand, so that the change is moved into the state, not
   /// copied into a closure.
   func record(
-    _ change: RecordedChange, of object: ObjectIdentifier, from recording: Int, automaticGroups: Bool
+    _ change: consuming KeyValueObservedChange<Any>,
+    of key: GraphKeyReference,
+    of object: AnyObject,
+    from recording: Int,
+    automaticGroups: Bool
   ) -> UndoState.Recorded {
     lock()
-    var repeated = state.pointee.possibleRepeat(of: object, from: recording)
-    if let earlier = repeated {
-      // Compared with no lock held: `==` is the values' own code.
-      unlock()
-      if !earlier.isSameChange(as: change) { repeated = nil }
-      lock()
+    var repeated: Int?
+    if state.pointee.mayRepeat(from: recording) {
+      repeated = keptCountOfRepeat(change, of: key, of: object, from: recording)
     }
-    let result = state.pointee.record(change, of: object, from: recording, automaticGroups: automaticGroups, repeating: repeated)
+    // What the change cleared, and the change when it was not kept, are in
+    // the result, released by the caller after the lock.
+    let result = state.pointee.record(
+      change, of: key, of: object, from: recording, automaticGroups: automaticGroups, repeating: repeated
+    )
     unlock()
-    // What the change cleared, and the change when it was not kept (its
-    // values may hold the last references to objects), are released
-    // after the lock.
-    withExtendedLifetime((change, repeated, result.freed)) {}
     return result
+  }
+
+  /// The count of kept changes when the change kept last was taken, if
+  /// `change` is that change heard again; called and returning locked.
+  @inline(never)
+  private func keptCountOfRepeat(
+    _ change: borrowing KeyValueObservedChange<Any>, of key: GraphKeyReference, of object: AnyObject, from recording: Int
+  ) -> Int? {
+    let earlier = state.pointee.possibleRepeat(of: object, from: recording)
+    guard earlier != nil else { return nil }
+    // Compared with no lock held: `==` is the values' own code, and the
+    // copy of the earlier change is released before the lock.
+    unlock()
+    let repeated = Self.keptCount(of: earlier, ifRepeatedBy: change, of: key, of: object)
+    lock()
+    return repeated
+  }
+
+  /// `earlier`'s count of kept changes, when `change` is `earlier`'s
+  /// change heard again; the copy of it released here.
+  private static func keptCount(
+    of earlier: consuming (change: RecordedChange, kept: Int)?,
+    ifRepeatedBy change: KeyValueObservedChange<Any>,
+    of key: GraphKeyReference,
+    of object: AnyObject
+  ) -> Int? {
+    guard let earlier, earlier.change.isSame(change, of: key, of: object) else { return nil }
+    return earlier.kept
   }
 }
 

@@ -1,92 +1,23 @@
-/// What one ``KeyValueUndoStack/undo()`` takes back: changes in the order
-/// they were made.
-struct UndoStep {
-  var name: String
-  var changes: UndoChanges
-}
-
-/// The changes of one step, in the order they were made. The first is
-/// kept in the step itself, so that a step of one change, as a setting
-/// made outside a group is, allocates no array: one of its own cost
-/// recording such a step about 270 instructions.
-struct UndoChanges: RandomAccessCollection {
-  private var first: RecordedChange?
-  private var rest: [RecordedChange] = []
-  // Counted, so that no test of `first` copies it.
-  private(set) var endIndex = 0
-
-  /// No changes, as a group's step starts.
-  init() {}
-
-  /// One change.
-  init(_ change: consuming RecordedChange) {
-    first = change
-    endIndex = 1
-  }
-
-  /// `changes`, in their order.
-  init(_ changes: [RecordedChange]) {
-    first = changes.first
-    rest = Array(changes.dropFirst())
-    endIndex = changes.count
-  }
-
-  var startIndex: Int { 0 }
-
-  subscript(position: Int) -> RecordedChange {
-    position == 0 ? first! : rest[position - 1]
-  }
-
-  /// Adds `change` after the others.
-  mutating func append(_ change: consuming RecordedChange) {
-    if endIndex == 0 {
-      first = change
-    } else {
-      rest.append(change)
-    }
-    endIndex += 1
-  }
-}
-
-/// A change a ``KeyValueUndoStack`` keeps: its object held weakly, so
-/// that a freed object's changes are dropped.
+/// A change a ``KeyValueUndoStack`` keeps: its object held without
+/// keeping it alive, so that a freed object's changes are dropped.
 ///
-/// A class: a step, its array and the state holding it move one reference
-/// a change. As a struct, whose values are `Any`, each move was an
-/// outlined copy of every field, and recording a step cost thousands of
-/// instructions.
-final class RecordedChange {
-  // A `let`, so that the initialiser forms the weak reference once: a
-  // `var` starts as `nil` and is assigned (70 instructions more).
-  // `AnyObject`, not the observable: made from the object as the change
-  // hands it, the weak reference retains nothing, and an object that has
-  // a weak reference is slow to retain (about 90 instructions each way).
-  weak let object: AnyObject?
+/// A struct, kept in place in its steps' array (``UndoSteps``), that moves
+/// bit by bit: a class cost an allocation a change, about 270
+/// instructions. Moved, never copied, on the way there: each copy is an
+/// outlined copy of both values.
+struct RecordedChange {
+  let object: RecordedObject
   let keyReference: GraphKeyReference
   let change: KeyValueObservedChange<Any>
 
-  /// A change of `graphKey` of `object`, not a prior one, its values
-  /// moved, not copied.
-  init(
-    object: AnyObject,
-    graphKey: GraphKeyReference,
-    kind: KeyValueChange,
-    oldValue: consuming Any?,
-    newValue: consuming Any?,
-    positions: IndexRanges?
-  ) {
-    self.object = object
-    keyReference = graphKey
-    change = KeyValueObservedChange(kind: kind, newValue: newValue, oldValue: oldValue, positions: positions, isPrior: false)
-  }
-
   var graphKey: GraphKey { keyReference.key }
 
-  /// Whether `other` is this change heard again: the same object, key,
-  /// kind, indexes and values.
-  func isSameChange(as other: RecordedChange) -> Bool {
-    guard let object, let otherObject = other.object, object === otherObject, graphKey === other.graphKey || graphKey.keyPath == other.graphKey.keyPath,
-      change.kind == other.change.kind, change.indexes == other.change.indexes
+  /// Whether `change` of `key` of `object` is this change heard again:
+  /// the same object, key, kind, indexes and values.
+  func isSame(_ change: KeyValueObservedChange<Any>, of key: GraphKeyReference, of object: AnyObject) -> Bool {
+    let key = key.key
+    guard self.object.refers(to: object), graphKey === key || graphKey.keyPath == key.keyPath,
+      self.change.kind == change.kind, self.change.indexes == change.indexes
     else { return false }
     func same(_ lhs: Any?, _ rhs: Any?) -> Bool {
       switch (lhs, rhs) {
@@ -95,11 +26,102 @@ final class RecordedChange {
       default: false
       }
     }
-    return same(change.oldValue, other.change.oldValue) && same(change.newValue, other.change.newValue)
+    return same(self.change.oldValue, change.oldValue) && same(self.change.newValue, change.newValue)
   }
 
   /// The change, while its object lives.
   var graphChange: KeyValueGraphChange? {
-    object.flatMap(graphKey.observable).map { KeyValueGraphChange(object: $0, key: keyReference, change: change) }
+    object.object.flatMap(graphKey.observable).map { KeyValueGraphChange(object: $0, key: keyReference, change: change) }
+  }
+}
+
+/// What one ``KeyValueUndoStack/undo()`` takes back, taken off its stack:
+/// changes in the order they were made.
+struct UndoStep {
+  var name: String
+  var changes: [RecordedChange]
+}
+
+/// The steps of one side of a stack, for undo or for redo, the last on
+/// top. Every step's changes are kept together, in order
+/// (``ChangeChunks``), and each step is its name and where its changes
+/// start: a step of one change, as a setting made outside a group is,
+/// allocates nothing of its own.
+///
+/// Never copied, as its changes are not: moved (``take()``).
+struct UndoSteps {
+  /// Where a step's changes start in ``changes``, and its name.
+  private struct Mark {
+    var name: String
+    let start: Int
+  }
+
+  /// Every step's changes, the oldest step's first.
+  private(set) var changes = ChangeChunks()
+  private var marks: [Mark] = []
+
+  var count: Int { marks.count }
+  var isEmpty: Bool { marks.isEmpty }
+
+  /// The name of the step at `index`, counted from the oldest.
+  func name(at index: Int) -> String { marks[index].name }
+
+  mutating func setName(_ name: String, at index: Int) { marks[index].name = name }
+
+  /// How many changes the step at `index` has.
+  func changeCount(at index: Int) -> Int {
+    (index + 1 < marks.count ? marks[index + 1].start : changes.count) - marks[index].start
+  }
+
+  /// Pushes a step of no changes yet, named `name`: its changes are the
+  /// ones ``appendToTop(_:)`` adds.
+  mutating func pushEmpty(named name: String) {
+    marks.append(Mark(name: name, start: changes.count))
+  }
+
+  /// Pushes a step of one change, named `name`.
+  mutating func push(named name: String, _ change: consuming RecordedChange) {
+    marks.append(Mark(name: name, start: changes.count))
+    changes.append(change)
+  }
+
+  /// Pushes `step`.
+  mutating func push(_ step: consuming UndoStep) {
+    marks.append(Mark(name: step.name, start: changes.count))
+    for change in step.changes {
+      changes.append(change)
+    }
+  }
+
+  /// Adds `change` to the step on top.
+  mutating func appendToTop(_ change: consuming RecordedChange) {
+    changes.append(change)
+  }
+
+  /// Takes the step on top off.
+  mutating func popLast() -> UndoStep? {
+    guard let mark = marks.popLast() else { return nil }
+    return UndoStep(name: mark.name, changes: changes.removeLast(from: mark.start))
+  }
+
+  /// Takes the `count` oldest steps off: their changes, for the caller to
+  /// release after its lock.
+  mutating func removeFirst(_ count: Int) -> [RecordedChange] {
+    guard count > 0 else { return [] }
+    let end = count < marks.count ? marks[count].start : changes.count
+    let freed = changes.removeFirst(end)
+    marks.removeFirst(count)
+    for index in marks.indices {
+      marks[index] = Mark(name: marks[index].name, start: marks[index].start - end)
+    }
+    return freed
+  }
+
+  /// Empties the steps and returns them.
+  mutating func take() -> UndoSteps {
+    guard !marks.isEmpty else { return UndoSteps() }
+    let taken = self
+    self = UndoSteps()
+    return taken
   }
 }
