@@ -1,22 +1,23 @@
-/// The changes of an undo stack's steps, in order, kept in chunks that
-/// never move: appending a change moves no change kept before.
+/// Elements in order, kept in chunks that never move: appending one moves
+/// none kept before. What an undo stack keeps its steps and changes in
+/// (``UndoSteps``).
 ///
 /// One array of changes copied them all each time it grew, about 280
 /// instructions a change at 128 bytes each. A chunk holds a fixed number
-/// of changes; a full one is followed by a new one.
+/// of elements; a full one is followed by a new one.
 ///
 /// Never copied: a copy would share the chunks. It is moved (``take()``).
-struct ChangeChunks {
-  /// Changes `start..<end` of a chunk's slots are initialised.
+struct Chunked<Element> {
+  /// Elements `start..<end` of a chunk's slots are initialised.
   private struct Bounds {
     var start = 0
     var end = 0
   }
 
-  private final class Chunk: ManagedBuffer<Bounds, RecordedChange> {
+  private final class Chunk: ManagedBuffer<Bounds, Element> {
     deinit {
-      _ = withUnsafeMutablePointers { bounds, changes in
-        (changes + bounds.pointee.start).deinitialize(count: bounds.pointee.end - bounds.pointee.start)
+      _ = withUnsafeMutablePointers { bounds, elements in
+        (elements + bounds.pointee.start).deinitialize(count: bounds.pointee.end - bounds.pointee.start)
       }
     }
   }
@@ -28,16 +29,16 @@ struct ChangeChunks {
   }
   /// The last chunk's bounds and slots, which the chunks keep: appending
   /// through them retains nothing and asks no exclusivity check.
-  private var tail: (bounds: UnsafeMutablePointer<Bounds>, changes: UnsafeMutablePointer<RecordedChange>)?
-  /// How many slots of the first chunk are before the first change: the
-  /// changes taken off the front.
+  private var tail: (bounds: UnsafeMutablePointer<Bounds>, elements: UnsafeMutablePointer<Element>)?
+  /// How many slots of the first chunk are before the first element: the
+  /// elements taken off the front.
   private var offset = 0
   private(set) var count = 0
 
   var isEmpty: Bool { count == 0 }
 
-  /// Adds `change` after the others.
-  mutating func append(_ change: consuming RecordedChange) {
+  /// Adds `element` after the others.
+  mutating func append(_ element: consuming Element) {
     let slot = offset + count
     let index = slot % Self.chunkCapacity
     if index == 0 && slot == chunks.count * Self.chunkCapacity {
@@ -46,34 +47,34 @@ struct ChangeChunks {
     }
     // Moved in outside a closure, which cannot consume it.
     let tail = tail.unsafelyUnwrapped
-    (tail.changes + index).initialize(to: change)
+    (tail.elements + index).initialize(to: element)
     tail.bounds.pointee.end = index + 1
     count += 1
   }
 
   private static func pointers(
     of chunk: Chunk
-  ) -> (bounds: UnsafeMutablePointer<Bounds>, changes: UnsafeMutablePointer<RecordedChange>) {
+  ) -> (bounds: UnsafeMutablePointer<Bounds>, elements: UnsafeMutablePointer<Element>) {
     chunk.withUnsafeMutablePointers { ($0, $1) }
   }
 
-  /// The change at `position`, counted from the first.
-  subscript(position: Int) -> RecordedChange {
+  /// The element at `position`, counted from the first.
+  subscript(position: Int) -> Element {
     let slot = offset + position
     return chunks[slot / Self.chunkCapacity].withUnsafeMutablePointerToElements { $0[slot % Self.chunkCapacity] }
   }
 
-  /// The last change.
-  var last: RecordedChange? { isEmpty ? nil : self[count - 1] }
+  /// The last element.
+  var last: Element? { isEmpty ? nil : self[count - 1] }
 
-  /// Takes the changes from `position` on off the end, in order.
-  mutating func removeLast(from position: Int) -> [RecordedChange] {
-    var taken: [RecordedChange] = []
+  /// Takes the elements from `position` on off the end, in order.
+  mutating func removeLast(from position: Int) -> [Element] {
+    var taken: [Element] = []
     taken.reserveCapacity(count - position)
     for index in position..<count {
       let slot = offset + index
-      chunks[slot / Self.chunkCapacity].withUnsafeMutablePointers { bounds, changes in
-        taken.append((changes + slot % Self.chunkCapacity).move())
+      chunks[slot / Self.chunkCapacity].withUnsafeMutablePointers { bounds, elements in
+        taken.append((elements + slot % Self.chunkCapacity).move())
         bounds.pointee.end = min(bounds.pointee.end, slot % Self.chunkCapacity)
       }
     }
@@ -82,13 +83,13 @@ struct ChangeChunks {
     return taken
   }
 
-  /// Takes the first `taken` changes off, in order.
-  mutating func removeFirst(_ taken: Int) -> [RecordedChange] {
-    var removed: [RecordedChange] = []
+  /// Takes the first `taken` elements off, in order.
+  mutating func removeFirst(_ taken: Int) -> [Element] {
+    var removed: [Element] = []
     removed.reserveCapacity(taken)
     for _ in 0..<taken {
-      chunks[offset / Self.chunkCapacity].withUnsafeMutablePointers { bounds, changes in
-        removed.append((changes + offset % Self.chunkCapacity).move())
+      chunks[offset / Self.chunkCapacity].withUnsafeMutablePointers { bounds, elements in
+        removed.append((elements + offset % Self.chunkCapacity).move())
         bounds.pointee.start = offset % Self.chunkCapacity + 1
       }
       offset += 1
@@ -98,8 +99,8 @@ struct ChangeChunks {
     return removed
   }
 
-  /// Drops the chunks before the first change and after the last. They
-  /// hold no change, so releasing them runs no code but this type's.
+  /// Drops the chunks before the first element and after the last. They
+  /// hold none, so releasing them runs no code but this type's.
   private mutating func dropEmptyChunks() {
     let needed = count == 0 ? 0 : (offset + count + Self.chunkCapacity - 1) / Self.chunkCapacity
     if chunks.count > needed { chunks.removeLast(chunks.count - needed) }
@@ -114,10 +115,10 @@ struct ChangeChunks {
     }
   }
 
-  /// Empties the changes and returns them.
-  mutating func take() -> ChangeChunks {
+  /// Empties the elements and returns them.
+  mutating func take() -> Chunked {
     let taken = self
-    self = ChangeChunks()
+    self = Chunked()
     return taken
   }
 }
