@@ -1,5 +1,5 @@
 /// Elements in order, kept in chunks that never move: appending one moves
-/// none kept before. What an undo stack keeps its steps and changes in
+/// none kept before. What an undo stack keeps its changes in
 /// (``UndoSteps``).
 ///
 /// One array of changes copied them all each time it grew, about 280
