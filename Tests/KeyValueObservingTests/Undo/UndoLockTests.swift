@@ -56,3 +56,53 @@ struct UndoLockTests {
     withExtendedLifetime(recordings) {}
   }
 }
+
+/// A value whose deinit, user code, notes whether the stack's lock is held.
+final class ReleaseProbe: @unchecked Sendable {
+  weak var stack: KeyValueUndoStack?
+  var releases = 0
+  var releasedUnderTheLock = false
+}
+
+final class ProbedRelease {
+  let probe: ReleaseProbe
+  init(_ probe: ReleaseProbe) { self.probe = probe }
+  deinit {
+    probe.releases += 1
+    if probe.stack?.isLocked == true { probe.releasedUnderTheLock = true }
+  }
+}
+
+@KeyValueObservable
+final class ReleaseHolder {
+  var held: ProbedRelease?
+}
+
+@Suite("Undo stack: what it lets go of is released with no lock held")
+struct UndoReleaseTests {
+  @Test("values of redo steps a new change clears, of steps beyond the levels, and of removeAll()")
+  func valuesReleasedAfterTheLock() throws {
+    let probe = ReleaseProbe()
+    let holder = ReleaseHolder()
+    let undo = KeyValueUndoStack()
+    probe.stack = undo
+    let recording = undo.record(holder)
+    defer { recording.invalidate() }
+    // Redo steps cleared by a new change: the values A and B.
+    holder.held = ProbedRelease(probe)
+    holder.held = ProbedRelease(probe)
+    try undo.undo()
+    try undo.undo()
+    holder.held = ProbedRelease(probe)
+    #expect(probe.releases == 2)
+    // Steps dropped beyond the levels: C, D and E, held by those steps alone.
+    undo.levelsOfUndo = 1
+    for _ in 0..<3 { holder.held = ProbedRelease(probe) }
+    holder.held = nil
+    #expect(probe.releases == 5)
+    // The last step's old value.
+    undo.removeAll()
+    #expect(probe.releases == 6)
+    #expect(!probe.releasedUnderTheLock)
+  }
+}
