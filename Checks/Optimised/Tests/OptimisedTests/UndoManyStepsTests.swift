@@ -1,0 +1,1 @@
+../../../../Tests/KeyValueObservingTests/Undo/UndoManyStepsTests.swift
