@@ -271,16 +271,12 @@ public final class KeyValueUndoStack: @unchecked Sendable {
     publish()
   }
 
-  /// A change the recording heard, not a prior one: kept in the open
-  /// step, or the step an undo or redo collects, unless it changes nothing.
-  func record(
-    _ change: consuming KeyValueObservedChange<Any>, of key: GraphKeyReference, of object: AnyObject, from recording: Int
-  ) {
-    // A setting of an `Equatable` key to an equal value never arrives
-    // (``GraphHandler/dropsEqualSettings``).
-    guard change.kind == .setting && key.key.isEquatable || !change.changesNothing() else { return }
+  /// A change the recording heard, not a prior one, that changes
+  /// something: kept in the open step, or the step an undo or redo
+  /// collects.
+  func record(_ content: consuming RecordedChange.Content, of key: GraphKey, of object: AnyObject, from recording: Int) {
     // What the lock freed, in the result, is released after it.
-    let result = state.record(change, of: key, of: object, from: recording, automaticGroups: isolation != nil)
+    let result = state.record(consume content, of: key, of: object, from: recording, automaticGroups: isolation != nil)
     if let generation = result.opened { closeAfterJob(generation) }
     // Most changes join a step or push one more: nothing to publish.
     if result.publishes { publish() }

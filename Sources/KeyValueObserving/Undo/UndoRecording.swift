@@ -1,6 +1,8 @@
 /// What a recording (``KeyValueUndoStack/record(_:isolation:fileID:line:)``)
 /// hands the changes of its graph to: its stack, with the recording's
-/// number, each change's values copied from the borrowed boxes.
+/// number, and what undoing each change needs, copied from the borrowed
+/// boxes (``RecordedChange/Content``). A change that leaves its property
+/// as it was is dropped here.
 final class UndoRecording: GraphHandler {
   let stack: KeyValueUndoStack
   let number: Int
@@ -22,13 +24,25 @@ final class UndoRecording: GraphHandler {
     isPrior: Bool
   ) {
     guard !isPrior else { return }
-    // Made here, from the parts: a change record made first was moved
-    // into the recorded change byte by byte.
-    stack.record(
-      KeyValueObservedChange(
+    let key = graphClass.keys[slot]
+    let content: RecordedChange.Content
+    if kind == .setting {
+      // A setting of an `Equatable` key to an equal value never arrives
+      // (``GraphHandler/dropsEqualSettings``); another key's is compared
+      // here, as `changesNothing()` does.
+      if !key.isEquatable, let oldValue = oldValue?.pointee, let newValue = newValue?.pointee,
+        valuesEqual(oldValue, newValue)
+      {
+        return
+      }
+      content = .setting(oldValue: oldValue?.copiedBox)
+    } else {
+      let change = KeyValueObservedChange(
         kind: kind, newValue: newValue?.copiedBox, oldValue: oldValue?.copiedBox, positions: positions, isPrior: false
-      ),
-      of: GraphKeyReference(interned: graphClass.keys[slot]), of: object, from: number
-    )
+      )
+      guard !change.changesNothing() else { return }
+      content = .elements(change)
+    }
+    stack.record(consume content, of: key, of: object, from: number)
   }
 }

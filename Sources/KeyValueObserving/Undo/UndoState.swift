@@ -99,19 +99,19 @@ struct UndoState {
     /// The oldest undo steps' changes, dropped beyond the levels.
     var oldest: [RecordedChange] = []
     /// The change, when it was not kept.
-    var unkept: KeyValueObservedChange<Any>?
+    var unkept: RecordedChange.Content?
     /// The object of the change kept before, when this one's is another.
     var object: RecordedObject?
   }
 
-  /// Keeps `change`, heard by `recording`, where the mode says; the same
-  /// change heard again by another recording (an object two recorded
-  /// graphs share) is kept once: `repeated`, the count of kept changes
-  /// when the caller took the last one to compare with `change`
-  /// (``possibleRepeat(of:from:)``), which it found equal.
+  /// Keeps a change of `content`, heard by `recording`, where the mode
+  /// says; the same change heard again by another recording (an object
+  /// two recorded graphs share) is kept once: `repeated`, the count of
+  /// kept changes when the caller took the last one to compare with this
+  /// one (``possibleRepeat(of:from:)``), which it found equal.
   mutating func record(
-    _ change: consuming KeyValueObservedChange<Any>,
-    of key: GraphKeyReference,
+    _ content: consuming RecordedChange.Content,
+    of key: GraphKey,
     of object: AnyObject,
     from recording: Int,
     automaticGroups: Bool,
@@ -120,7 +120,7 @@ struct UndoState {
     // Compared by the caller, with no lock held, and still the last kept.
     guard suspensions == 0, repeated != kept else {
       let freed = Freed()
-      freed.unkept = change
+      freed.unkept = consume content
       return Recorded(freed: freed)
     }
     var recorded = Recorded()
@@ -137,7 +137,7 @@ struct UndoState {
       }
       lastObject = recordedObject
     }
-    let change = RecordedChange(object: recordedObject, keyReference: key, change: consume change)
+    let change = RecordedChange(object: recordedObject, key: key, content: consume content)
     switch mode {
     case .undoing, .redoing:
       collected.append(consume change)
