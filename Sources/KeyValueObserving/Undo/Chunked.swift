@@ -38,18 +38,24 @@ struct Chunked<Element> {
   var isEmpty: Bool { count == 0 }
 
   /// Adds `element` after the others.
+  @inline(__always)
   mutating func append(_ element: consuming Element) {
     let slot = offset + count
     let index = slot % Self.chunkCapacity
-    if index == 0 && slot == chunks.count * Self.chunkCapacity {
-      let chunk = Chunk.create(minimumCapacity: Self.chunkCapacity) { _ in Bounds() }
-      chunks.append(unsafeDowncast(chunk, to: Chunk.self))
-    }
+    if index == 0 && slot == chunks.count * Self.chunkCapacity { addChunk() }
     // Moved in outside a closure, which cannot consume it.
     let tail = tail.unsafelyUnwrapped
     (tail.elements + index).initialize(to: element)
     tail.bounds.pointee.end = index + 1
     count += 1
+  }
+
+  /// Adds an empty chunk after the others: once every
+  /// ``chunkCapacity`` elements, out of line.
+  @inline(never)
+  private mutating func addChunk() {
+    let chunk = Chunk.create(minimumCapacity: Self.chunkCapacity) { _ in Bounds() }
+    chunks.append(unsafeDowncast(chunk, to: Chunk.self))
   }
 
   private static func pointers(

@@ -274,7 +274,9 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   /// A change the recording heard, not a prior one, that changes
   /// something: kept in the open step, or the step an undo or redo
   /// collects.
-  func record(_ content: consuming RecordedChange.Content, of key: GraphKey, of object: AnyObject, from recording: Int) {
+  func record(
+    _ content: consuming RecordedChange.Content, of key: Unmanaged<GraphKey>, of object: AnyObject, from recording: Int
+  ) {
     // What the lock freed, in the result, is released after it.
     let result = state.record(consume content, of: key, of: object, from: recording, automaticGroups: isolation != nil)
     if let generation = result.opened { closeAfterJob(generation) }

@@ -18,16 +18,21 @@ struct RecordedChange {
   }
 
   let object: RecordedObject
-  /// Interned, kept for good (``GraphKey/interned(for:storages:)``): held
-  /// with no retain.
-  unowned(unsafe) let key: GraphKey
+  /// The key, interned and kept for good
+  /// (``GraphKey/interned(for:storages:)``): held, and handed down from
+  /// the graph, with no retain. (An `unowned(unsafe)` key passed as an
+  /// argument was retained and released each time.)
+  let unretainedKey: Unmanaged<GraphKey>
   let content: Content
+
+  var key: GraphKey { unretainedKey.takeUnretainedValue() }
 
   /// Whether `content`, heard for `key` of `object`, is this change heard
   /// again: the same object, key, kind, indexes and values. A setting's
   /// old values are compared: a different setting of the same key next
   /// has this one's new value as its old one.
-  func isSame(_ content: Content, of key: GraphKey, of object: AnyObject) -> Bool {
+  func isSame(_ content: Content, of key: Unmanaged<GraphKey>, of object: AnyObject) -> Bool {
+    let key = key.takeUnretainedValue()
     guard self.object.refers(to: object), self.key === key || self.key.keyPath == key.keyPath else { return false }
     switch (self.content, content) {
     case (.setting(let kept), .setting(let heard)):

@@ -24,13 +24,14 @@ final class UndoRecording: GraphHandler {
     isPrior: Bool
   ) {
     guard !isPrior else { return }
-    let key = graphClass.keys[slot]
+    // Interned for good: read and handed on with no retain.
+    let key = Unmanaged.passUnretained(graphClass.keys[slot])
     let content: RecordedChange.Content
     if kind == .setting {
       // A setting of an `Equatable` key to an equal value never arrives
       // (``GraphHandler/dropsEqualSettings``); another key's is compared
       // here, as `changesNothing()` does.
-      if !key.isEquatable, let oldValue = oldValue?.pointee, let newValue = newValue?.pointee,
+      if !key._withUnsafeGuaranteedRef(\.isEquatable), let oldValue = oldValue?.pointee, let newValue = newValue?.pointee,
         valuesEqual(oldValue, newValue)
       {
         return

@@ -7,7 +7,7 @@ extension LockedState where State == UndoState {
   /// copied into a closure.
   func record(
     _ content: consuming RecordedChange.Content,
-    of key: GraphKey,
+    of key: Unmanaged<GraphKey>,
     of object: AnyObject,
     from recording: Int,
     automaticGroups: Bool
@@ -30,7 +30,7 @@ extension LockedState where State == UndoState {
   /// `content` is that change's heard again; called and returning locked.
   @inline(never)
   private func keptCountOfRepeat(
-    _ content: borrowing RecordedChange.Content, of key: GraphKey, of object: AnyObject, from recording: Int
+    _ content: borrowing RecordedChange.Content, of key: Unmanaged<GraphKey>, of object: AnyObject, from recording: Int
   ) -> Int? {
     let earlier = state.pointee.possibleRepeat(of: object, from: recording)
     guard earlier != nil else { return nil }
@@ -47,7 +47,7 @@ extension LockedState where State == UndoState {
   private static func keptCount(
     of earlier: consuming (change: RecordedChange, kept: Int)?,
     ifRepeatedBy content: borrowing RecordedChange.Content,
-    of key: GraphKey,
+    of key: Unmanaged<GraphKey>,
     of object: AnyObject
   ) -> Int? {
     guard let earlier, earlier.change.isSame(copy content, of: key, of: object) else { return nil }

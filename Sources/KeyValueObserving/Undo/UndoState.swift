@@ -111,7 +111,7 @@ struct UndoState {
   /// one (``possibleRepeat(of:from:)``), which it found equal.
   mutating func record(
     _ content: consuming RecordedChange.Content,
-    of key: GraphKey,
+    of key: Unmanaged<GraphKey>,
     of object: AnyObject,
     from recording: Int,
     automaticGroups: Bool,
@@ -127,8 +127,12 @@ struct UndoState {
     lastRecording = recording
     kept &+= 1
     let recordedObject: RecordedObject
-    if let last = lastObject, last.refers(to: object) {
-      recordedObject = last
+    // Asked through the optional, so that the last object is retained only
+    // once, for the change.
+    if lastObject?.refers(to: object) == true {
+      // Retained once, for the change: a copy of the property was
+      // retained twice, and released once.
+      recordedObject = Unmanaged.passUnretained(lastObject.unsafelyUnwrapped).retain().takeRetainedValue()
     } else {
       recordedObject = RecordedObject(object)
       if let last = lastObject.take() {
@@ -137,39 +141,41 @@ struct UndoState {
       }
       lastObject = recordedObject
     }
-    let change = RecordedChange(object: recordedObject, key: key, content: consume content)
-    switch mode {
-    case .undoing, .redoing:
+    let change = RecordedChange(object: recordedObject, unretainedKey: key, content: consume content)
+    guard mode == .recording else {
       collected.append(consume change)
-    case .recording:
-      let clearedRedo = !redo.isEmpty
-      if clearedRedo {
-        if recorded.freed == nil { recorded.freed = Freed() }
-        recorded.freed!.redo = redo.take()
-      }
-      if isOpen {
-        // An open step counts once it has a change.
-        recorded.publishes = clearedRedo || undo.changeCount(at: undo.count - 1) == 0 || !forwards.isEmpty
-        undo.appendToTop(consume change)
-        return recorded
-      }
-      // A new step of no name: the mirrors stay when the last step had none.
-      recorded.publishes = clearedRedo || undo.isEmpty || !undo.name(at: undo.count - 1).isEmpty
-      undo.push(named: "", consume change)
-      if automaticGroups {
-        generation &+= 1
-        isOpen = true
-        recorded.opened = generation
-      } else {
-        if forwarding { forwards.append(("", true)) }
+      return recorded
+    }
+    let clearedRedo = !redo.isEmpty
+    if clearedRedo {
+      if recorded.freed == nil { recorded.freed = Freed() }
+      recorded.freed!.redo = redo.take()
+    }
+    if isOpen {
+      // An open step counts once it has a change.
+      recorded.publishes = clearedRedo || undo.changeCount(at: undo.count - 1) == 0 || !forwards.isEmpty
+      undo.appendToTop(consume change)
+      return recorded
+    }
+    // A new step of no name: the mirrors stay when the last step had none.
+    recorded.publishes = clearedRedo || undo.isEmpty || undo.hasName(at: undo.count - 1)
+    undo.push(consume change)
+    if automaticGroups {
+      generation &+= 1
+      isOpen = true
+      recorded.opened = generation
+    } else {
+      if forwarding { forwards.append(("", true)) }
+      // Most stacks keep every step: no call to drop none.
+      if levels > 0 {
         let oldest = trim()
         if !oldest.isEmpty {
           if recorded.freed == nil { recorded.freed = Freed() }
           recorded.freed!.oldest = oldest
         }
       }
-      recorded.publishes = recorded.publishes || !forwards.isEmpty
     }
+    recorded.publishes = recorded.publishes || !forwards.isEmpty
     return recorded
   }
 

@@ -7,58 +7,72 @@ struct UndoStep {
 
 /// The steps of one side of a stack, for undo or for redo, the last on
 /// top. Every step's changes are kept together, in order, in chunks
-/// (``Chunked``), and each step is its name and where its changes start:
-/// a step of one change, as a setting made outside a group is, allocates
-/// nothing of its own. (Marks in chunks too cost a group's step about 90
-/// instructions more, and saved nothing elsewhere.)
+/// (``Chunked``), and each step is where its changes start, with its name
+/// apart: a step of one change, as a setting made outside a group is,
+/// allocates nothing of its own, and the starts, plain integers, grow by a
+/// copy of their bytes. (Marks in chunks too cost a group's step about 90
+/// instructions more, and saved nothing elsewhere; a name beside each
+/// start made the starts three times larger.)
 ///
 /// Never copied, as its changes are not: moved (``take()``).
 struct UndoSteps {
-  /// Where a step's changes start, counted over every change this side
-  /// ever kept, and its name.
-  private struct Mark {
-    var name: String
-    let start: Int
-  }
-
   /// Every step's changes, the oldest step's first.
   private(set) var changes = Chunked<RecordedChange>()
-  private var marks: [Mark] = []
-  /// How many changes were taken off the front: a mark's start less this
-  /// is its position in ``changes``.
+  /// Where each step's changes start, counted over every change this side
+  /// ever kept.
+  private var starts: [Int] = []
+  /// The names of the steps that have one, by their number counted over
+  /// every step this side ever kept: most steps have none.
+  private var names: [Int: String] = [:]
+  /// How many changes were taken off the front: a start less this is its
+  /// position in ``changes``.
   private var dropped = 0
+  /// How many steps were taken off the front: a step's index plus this is
+  /// its number in ``names``.
+  private var droppedSteps = 0
 
-  var count: Int { marks.count }
-  var isEmpty: Bool { marks.isEmpty }
+  var count: Int { starts.count }
+  var isEmpty: Bool { starts.isEmpty }
 
   /// The name of the step at `index`, counted from the oldest.
-  func name(at index: Int) -> String { marks[index].name }
+  func name(at index: Int) -> String {
+    names.isEmpty ? "" : names[droppedSteps + index] ?? ""
+  }
 
-  mutating func setName(_ name: String, at index: Int) { marks[index].name = name }
+  /// Whether the step at `index` has a name: asked with no string made.
+  func hasName(at index: Int) -> Bool {
+    !names.isEmpty && names[droppedSteps + index] != nil
+  }
+
+  mutating func setName(_ name: String, at index: Int) {
+    names[droppedSteps + index] = name.isEmpty ? nil : name
+  }
 
   /// Where the changes of the step at `index` start in ``changes``.
-  private func start(at index: Int) -> Int { marks[index].start - dropped }
+  private func start(at index: Int) -> Int { starts[index] - dropped }
 
   /// How many changes the step at `index` has.
   func changeCount(at index: Int) -> Int {
-    (index + 1 < marks.count ? start(at: index + 1) : changes.count) - start(at: index)
+    (index + 1 < starts.count ? start(at: index + 1) : changes.count) - start(at: index)
   }
 
   /// Pushes a step of no changes yet, named `name`: its changes are the
   /// ones ``appendToTop(_:)`` adds.
   mutating func pushEmpty(named name: String) {
-    marks.append(Mark(name: name, start: dropped + changes.count))
+    if !name.isEmpty { names[droppedSteps + starts.count] = name }
+    starts.append(dropped + changes.count)
   }
 
-  /// Pushes a step of one change, named `name`.
-  mutating func push(named name: String, _ change: consuming RecordedChange) {
-    marks.append(Mark(name: name, start: dropped + changes.count))
+  /// Pushes a step of one change, and of no name.
+  @inline(__always)
+  mutating func push(_ change: consuming RecordedChange) {
+    starts.append(dropped + changes.count)
     changes.append(change)
   }
 
   /// Pushes `step`.
   mutating func push(_ step: consuming UndoStep) {
-    marks.append(Mark(name: step.name, start: dropped + changes.count))
+    pushEmpty(named: step.name)
     for change in step.changes {
       changes.append(change)
     }
@@ -71,25 +85,30 @@ struct UndoSteps {
 
   /// Takes the step on top off.
   mutating func popLast() -> UndoStep? {
-    guard !marks.isEmpty else { return nil }
-    let start = start(at: marks.count - 1)
-    let mark = marks.removeLast()
-    return UndoStep(name: mark.name, changes: changes.removeLast(from: start))
+    guard !starts.isEmpty else { return nil }
+    let start = start(at: starts.count - 1)
+    let name = names.isEmpty ? nil : names.removeValue(forKey: droppedSteps + starts.count - 1)
+    starts.removeLast()
+    return UndoStep(name: name ?? "", changes: changes.removeLast(from: start))
   }
 
   /// Takes the `count` oldest steps off: their changes, for the caller to
   /// release after its lock.
   mutating func removeFirst(_ count: Int) -> [RecordedChange] {
     guard count > 0 else { return [] }
-    let end = count < marks.count ? start(at: count) : changes.count
-    marks.removeFirst(count)
+    let end = count < starts.count ? start(at: count) : changes.count
+    if !names.isEmpty {
+      for number in droppedSteps..<droppedSteps + count { names[number] = nil }
+    }
+    starts.removeFirst(count)
     dropped += end
+    droppedSteps += count
     return changes.removeFirst(end)
   }
 
   /// Empties the steps and returns them.
   mutating func take() -> UndoSteps {
-    guard !marks.isEmpty else { return UndoSteps() }
+    guard !starts.isEmpty else { return UndoSteps() }
     let taken = self
     self = UndoSteps()
     return taken
