@@ -279,6 +279,7 @@ public final class KeyValueUndoStack: @unchecked Sendable {
   ) {
     // What the lock freed, in the result, is released after it.
     let result = state.record(consume content, of: key, of: object, from: recording, automaticGroups: isolation != nil)
+    result.release()
     if let generation = result.opened { closeAfterJob(generation) }
     // Most changes join a step or push one more: nothing to publish.
     if result.publishes { publish() }

@@ -87,8 +87,23 @@ struct UndoState {
     /// (the redo steps went, or the step ``KeyValueUndoStack/undo()``
     /// would take back is another), or steps wait to be forwarded.
     var publishes = false
-    /// What the change let go of, to release.
-    var freed: Freed?
+    /// What the change let go of, released by ``release()``: held
+    /// unmanaged, so that a change that frees nothing pays no release on
+    /// the way back.
+    private var freed: Unmanaged<Freed>?
+
+    /// What the change lets go of, made at the first thing it does.
+    mutating func freeing() -> Freed {
+      if let freed { return freed.takeUnretainedValue() }
+      let made = Freed()
+      freed = .passRetained(made)
+      return made
+    }
+
+    /// Releases what the change let go of: called once, after the lock.
+    func release() {
+      freed?.release()
+    }
   }
 
   /// What a change lets go of, released after the lock: its values may
@@ -109,6 +124,7 @@ struct UndoState {
   /// two recorded graphs share) is kept once: `repeated`, the count of
   /// kept changes when the caller took the last one to compare with this
   /// one (``possibleRepeat(of:from:)``), which it found equal.
+  @inline(__always)
   mutating func record(
     _ content: consuming RecordedChange.Content,
     of key: Unmanaged<GraphKey>,
@@ -119,9 +135,9 @@ struct UndoState {
   ) -> Recorded {
     // Compared by the caller, with no lock held, and still the last kept.
     guard suspensions == 0, repeated != kept else {
-      let freed = Freed()
-      freed.unkept = consume content
-      return Recorded(freed: freed)
+      var recorded = Recorded()
+      recorded.freeing().unkept = consume content
+      return recorded
     }
     var recorded = Recorded()
     lastRecording = recording
@@ -135,31 +151,28 @@ struct UndoState {
       recordedObject = Unmanaged.passUnretained(lastObject.unsafelyUnwrapped).retain().takeRetainedValue()
     } else {
       recordedObject = RecordedObject(object)
-      if let last = lastObject.take() {
-        recorded.freed = Freed()
-        recorded.freed!.object = last
-      }
+      if let last = lastObject.take() { recorded.freeing().object = last }
       lastObject = recordedObject
     }
-    let change = RecordedChange(object: recordedObject, unretainedKey: key, content: consume content)
+    // Made where it is kept: made once before the branches, it was
+    // retained again for each.
     guard mode == .recording else {
-      collected.append(consume change)
+      collected.append(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content))
       return recorded
     }
     let clearedRedo = !redo.isEmpty
     if clearedRedo {
-      if recorded.freed == nil { recorded.freed = Freed() }
-      recorded.freed!.redo = redo.take()
+      recorded.freeing().redo = redo.take()
     }
     if isOpen {
       // An open step counts once it has a change.
       recorded.publishes = clearedRedo || undo.changeCount(at: undo.count - 1) == 0 || !forwards.isEmpty
-      undo.appendToTop(consume change)
+      undo.appendToTop(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content))
       return recorded
     }
     // A new step of no name: the mirrors stay when the last step had none.
     recorded.publishes = clearedRedo || undo.isEmpty || undo.hasName(at: undo.count - 1)
-    undo.push(consume change)
+    undo.push(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content))
     if automaticGroups {
       generation &+= 1
       isOpen = true
@@ -169,10 +182,7 @@ struct UndoState {
       // Most stacks keep every step: no call to drop none.
       if levels > 0 {
         let oldest = trim()
-        if !oldest.isEmpty {
-          if recorded.freed == nil { recorded.freed = Freed() }
-          recorded.freed!.oldest = oldest
-        }
+        if !oldest.isEmpty { recorded.freeing().oldest = oldest }
       }
     }
     recorded.publishes = recorded.publishes || !forwards.isEmpty
