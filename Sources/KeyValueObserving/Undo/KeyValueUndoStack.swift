@@ -49,8 +49,12 @@
 /// `UndoManager`. The steps hold the values they restore, removed objects
 /// included, and hold weakly the objects whose keys they change: the
 /// changes of an object freed since are dropped, and a step left with none
-/// is skipped. An object that two recorded graphs share has each change
-/// kept once.
+/// is skipped.
+///
+/// An object that two recorded graphs share has each change kept once,
+/// also while other threads change the graphs. The second recording
+/// looks for the change among the last eight kept: more kept between the
+/// two hearings (by an observer told between them) keep it twice.
 ///
 /// **Isolation.** The stack belongs to the actor it was made on, and its
 /// recordings to that actor too: make changes, and call it, there. A debug

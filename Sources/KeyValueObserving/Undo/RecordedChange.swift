@@ -24,16 +24,24 @@ struct RecordedChange {
   /// argument was retained and released each time.)
   let unretainedKey: Unmanaged<GraphKey>
   let content: Content
+  /// The recording that heard it (``UndoState/possibleRepeat(of:key:from:)``).
+  let recording: Int
 
   var key: GraphKey { unretainedKey.takeUnretainedValue() }
+
+  /// Whether this is a change of `key`: the same key, or the same key
+  /// path in another class's table (a subclass's).
+  func isOfKey(_ key: Unmanaged<GraphKey>) -> Bool {
+    let key = key.takeUnretainedValue()
+    return self.key === key || self.key.keyPath == key.keyPath
+  }
 
   /// Whether `content`, heard for `key` of `object`, is this change heard
   /// again: the same object, key, kind, indexes and values. A setting's
   /// old values are compared: a different setting of the same key next
   /// has this one's new value as its old one.
   func isSame(_ content: Content, of key: Unmanaged<GraphKey>, of object: AnyObject) -> Bool {
-    let key = key.takeUnretainedValue()
-    guard self.object.refers(to: object), self.key === key || self.key.keyPath == key.keyPath else { return false }
+    guard self.object.refers(to: object), isOfKey(key) else { return false }
     switch (self.content, content) {
     case (.setting(let kept), .setting(let heard)):
       return same(kept, heard)

@@ -13,9 +13,9 @@ extension LockedState where State == UndoState {
     automaticGroups: Bool
   ) -> UndoState.Recorded {
     lock()
-    var repeated: Int?
-    if state.pointee.mayRepeat(from: recording) {
-      repeated = keptCountOfRepeat(content, of: key, of: object, from: recording)
+    var repeated = false
+    if state.pointee.mayRepeat {
+      repeated = isRepeat(content, of: key, of: object, from: recording)
     }
     // What the change cleared, and the change when it was not kept, are in
     // the result, released by the caller after the lock.
@@ -26,31 +26,34 @@ extension LockedState where State == UndoState {
     return result
   }
 
-  /// The count of kept changes when the change kept last was taken, if
-  /// `content` is that change's heard again; called and returning locked.
+  /// Whether `content` is a change another recording kept, heard again;
+  /// called and returning locked.
+  ///
+  /// Compared with no lock held: `==` is the values' own code, and the
+  /// copy of the kept change is released before the lock. The answer
+  /// holds whatever changes meanwhile: a change kept, undone or dropped
+  /// since was still heard once before.
   @inline(never)
-  private func keptCountOfRepeat(
+  private func isRepeat(
     _ content: borrowing RecordedChange.Content, of key: Unmanaged<GraphKey>, of object: AnyObject, from recording: Int
-  ) -> Int? {
-    let earlier = state.pointee.possibleRepeat(of: object, from: recording)
-    guard earlier != nil else { return nil }
-    // Compared with no lock held: `==` is the values' own code, and the
-    // copy of the earlier change is released before the lock.
+  ) -> Bool {
+    let earlier = state.pointee.possibleRepeat(of: object, key: key, from: recording)
+    guard earlier != nil else { return false }
     unlock()
-    let repeated = Self.keptCount(of: earlier, ifRepeatedBy: content, of: key, of: object)
+    let repeated = Self.isSame(earlier, content, of: key, of: object)
     lock()
     return repeated
   }
 
-  /// `earlier`'s count of kept changes, when `content` is `earlier`'s
-  /// change heard again; the copy of it released here.
-  private static func keptCount(
-    of earlier: consuming (change: RecordedChange, kept: Int)?,
-    ifRepeatedBy content: borrowing RecordedChange.Content,
+  /// Whether `content` is `earlier`'s change heard again; the copy of it
+  /// released here.
+  private static func isSame(
+    _ earlier: consuming RecordedChange?,
+    _ content: borrowing RecordedChange.Content,
     of key: Unmanaged<GraphKey>,
     of object: AnyObject
-  ) -> Int? {
-    guard let earlier, earlier.change.isSame(copy content, of: key, of: object) else { return nil }
-    return earlier.kept
+  ) -> Bool {
+    guard let earlier else { return false }
+    return earlier.isSame(copy content, of: key, of: object)
   }
 }

@@ -28,10 +28,6 @@ struct UndoState {
   var mode = Mode.recording
   /// The changes an undo or a redo made, for the other stack.
   var collected: [RecordedChange] = []
-  /// Counts the changes kept, so that a caller comparing the last one with
-  /// no lock held can tell it is still the last
-  /// (``record(_:of:of:from:automaticGroups:repeating:)``).
-  var kept = 0
   var levels = 0
   /// Whether steps are forwarded (``KeyValueUndoStack/forwardSteps(to:)``).
   var forwarding = false
@@ -44,15 +40,17 @@ struct UndoState {
   /// else redo) replays it.
   var forwards: [(name: String, undoes: Bool)] = []
 
-  /// The recording that heard the last change kept: a different
-  /// recording hearing a change of the same object next may be hearing it
-  /// again (``possibleRepeat(of:from:)`` tells).
-  var lastRecording: Int?
   /// The object of the last change kept, which the next change of that
   /// object shares.
   var lastObject: RecordedObject?
-  /// The recordings made so far, naming each.
+  /// The recordings made so far, naming each: once there are two, a
+  /// change one hears may be one another kept (``possibleRepeat(of:key:from:)``).
   var recordings = 0
+  /// How many of the changes kept last ``possibleRepeat(of:key:from:)``
+  /// looks through: other changes may be kept between two recordings'
+  /// hearing one, made by an observer told between them, or on another
+  /// thread.
+  static let repeatWindow = 8
 
   /// What the stack's observable properties say.
   struct Mirrors: Equatable {
@@ -120,10 +118,10 @@ struct UndoState {
   }
 
   /// Keeps a change of `content`, heard by `recording`, where the mode
-  /// says; the same change heard again by another recording (an object
-  /// two recorded graphs share) is kept once: `repeated`, the count of
-  /// kept changes when the caller took the last one to compare with this
-  /// one (``possibleRepeat(of:from:)``), which it found equal.
+  /// says, unless it is `repeated`: the same change heard again by another
+  /// recording (an object two recorded graphs share), which the caller
+  /// found equal to one kept (``possibleRepeat(of:key:from:)``). It is a
+  /// repeat whatever was kept since.
   @inline(__always)
   mutating func record(
     _ content: consuming RecordedChange.Content,
@@ -131,17 +129,14 @@ struct UndoState {
     of object: AnyObject,
     from recording: Int,
     automaticGroups: Bool,
-    repeating repeated: Int? = nil
+    repeating repeated: Bool = false
   ) -> Recorded {
-    // Compared by the caller, with no lock held, and still the last kept.
-    guard suspensions == 0, repeated != kept else {
+    guard suspensions == 0, !repeated else {
       var recorded = Recorded()
       recorded.freeing().unkept = consume content
       return recorded
     }
     var recorded = Recorded()
-    lastRecording = recording
-    kept &+= 1
     let recordedObject: RecordedObject
     // Asked through the optional, so that the last object is retained only
     // once, for the change.
@@ -157,7 +152,7 @@ struct UndoState {
     // Made where it is kept: made once before the branches, it was
     // retained again for each.
     guard mode == .recording else {
-      collected.append(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content))
+      collected.append(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content, recording: recording))
       return recorded
     }
     let clearedRedo = !redo.isEmpty
@@ -167,12 +162,12 @@ struct UndoState {
     if isOpen {
       // An open step counts once it has a change.
       recorded.publishes = clearedRedo || undo.changeCount(at: undo.count - 1) == 0 || !forwards.isEmpty
-      undo.appendToTop(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content))
+      undo.appendToTop(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content, recording: recording))
       return recorded
     }
     // A new step of no name: the mirrors stay when the last step had none.
     recorded.publishes = clearedRedo || undo.isEmpty || undo.hasName(at: undo.count - 1)
-    undo.push(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content))
+    undo.push(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content, recording: recording))
     if automaticGroups {
       generation &+= 1
       isOpen = true
@@ -189,29 +184,31 @@ struct UndoState {
     return recorded
   }
 
-  /// The change kept last, and the count of kept changes, when
-  /// `recording`, hearing a change of `object`, may be hearing one
-  /// another recording kept (an object two recorded graphs share): for the
-  /// caller to compare with no lock held, since the comparison calls the
-  /// values' `==`. `nil` in every other case.
+  /// The newest of the last changes kept (``repeatWindow``) of `key` of
+  /// `object`, when another recording than `recording` kept it: the
+  /// change `recording` hears may be that one heard again (an object two
+  /// recorded graphs share). For the caller to compare with no lock held,
+  /// since the comparison calls the values' `==`. `nil` in every other
+  /// case.
   ///
   /// Mutating only so that it reads the state in place: called on the
   /// locked pointer's state, a non-mutating call copied all of it first.
-  mutating func possibleRepeat(of object: AnyObject, from recording: Int) -> (change: RecordedChange, kept: Int)? {
-    guard mayRepeat(from: recording), lastObject?.refers(to: object) == true else { return nil }
-    let lastKept =
-      switch mode {
-      case .undoing, .redoing: collected.last
-      case .recording: undo.changes.last
-      }
-    return lastKept.map { ($0, kept) }
+  mutating func possibleRepeat(of object: AnyObject, key: Unmanaged<GraphKey>, from recording: Int) -> RecordedChange? {
+    guard mayRepeat else { return nil }
+    let count = mode == .recording ? undo.changes.count : collected.count
+    for position in stride(from: count - 1, through: max(0, count - Self.repeatWindow), by: -1) {
+      let change = mode == .recording ? undo.changes[position] : collected[position]
+      guard change.object.refers(to: object), change.isOfKey(key) else { continue }
+      return change.recording == recording ? nil : change
+    }
+    return nil
   }
 
-  /// Whether a change `recording` heard may be one another recording
-  /// kept: asked first, inlined, as one recording never repeats itself.
+  /// Whether a change heard may be one another recording kept: asked
+  /// first, inlined, as a stack of one recording hears each change once.
   @inline(__always)
-  func mayRepeat(from recording: Int) -> Bool {
-    suspensions == 0 && lastRecording != nil && lastRecording != recording
+  var mayRepeat: Bool {
+    suspensions == 0 && recordings > 1
   }
 
   /// Opens a group; at the outermost level, closes the automatic step
@@ -360,7 +357,6 @@ struct UndoState {
   mutating func removeAll() -> (UndoSteps, UndoSteps, RecordedObject?) {
     depth = 0
     isOpen = false
-    lastRecording = nil
     return (undo.take(), redo.take(), lastObject.take())
   }
 }
