@@ -64,14 +64,39 @@ struct Chunked<Element> {
     chunk.withUnsafeMutablePointers { ($0, $1) }
   }
 
-  /// The element at `position`, counted from the first.
+  /// The element at `position`, counted from the first: one of the last
+  /// chunk's read through ``tail``, with no retain, as the steps read
+  /// their top step's start.
+  @inline(__always)
   subscript(position: Int) -> Element {
+    precondition(position >= 0 && position < count, "index out of range")
     let slot = offset + position
-    return chunks[slot / Self.chunkCapacity].withUnsafeMutablePointerToElements { $0[slot % Self.chunkCapacity] }
+    let chunk = slot / Self.chunkCapacity
+    if chunk == chunks.count - 1 { return tail.unsafelyUnwrapped.elements[slot % Self.chunkCapacity] }
+    return element(inChunk: chunk, at: slot % Self.chunkCapacity)
+  }
+
+  /// An element of a chunk before the last: out of line.
+  @inline(never)
+  private func element(inChunk chunk: Int, at index: Int) -> Element {
+    chunks[chunk].withUnsafeMutablePointerToElements { $0[index] }
   }
 
   /// The last element.
   var last: Element? { isEmpty ? nil : self[count - 1] }
+
+  /// Takes the last element off.
+  mutating func removeLast() -> Element {
+    precondition(count > 0, "removeLast() of no elements")
+    let slot = offset + count - 1
+    let element = chunks[slot / Self.chunkCapacity].withUnsafeMutablePointers { bounds, elements in
+      bounds.pointee.end = slot % Self.chunkCapacity
+      return (elements + slot % Self.chunkCapacity).move()
+    }
+    count -= 1
+    dropEmptyChunks()
+    return element
+  }
 
   /// Takes the elements from `position` on off the end, in order.
   mutating func removeLast(from position: Int) -> [Element] {

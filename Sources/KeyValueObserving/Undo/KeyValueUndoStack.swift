@@ -277,7 +277,8 @@ public final class KeyValueUndoStack: @unchecked Sendable {
 
   /// A change the recording heard, not a prior one, that changes
   /// something: kept in the open step, or the step an undo or redo
-  /// collects.
+  /// collects. Inlined into the recording's one call.
+  @inline(__always)
   func record(
     _ content: consuming RecordedChange.Content, of key: Unmanaged<GraphKey>, of object: AnyObject, from recording: Int
   ) {

@@ -4,7 +4,8 @@ extension LockedState where State == UndoState {
   /// state lets go of is released after the lock.
   ///
   /// Locked by hand, so that the change is moved into the state, not
-  /// copied into a closure.
+  /// copied into a closure; inlined into the recording's one call.
+  @inline(__always)
   func record(
     _ content: consuming RecordedChange.Content,
     of key: Unmanaged<GraphKey>,

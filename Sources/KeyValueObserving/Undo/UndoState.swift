@@ -63,7 +63,7 @@ struct UndoState {
   /// The values the stack's observable properties should have now.
   var mirrors: Mirrors {
     let top = undo.count - 1
-    let openCounts = isOpen && undo.changeCount(at: top) > 0
+    let openCounts = isOpen && undo.topChangeCount > 0
     let lastClosed = isOpen ? top - 1 : top
     let undoName = openCounts ? undo.name(at: top) : lastClosed >= 0 ? undo.name(at: lastClosed) : ""
     return Mirrors(
@@ -161,7 +161,7 @@ struct UndoState {
     }
     if isOpen {
       // An open step counts once it has a change.
-      recorded.publishes = clearedRedo || undo.changeCount(at: undo.count - 1) == 0 || !forwards.isEmpty
+      recorded.publishes = clearedRedo || undo.topChangeCount == 0 || !forwards.isEmpty
       undo.appendToTop(RecordedChange(object: consume recordedObject, unretainedKey: key, content: consume content, recording: recording))
       return recorded
     }
@@ -224,7 +224,7 @@ struct UndoState {
       isOpen = true
     } else if undo.name(at: undo.count - 1).isEmpty {
       undo.setName(name, at: undo.count - 1)
-      named = !name.isEmpty && undo.changeCount(at: undo.count - 1) > 0
+      named = !name.isEmpty && undo.topChangeCount > 0
     }
     depth += 1
     return (freed, named || !forwards.isEmpty)
@@ -258,7 +258,7 @@ struct UndoState {
     guard isOpen else { return [] }
     isOpen = false
     let top = undo.count - 1
-    guard undo.changeCount(at: top) > 0 else {
+    guard undo.topChangeCount > 0 else {
       _ = undo.popLast()
       return []
     }

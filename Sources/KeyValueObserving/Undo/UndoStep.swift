@@ -9,8 +9,8 @@ struct UndoStep {
 /// top. Every step's changes are kept together, in order, in chunks
 /// (``Chunked``), and each step is where its changes start, with its name
 /// apart: a step of one change, as a setting made outside a group is,
-/// allocates nothing of its own, and the starts, plain integers, grow by a
-/// copy of their bytes. (Marks in chunks too cost a group's step about 90
+/// allocates nothing of its own, and the starts are plain integers in
+/// chunks too. (Marks in chunks too cost a group's step about 90
 /// instructions more, and saved nothing elsewhere; a name beside each
 /// start made the starts three times larger.)
 ///
@@ -20,7 +20,10 @@ struct UndoSteps {
   private(set) var changes = Chunked<RecordedChange>()
   /// Where each step's changes start, counted over every change this side
   /// ever kept.
-  private var starts: [Int] = []
+  private var starts = Chunked<Int>()
+  /// The last of ``starts``, the top step's, kept apart: a group's
+  /// step asks for its count of changes at each change and at its end.
+  private var topStart = 0
   /// The names of the steps that have one, by their number counted over
   /// every step this side ever kept: most steps have none.
   private var names: [Int: String] = [:]
@@ -51,22 +54,23 @@ struct UndoSteps {
   /// Where the changes of the step at `index` start in ``changes``.
   private func start(at index: Int) -> Int { starts[index] - dropped }
 
-  /// How many changes the step at `index` has.
-  func changeCount(at index: Int) -> Int {
-    (index + 1 < starts.count ? start(at: index + 1) : changes.count) - start(at: index)
-  }
+  /// How many changes the step on top has: one is open, or some steps
+  /// are kept.
+  var topChangeCount: Int { changes.count - (topStart - dropped) }
 
   /// Pushes a step of no changes yet, named `name`: its changes are the
   /// ones ``appendToTop(_:)`` adds.
   mutating func pushEmpty(named name: String) {
     if !name.isEmpty { names[droppedSteps + starts.count] = name }
-    starts.append(dropped + changes.count)
+    topStart = dropped + changes.count
+    starts.append(topStart)
   }
 
   /// Pushes a step of one change, and of no name.
   @inline(__always)
   mutating func push(_ change: consuming RecordedChange) {
-    starts.append(dropped + changes.count)
+    topStart = dropped + changes.count
+    starts.append(topStart)
     changes.append(change)
   }
 
@@ -86,9 +90,10 @@ struct UndoSteps {
   /// Takes the step on top off.
   mutating func popLast() -> UndoStep? {
     guard !starts.isEmpty else { return nil }
-    let start = start(at: starts.count - 1)
+    let start = topStart - dropped
     let name = names.isEmpty ? nil : names.removeValue(forKey: droppedSteps + starts.count - 1)
-    starts.removeLast()
+    _ = starts.removeLast()
+    if !starts.isEmpty { topStart = starts[starts.count - 1] }
     return UndoStep(name: name ?? "", changes: changes.removeLast(from: start))
   }
 
@@ -100,7 +105,7 @@ struct UndoSteps {
     if !names.isEmpty {
       for number in droppedSteps..<droppedSteps + count { names[number] = nil }
     }
-    starts.removeFirst(count)
+    _ = starts.removeFirst(count)
     dropped += end
     droppedSteps += count
     return changes.removeFirst(end)
