@@ -22,7 +22,12 @@ struct Chunked<Element> {
     }
   }
 
-  private static var chunkCapacity: Int { 64 }
+  /// A chunk holds 2⁶ elements: a slot's chunk and its place there are a
+  /// shift and a mask (a slot is never negative).
+  private static var chunkShift: Int { 6 }
+  private static var chunkCapacity: Int { 1 &<< chunkShift }
+  private static func chunk(of slot: Int) -> Int { slot &>> chunkShift }
+  private static func place(of slot: Int) -> Int { slot & (chunkCapacity &- 1) }
 
   private var chunks: [Chunk] = [] {
     didSet { tail = chunks.last.map(Self.pointers) }
@@ -40,14 +45,14 @@ struct Chunked<Element> {
   /// Adds `element` after the others.
   @inline(__always)
   mutating func append(_ element: consuming Element) {
-    let slot = offset + count
-    let index = slot % Self.chunkCapacity
-    if index == 0 && slot == chunks.count * Self.chunkCapacity { addChunk() }
+    let slot = offset &+ count
+    let index = Self.place(of: slot)
+    if index == 0 && Self.chunk(of: slot) == chunks.count { addChunk() }
     // Moved in outside a closure, which cannot consume it.
     let tail = tail.unsafelyUnwrapped
     (tail.elements + index).initialize(to: element)
-    tail.bounds.pointee.end = index + 1
-    count += 1
+    tail.bounds.pointee.end = index &+ 1
+    count &+= 1
   }
 
   /// Adds an empty chunk after the others: once every
@@ -70,10 +75,10 @@ struct Chunked<Element> {
   @inline(__always)
   subscript(position: Int) -> Element {
     precondition(position >= 0 && position < count, "index out of range")
-    let slot = offset + position
-    let chunk = slot / Self.chunkCapacity
-    if chunk == chunks.count - 1 { return tail.unsafelyUnwrapped.elements[slot % Self.chunkCapacity] }
-    return element(inChunk: chunk, at: slot % Self.chunkCapacity)
+    let slot = offset &+ position
+    let chunk = Self.chunk(of: slot)
+    if chunk == chunks.count &- 1 { return tail.unsafelyUnwrapped.elements[Self.place(of: slot)] }
+    return element(inChunk: chunk, at: Self.place(of: slot))
   }
 
   /// An element of a chunk before the last: out of line.
@@ -89,9 +94,9 @@ struct Chunked<Element> {
   mutating func removeLast() -> Element {
     precondition(count > 0, "removeLast() of no elements")
     let slot = offset + count - 1
-    let element = chunks[slot / Self.chunkCapacity].withUnsafeMutablePointers { bounds, elements in
-      bounds.pointee.end = slot % Self.chunkCapacity
-      return (elements + slot % Self.chunkCapacity).move()
+    let element = chunks[Self.chunk(of: slot)].withUnsafeMutablePointers { bounds, elements in
+      bounds.pointee.end = Self.place(of: slot)
+      return (elements + Self.place(of: slot)).move()
     }
     count -= 1
     dropEmptyChunks()
@@ -104,9 +109,9 @@ struct Chunked<Element> {
     taken.reserveCapacity(count - position)
     for index in position..<count {
       let slot = offset + index
-      chunks[slot / Self.chunkCapacity].withUnsafeMutablePointers { bounds, elements in
-        taken.append((elements + slot % Self.chunkCapacity).move())
-        bounds.pointee.end = min(bounds.pointee.end, slot % Self.chunkCapacity)
+      chunks[Self.chunk(of: slot)].withUnsafeMutablePointers { bounds, elements in
+        taken.append((elements + Self.place(of: slot)).move())
+        bounds.pointee.end = min(bounds.pointee.end, Self.place(of: slot))
       }
     }
     count = position
@@ -119,9 +124,9 @@ struct Chunked<Element> {
     var removed: [Element] = []
     removed.reserveCapacity(taken)
     for _ in 0..<taken {
-      chunks[offset / Self.chunkCapacity].withUnsafeMutablePointers { bounds, elements in
-        removed.append((elements + offset % Self.chunkCapacity).move())
-        bounds.pointee.start = offset % Self.chunkCapacity + 1
+      chunks[Self.chunk(of: offset)].withUnsafeMutablePointers { bounds, elements in
+        removed.append((elements + Self.place(of: offset)).move())
+        bounds.pointee.start = Self.place(of: offset) + 1
       }
       offset += 1
       count -= 1
@@ -133,13 +138,13 @@ struct Chunked<Element> {
   /// Drops the chunks before the first element and after the last. They
   /// hold none, so releasing them runs no code but this type's.
   private mutating func dropEmptyChunks() {
-    let needed = count == 0 ? 0 : (offset + count + Self.chunkCapacity - 1) / Self.chunkCapacity
+    let needed = count == 0 ? 0 : Self.chunk(of: offset + count + Self.chunkCapacity - 1)
     if chunks.count > needed { chunks.removeLast(chunks.count - needed) }
     if count == 0 {
       offset = 0
       return
     }
-    let emptyFront = offset / Self.chunkCapacity
+    let emptyFront = Self.chunk(of: offset)
     if emptyFront > 0 {
       chunks.removeFirst(emptyFront)
       offset -= emptyFront * Self.chunkCapacity

@@ -69,7 +69,7 @@ struct UndoSteps {
   /// Pushes a step of one change, and of no name.
   @inline(__always)
   mutating func push(_ change: consuming RecordedChange) {
-    topStart = dropped + changes.count
+    topStart = dropped &+ changes.count
     starts.append(topStart)
     changes.append(change)
   }
